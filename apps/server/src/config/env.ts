@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+/**
+ * The server's configuration, read from the environment once at start-up. Anything missing or
+ * malformed stops the start with a message that names the variable.
+ */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+const envSchema = z.object({
+  APP_MODE: z.enum(['demo', 'production']).default('demo'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
+  WEB_DIST_DIR: z.string().min(1).optional(),
+  TRUST_PROXY: booleanFlag.default(false),
+});
+
+export type AppMode = 'demo' | 'production';
+
+export interface Config {
+  mode: AppMode;
+  host: string;
+  port: number;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** The origin the site is reached at, for absolute URLs (link previews). */
+  publicOrigin: string;
+  /** The web app's build: `client/` (assets, template, manifest) and `server/` (renderer). */
+  webDistDir: string;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * @param defaultWebDistDir where the web build is when WEB_DIST_DIR does not say; the entry point
+ *   knows it from its own location.
+ */
+export function loadConfig(
+  env: Record<string, string | undefined>,
+  defaultWebDistDir: string,
+): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(
+      (issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const values = parsed.data;
+  const problems: string[] = [];
+  if (values.APP_MODE === 'production') {
+    if (!values.PUBLIC_ORIGIN) {
+      problems.push('  PUBLIC_ORIGIN: required in production (e.g. https://www.example.com)');
+    } else if (!values.PUBLIC_ORIGIN.startsWith('https://')) {
+      problems.push('  PUBLIC_ORIGIN: must be an https:// origin in production');
+    }
+  } else if (!LOOPBACK_HOSTS.has(values.HOST)) {
+    problems.push(
+      `  HOST: demo mode only listens on this machine (127.0.0.1, localhost or ::1), not ${values.HOST}; set APP_MODE=production to serve others`,
+    );
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+
+  const displayHost = values.HOST.includes(':') ? `[${values.HOST}]` : values.HOST;
+  return {
+    mode: values.APP_MODE,
+    host: values.HOST,
+    port: values.PORT,
+    logLevel: values.LOG_LEVEL,
+    publicOrigin: new URL(values.PUBLIC_ORIGIN ?? `http://${displayHost}:${values.PORT}`).origin,
+    webDistDir: values.WEB_DIST_DIR ?? defaultWebDistDir,
+    trustProxy: values.TRUST_PROXY,
+  };
+}

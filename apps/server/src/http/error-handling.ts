@@ -1,0 +1,52 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { sendApiError } from './api-error.ts';
+import { isPagePath, sendPage } from '../pages/page-routes.ts';
+import type { WebBuild } from '../pages/web-build.ts';
+
+const CLIENT_ERROR_CODES: Record<number, string> = {
+  400: 'bad_request',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'too_many_requests',
+};
+
+/**
+ * Every error leaves in the one shape `{ error: { code, message } }`; nothing internal (stack,
+ * SQL, file paths) is ever sent. Unknown paths get the not-found page when a browser asks for a
+ * page, and a JSON 404 under the API and the assets.
+ */
+export function installErrorHandling(app: FastifyInstance, build: WebBuild): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const detail = error.validation
+        .map((issue) => `${issue.instancePath || '(request)'} ${issue.message}`)
+        .join('; ');
+      return sendApiError(reply, 400, 'bad_request', `Invalid request: ${detail}`);
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return sendApiError(
+        reply,
+        status,
+        CLIENT_ERROR_CODES[status] ?? 'bad_request',
+        error.message || 'The request was not accepted',
+      );
+    }
+    request.log.error({ err: error }, 'request failed');
+    return sendApiError(
+      reply,
+      500,
+      'internal_error',
+      'Something went wrong on our side. Please try again.',
+    );
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const readsPage = request.method === 'GET' || request.method === 'HEAD';
+    if (readsPage && isPagePath(request.url)) return sendPage(build, request, reply);
+    return sendApiError(reply, 404, 'not_found', 'There is nothing at this address.');
+  });
+}

@@ -1,0 +1,47 @@
+import {
+  APP_HTML_MARKER,
+  CSP_NONCE_PLACEHOLDER,
+  HEAD_MARKER,
+  LANG_MARKER,
+  TITLE_MARKER,
+} from '@guquan/contract/html-template';
+
+export interface DocumentParts {
+  language: string;
+  title: string;
+  head: string;
+  appHtml: string;
+  nonce: string;
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
+}
+
+const MARKERS = new RegExp(
+  [CSP_NONCE_PLACEHOLDER, LANG_MARKER, TITLE_MARKER, HEAD_MARKER, APP_HTML_MARKER].join('|'),
+  'g',
+);
+
+/**
+ * Fills the web build's index.html in one pass over the template only, so nothing inserted (the
+ * page's markup may carry users' text) is ever read again as a marker.
+ */
+export function fillTemplate(template: string, parts: DocumentParts): string {
+  const values: Record<string, string> = {
+    [CSP_NONCE_PLACEHOLDER]: parts.nonce,
+    [LANG_MARKER]: escapeHtml(parts.language),
+    [TITLE_MARKER]: escapeHtml(parts.title),
+    [HEAD_MARKER]: parts.head,
+    [APP_HTML_MARKER]: parts.appHtml,
+  };
+  return template.replace(MARKERS, (marker) => values[marker] ?? marker);
+}

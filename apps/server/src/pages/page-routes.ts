@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { parseAcceptLanguage, pickLanguage, type Language } from '@guquan/contract/language';
+import { ASSETS_PATH, BASE_PATH } from '@guquan/contract/site-paths';
+import { pageAssetLinks } from './asset-links.ts';
+import { fillTemplate } from './html-document.ts';
+import type { WebBuild } from './web-build.ts';
+
+// Only `lang` is read here; pages read their own parameters. Anything odd is ignored, not refused.
+const pageQuerySchema = z.looseObject({
+  lang: z.union([z.string(), z.array(z.string())]).optional(),
+});
+const acceptLanguageSchema = z.string().max(512);
+
+export function requestLanguage(request: FastifyRequest): Language {
+  const query = pageQuerySchema.safeParse(request.query);
+  const lang = query.success ? query.data.lang : undefined;
+  const header = acceptLanguageSchema.safeParse(request.headers['accept-language']);
+  return pickLanguage(
+    (Array.isArray(lang) ? lang[0] : lang)?.slice(0, 35),
+    parseAcceptLanguage(header.success ? header.data : undefined),
+  );
+}
+
+/** Renders the page for the request's URL: the route's markup, title, language and status. */
+export async function sendPage(
+  build: WebBuild,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const language = requestLanguage(request);
+  const nonce = reply.cspNonce.script;
+  const aborted = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) aborted.abort();
+  });
+  const page = await build.renderer.renderPage({
+    url: request.url,
+    language,
+    nonce,
+    signal: aborted.signal,
+  });
+  const html = fillTemplate(build.template, {
+    language,
+    title: page.title,
+    head: pageAssetLinks(build.manifest, page.modules, `${BASE_PATH}/`),
+    appHtml: page.html,
+    nonce,
+  });
+  return (
+    reply
+      .code(page.status)
+      .type('text/html; charset=utf-8')
+      // Revalidated on every visit (each response has its own nonce), yet allowed in the
+      // back-forward cache, which no-store would rule out.
+      .header('cache-control', 'no-cache')
+      .header('content-language', language)
+      .header('vary', 'Accept-Language')
+      .send(html)
+  );
+}
+
+export function isPagePath(url: string): boolean {
+  return !url.startsWith(`${BASE_PATH}/api/`) && !url.startsWith(ASSETS_PATH);
+}
+
+export function pageRoutes(
+  app: FastifyInstance,
+  { build }: { build: WebBuild },
+  done: () => void,
+): void {
+  const toWebsite = (request: FastifyRequest, reply: FastifyReply) => {
+    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+    return reply.redirect(`${BASE_PATH}/website${query}`, 302);
+  };
+  app.get('/', toWebsite);
+  app.get(BASE_PATH, toWebsite);
+  app.get(`${BASE_PATH}/`, toWebsite);
+  app.get(`${BASE_PATH}/*`, (request, reply) => sendPage(build, request, reply));
+  done();
+}

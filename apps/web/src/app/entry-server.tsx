@@ -1,0 +1,72 @@
+import { renderToString } from 'react-dom/server';
+import {
+  createStaticHandler,
+  createStaticRouter,
+  StaticRouterProvider,
+  type StaticHandlerContext,
+} from 'react-router';
+import type {
+  PageRenderModule,
+  PageRenderRequest,
+  PageRenderResult,
+} from '@guquan/contract/page-render';
+import { BASE_PATH } from '@guquan/contract/site-paths';
+import { NOT_FOUND_ROUTE_ID, routeTable } from '../config/route-table';
+import { titleForMatches } from '../lib/routing/document-title';
+import { AppProviders } from './app-providers';
+import { routeModuleSource } from './route-modules';
+import { createRoutes } from './routes';
+
+// One handler for the process: the route modules it loads stay resolved for later requests.
+const handler = createStaticHandler(createRoutes(), { basename: BASE_PATH });
+
+// Requests are built against a fixed origin: nothing here depends on the Host header.
+const INTERNAL_ORIGIN = 'http://page.internal';
+
+function statusOf(context: StaticHandlerContext): number {
+  const leaf = context.matches.at(-1);
+  return leaf?.route.id === NOT_FOUND_ROUTE_ID ? 404 : context.statusCode;
+}
+
+function modulesOf(context: StaticHandlerContext): string[] {
+  return context.matches.flatMap((match) => {
+    const entry = routeTable.find((route) => route.id === match.route.id);
+    return entry ? [routeModuleSource(entry.module)] : [];
+  });
+}
+
+export async function renderPage({
+  url,
+  language,
+  nonce,
+  signal,
+}: PageRenderRequest): Promise<PageRenderResult> {
+  if (!url.startsWith('/')) throw new Error(`Not a path: ${url}`);
+  // Concatenated, not resolved: a path such as //host must not become another origin.
+  const request = new Request(`${INTERNAL_ORIGIN}${url}`, signal ? { signal } : {});
+  const context = await handler.query(request);
+  if (context instanceof Response) {
+    // The site declares no redirects; a loader that answers with a Response is a bug.
+    throw new Error(`Unexpected response ${context.status} while rendering ${url}`);
+  }
+  const router = createStaticRouter(handler.dataRoutes, context);
+  const html = renderToString(
+    <AppProviders language={language}>
+      <StaticRouterProvider router={router} context={context} nonce={nonce} />
+    </AppProviders>,
+  );
+  return {
+    status: statusOf(context),
+    title: titleForMatches(
+      context.matches.map((match) => ({ handle: match.route.handle as unknown })),
+      language,
+    ),
+    html,
+    modules: modulesOf(context),
+  };
+}
+
+export { routeTable };
+
+// Checked here so a change of the contract breaks the web build, not the server at run time.
+export const pageRenderModule: PageRenderModule = { renderPage };

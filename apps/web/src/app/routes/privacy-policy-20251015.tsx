@@ -1,0 +1,5 @@
+import { UnderConstruction } from '../../components/under-construction/under-construction';
+
+export function Component() {
+  return <UnderConstruction />;
+}

@@ -1,0 +1,23 @@
+import { Link } from 'react-router';
+import { useMessages } from '../../lib/i18n/messages';
+import { PageColumn } from '../page-column/page-column';
+import { StatusView } from '../status-view/status-view';
+import buttons from '../button.module.css';
+
+export function NotFoundView() {
+  const text = useMessages();
+  return (
+    <PageColumn>
+      <StatusView
+        emblem="404"
+        heading={text.notFoundHeading}
+        body={text.notFoundBody}
+        action={
+          <Link className={buttons.primary} to="/website">
+            {text.toWebsite}
+          </Link>
+        }
+      />
+    </PageColumn>
+  );
+}

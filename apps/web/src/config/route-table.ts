@@ -1,0 +1,142 @@
+import type { Language } from '@guquan/contract/language';
+import { BASE_PATH } from '@guquan/contract/site-paths';
+
+/**
+ * The one route table of the site (SPEC.md "Screens and routes", PRODUCT.md "Routes and
+ * titles"). The router, the server and the tests all read it; no other list of routes exists.
+ * `module` names the lazily loaded route module in `src/app/routes/<module>.tsx`.
+ */
+export type Titles = Readonly<Record<Language, string>>;
+
+export const DEFAULT_TITLES: Titles = { 'zh-CN': '谷圈APP', en: 'goods-circle APP' };
+
+export interface RouteEntry {
+  readonly id: string;
+  /** Path under the base path, as the spec writes it; `*` is the not-found page. */
+  readonly path: string;
+  readonly titles?: Titles;
+  readonly module: string;
+}
+
+const USER_AGREEMENT: Titles = { 'zh-CN': '用户协议', en: 'User agreement' };
+const PRIVACY_POLICY: Titles = { 'zh-CN': '隐私政策', en: 'Privacy policy' };
+const EXPOSURE_AGREEMENT: Titles = { 'zh-CN': '曝光协议', en: 'Exposure agreement' };
+
+export const routeTable = [
+  {
+    id: 'website',
+    path: '/website',
+    titles: { 'zh-CN': '谷圈官网', en: 'goods-circle official website' },
+    module: 'website',
+  },
+  {
+    id: 'goods-share',
+    path: '/AppShare/goodsShare',
+    titles: { 'zh-CN': '谷子分享', en: 'goods share' },
+    module: 'goods-share',
+  },
+  {
+    id: 'cabinet-share',
+    path: '/AppShare/cabinetShare',
+    titles: { 'zh-CN': '痛柜', en: 'painful cabinet' },
+    module: 'cabinet-share',
+  },
+  {
+    id: 'notes-share',
+    path: '/AppShare/notesShare',
+    titles: { 'zh-CN': '笔记分享', en: 'note share' },
+    module: 'notes-share',
+  },
+  {
+    id: 'cash-design',
+    path: '/APPPage/cashDesign',
+    titles: { 'zh-CN': '兑换设计图', en: 'redeem design drawing' },
+    module: 'cash-design',
+  },
+  {
+    id: 'ios-vip-buy',
+    path: '/APPPage/iosVipBuy',
+    titles: { 'zh-CN': '会员中心', en: 'Membership centre' },
+    module: 'ios-vip-buy',
+  },
+  {
+    id: 'log-out',
+    path: '/APPPage/logOut',
+    titles: { 'zh-CN': '注销账号', en: 'deregister account' },
+    module: 'log-out',
+  },
+  {
+    id: 'vip-agreement',
+    path: '/agreement/vip/VipAgreement',
+    titles: { 'zh-CN': '会员服务协议', en: 'Membership agreement' },
+    module: 'vip-agreement',
+  },
+  {
+    id: 'user-agreement',
+    path: '/agreement/user/UserAgreement',
+    titles: USER_AGREEMENT,
+    module: 'user-agreement',
+  },
+  {
+    id: 'user-agreement-20251015',
+    path: '/agreement/user/UserAgreement20251015',
+    titles: USER_AGREEMENT,
+    module: 'user-agreement-20251015',
+  },
+  {
+    id: 'privacy-policy',
+    path: '/agreement/yiSi/YiSiAgreement',
+    titles: PRIVACY_POLICY,
+    module: 'privacy-policy',
+  },
+  {
+    id: 'privacy-policy-20251015',
+    path: '/agreement/yiSi/YiSiAgreement20251015',
+    titles: PRIVACY_POLICY,
+    module: 'privacy-policy-20251015',
+  },
+  {
+    id: 'exposure-agreement',
+    path: '/agreement/ExposureAgreement',
+    titles: EXPOSURE_AGREEMENT,
+    module: 'exposure-agreement',
+  },
+  {
+    id: 'exposure-agreement-alias',
+    path: '/agreement/exposure/ExposureAgreement',
+    titles: EXPOSURE_AGREEMENT,
+    module: 'exposure-agreement',
+  },
+  {
+    id: 'exposure-note-agreement',
+    path: '/agreement/exposureNote/ExposureNoteAgreement',
+    titles: { 'zh-CN': '曝光笔记要求', en: 'Exposure note requirements' },
+    module: 'exposure-note-agreement',
+  },
+  {
+    id: 'user-info-list',
+    path: '/agreement/userInfoList',
+    titles: { 'zh-CN': '个人信息收集清单', en: 'Personal information collected' },
+    module: 'user-info-list',
+  },
+  {
+    id: 'third-party-share-list',
+    path: '/agreement/thirdPartyShareList',
+    titles: { 'zh-CN': '第三方信息共享清单', en: 'Third-party information sharing' },
+    module: 'third-party-share-list',
+  },
+  { id: 'not-found', path: '*', module: 'not-found' },
+] as const satisfies readonly RouteEntry[];
+
+export type RouteId = (typeof routeTable)[number]['id'];
+
+export const NOT_FOUND_ROUTE_ID: RouteId = 'not-found';
+
+/** The full URL path of a route, e.g. `/anime_merch_web/website`. */
+export function fullPath(route: RouteEntry): string {
+  return `${BASE_PATH}${route.path}`;
+}
+
+export function titleOf(route: RouteEntry | undefined, language: Language): string {
+  return (route?.titles ?? DEFAULT_TITLES)[language];
+}

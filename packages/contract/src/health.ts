@@ -1,0 +1,8 @@
+import { z } from 'zod';
+
+export const healthResponseSchema = z.object({
+  status: z.literal('ok'),
+  version: z.string(),
+  uptimeSeconds: z.number().nonnegative(),
+});
+export type HealthResponse = z.infer<typeof healthResponseSchema>;
