@@ -52,7 +52,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // Pages are compressed per request: a fast brotli level, not the maximum the build uses.
     brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } },
   });
-  installErrorHandling(app, build);
+  installErrorHandling(app);
   await registerStaticAssets(app, build.assetsDir);
 
   await app.register(

@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { sendApiError } from './api-error.ts';
-import { isPagePath, sendPage } from '../pages/page-routes.ts';
-import type { WebBuild } from '../pages/web-build.ts';
+import { BASE_PATH } from '@guquan/contract/site-paths';
+import { isPagePath } from '../pages/page-routes.ts';
 
 const CLIENT_ERROR_CODES: Record<number, string> = {
   400: 'bad_request',
@@ -16,9 +16,9 @@ const CLIENT_ERROR_CODES: Record<number, string> = {
 /**
  * Every error leaves in the one shape `{ error: { code, message } }`; nothing internal (stack,
  * SQL, file paths) is ever sent. Unknown paths get the not-found page when a browser asks for a
- * page, and a JSON 404 under the API and the assets.
+ * page under the base path, and a JSON 404 under the API and the assets.
  */
-export function installErrorHandling(app: FastifyInstance, build: WebBuild): void {
+export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const detail = error.validation
@@ -46,7 +46,10 @@ export function installErrorHandling(app: FastifyInstance, build: WebBuild): voi
 
   app.setNotFoundHandler((request, reply) => {
     const readsPage = request.method === 'GET' || request.method === 'HEAD';
-    if (readsPage && isPagePath(request.url)) return sendPage(build, request, reply);
+    // Pages under the base path all have a route (the not-found page among them); a page path
+    // outside it is most likely a link that lost its base path, so it is sent there.
+    if (readsPage && isPagePath(request.url))
+      return reply.redirect(`${BASE_PATH}${request.url}`, 302);
     return sendApiError(reply, 404, 'not_found', 'There is nothing at this address.');
   });
 }

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './env.ts';
+
+const DIST = '/srv/web/dist';
+
+describe('loadConfig', () => {
+  it('defaults to demo mode on 127.0.0.1:8080', () => {
+    const config = loadConfig({}, DIST);
+    expect(config).toMatchObject({
+      mode: 'demo',
+      host: '127.0.0.1',
+      port: 8080,
+      publicOrigin: 'http://127.0.0.1:8080',
+      webDistDir: DIST,
+      trustProxy: false,
+    });
+  });
+
+  it('reads the environment', () => {
+    const config = loadConfig(
+      { PORT: '9000', HOST: 'localhost', LOG_LEVEL: 'warn', WEB_DIST_DIR: '/x', TRUST_PROXY: '1' },
+      DIST,
+    );
+    expect(config).toMatchObject({
+      port: 9000,
+      host: 'localhost',
+      logLevel: 'warn',
+      webDistDir: '/x',
+    });
+    expect(config.trustProxy).toBe(true);
+  });
+
+  it('names each malformed variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty', APP_MODE: 'staging' }, DIST)).toThrow(
+      /PORT[\s\S]*APP_MODE|APP_MODE[\s\S]*PORT/,
+    );
+    expect(() => loadConfig({ PORT: '70000' }, DIST)).toThrow(ConfigError);
+    expect(() => loadConfig({ PUBLIC_ORIGIN: 'javascript:alert(1)' }, DIST)).toThrow(
+      /PUBLIC_ORIGIN/,
+    );
+  });
+
+  it('refuses production without its real configuration', () => {
+    expect(() => loadConfig({ APP_MODE: 'production' }, DIST)).toThrow(/PUBLIC_ORIGIN: required/);
+    expect(() =>
+      loadConfig({ APP_MODE: 'production', PUBLIC_ORIGIN: 'http://example.com' }, DIST),
+    ).toThrow(/https/);
+    const config = loadConfig(
+      { APP_MODE: 'production', PUBLIC_ORIGIN: 'https://example.com/x', HOST: '0.0.0.0' },
+      DIST,
+    );
+    expect(config.publicOrigin).toBe('https://example.com');
+  });
+
+  it('keeps demo mode on this machine', () => {
+    expect(() => loadConfig({ HOST: '0.0.0.0' }, DIST)).toThrow(/HOST: demo mode/);
+  });
+});

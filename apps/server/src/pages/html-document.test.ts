@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { escapeHtml, fillTemplate } from './html-document.ts';
+
+const TEMPLATE =
+  '<html lang="__APP_LANG__"><title>__APP_TITLE__</title><!--app-head--><script nonce="__CSP_NONCE__"></script><div id="root"><!--app-html--></div>';
+
+describe('fillTemplate', () => {
+  it('fills every marker', () => {
+    const html = fillTemplate(TEMPLATE, {
+      language: 'en',
+      title: 'goods share',
+      head: '<link rel="modulepreload" href="/a.js">',
+      appHtml: '<main>hi</main>',
+      nonce: 'abc',
+    });
+    expect(html).toBe(
+      '<html lang="en"><title>goods share</title><link rel="modulepreload" href="/a.js"><script nonce="abc"></script><div id="root"><main>hi</main></div>',
+    );
+  });
+
+  it('escapes the title and never reads inserted markup as a marker', () => {
+    const html = fillTemplate(TEMPLATE, {
+      language: 'zh-CN',
+      title: '</title><script>alert(1)</script>',
+      head: '',
+      appHtml: '<p>__CSP_NONCE__ <!--app-html--> __APP_TITLE__</p>',
+      nonce: 'n0nce',
+    });
+    expect(html).toContain('<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title>');
+    expect(html).toContain('<p>__CSP_NONCE__ <!--app-html--> __APP_TITLE__</p>');
+  });
+});
+
+describe('escapeHtml', () => {
+  it('escapes the five special characters', () => {
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;',
+    );
+  });
+});

@@ -1,0 +1,77 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp } from '../test-support/test-app.ts';
+
+let app: FastifyInstance;
+beforeAll(async () => {
+  app = await buildTestApp();
+});
+afterAll(async () => {
+  await app.close();
+});
+
+function directives(header: string | string[] | number | undefined): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  for (const part of String(header).split(';')) {
+    const [name, ...values] = part.trim().split(/\s+/);
+    if (name) map.set(name, values);
+  }
+  return map;
+}
+
+describe('security headers', () => {
+  it('sends a strict Content-Security-Policy with a fresh nonce that the page uses', async () => {
+    const first = await app.inject({ url: '/anime_merch_web/website' });
+    const csp = directives(first.headers['content-security-policy']);
+    const scriptSrc = csp.get('script-src') ?? [];
+    expect(scriptSrc).toContain("'self'");
+    expect(scriptSrc.join(' ')).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+    const nonce = /'nonce-([^']+)'/.exec(scriptSrc.join(' '))?.[1];
+    expect(nonce).toBeTruthy();
+    expect(first.body).toContain(`<script nonce="${nonce}">window.__staticRouterHydrationData`);
+    expect(first.body).toMatch(new RegExp(`<script type="module"[^>]*nonce="${nonce}"`));
+    expect(first.body).not.toContain('__CSP_NONCE__');
+    expect(csp.get('style-src')?.join(' ')).not.toMatch(/unsafe-inline/);
+    expect(csp.get('default-src')).toEqual(["'self'"]);
+    expect(csp.get('object-src')).toEqual(["'none'"]);
+    expect(csp.get('base-uri')).toEqual(["'none'"]);
+    expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+
+    const second = await app.inject({ url: '/anime_merch_web/website' });
+    expect(second.headers['content-security-policy']).not.toBe(
+      first.headers['content-security-policy'],
+    );
+  });
+
+  it.each([
+    '/anime_merch_web/website',
+    '/anime_merch_web/nope',
+    '/anime_merch_web/api/v1/health',
+    '/anime_merch_web/api/v1/nope',
+  ])('sends the other protective headers on %s', async (url) => {
+    const res = await app.inject({ url });
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['permissions-policy']).toMatch(/camera=\(\)/);
+    expect(res.headers['permissions-policy']).toMatch(/geolocation=\(\)/);
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('adds HSTS and upgrade-insecure-requests only in production', async () => {
+    const demo = await app.inject({ url: '/anime_merch_web/website' });
+    expect(demo.headers['strict-transport-security']).toBeUndefined();
+    const production = await buildTestApp({
+      APP_MODE: 'production',
+      PUBLIC_ORIGIN: 'https://guquan.example',
+    });
+    try {
+      const res = await production.inject({ url: '/anime_merch_web/website' });
+      expect(res.headers['strict-transport-security']).toMatch(/max-age=31536000/);
+      expect(res.headers['content-security-policy']).toContain('upgrade-insecure-requests');
+    } finally {
+      await production.close();
+    }
+  });
+});

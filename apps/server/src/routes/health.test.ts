@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiErrorSchema } from '@guquan/contract/api-error';
+import { healthResponseSchema } from '@guquan/contract/health';
+import { buildTestApp } from '../test-support/test-app.ts';
+
+let app: FastifyInstance;
+beforeAll(async () => {
+  app = await buildTestApp();
+});
+afterAll(async () => {
+  await app.close();
+});
+
+describe('API', () => {
+  it('reports health', async () => {
+    const res = await app.inject({ url: '/anime_merch_web/api/v1/health' });
+    expect(res.statusCode).toBe(200);
+    expect(healthResponseSchema.parse(res.json()).status).toBe('ok');
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it('answers unknown endpoints in the one error shape', async () => {
+    for (const [method, url] of [
+      ['GET', '/anime_merch_web/api/v1/nope'],
+      ['POST', '/anime_merch_web/api/v1/health'],
+      ['DELETE', '/anime_merch_web/api/v2/anything'],
+    ] as const) {
+      const res = await app.inject({ method, url });
+      expect(res.statusCode, url).toBe(404);
+      expect(apiErrorSchema.parse(res.json()).error.code).toBe('not_found');
+    }
+  });
+
+  it('refuses a body over the limit without reading it', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/anime_merch_web/api/v1/nope',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ blob: 'x'.repeat(200 * 1024) }),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(apiErrorSchema.parse(res.json()).error.code).toBe('payload_too_large');
+  });
+});

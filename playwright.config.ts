@@ -1,0 +1,49 @@
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * End-to-end tests: the real server (the production build, as `npm start` runs it) on loopback,
+ * driven in Debian's Chromium with an iPhone and an Android profile. Never a downloaded browser.
+ */
+const port = Number(process.env.E2E_PORT ?? 18080);
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const launchOptions = {
+  executablePath,
+  args: [
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+};
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: true,
+  workers: 2,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  timeout: 30_000,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    trace: 'retain-on-failure',
+  },
+  projects: [
+    {
+      name: 'iphone',
+      use: { ...devices['iPhone 13'], browserName: 'chromium', launchOptions },
+    },
+    {
+      name: 'android',
+      use: { ...devices['Pixel 7'], browserName: 'chromium', launchOptions },
+    },
+  ],
+  webServer: {
+    command: 'node apps/server/dist/server.js',
+    url: `http://127.0.0.1:${port}/anime_merch_web/api/v1/health`,
+    env: { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    reuseExistingServer: false,
+    timeout: 30_000,
+  },
+});
