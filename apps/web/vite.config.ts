@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 // A relative path: Vite bundles it into the config, where a workspace package would be external.
@@ -6,6 +7,10 @@ import { CSP_NONCE_PLACEHOLDER } from '../../packages/contract/src/html-template
 export default defineConfig({
   base: '/anime_merch_web/',
   plugins: [react()],
+  resolve: {
+    // Texts, facts and documents live in /content, outside the app's code.
+    alias: { '@content': fileURLToPath(new URL('../../content', import.meta.url)) },
+  },
   // Vite stamps this on its script and preload tags; the server puts each request's nonce there.
   html: { cspNonce: CSP_NONCE_PLACEHOLDER },
   build: {

@@ -10,6 +10,8 @@ export interface PageRenderRequest {
   language: Language;
   /** CSP nonce for the inline hydration script. */
   nonce: string;
+  /** The request's User-Agent, so the page fits the device (the browser reads the same). */
+  userAgent?: string;
   /** Aborts rendering when the client goes away. */
   signal?: AbortSignal;
 }

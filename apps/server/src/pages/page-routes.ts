@@ -11,6 +11,7 @@ const pageQuerySchema = z.looseObject({
   lang: z.union([z.string(), z.array(z.string())]).optional(),
 });
 const acceptLanguageSchema = z.string().max(512);
+const userAgentSchema = z.string().max(1024);
 
 export function requestLanguage(request: FastifyRequest): Language {
   const query = pageQuerySchema.safeParse(request.query);
@@ -38,6 +39,7 @@ export async function sendPage(
     url: request.url,
     language,
     nonce,
+    userAgent: userAgentSchema.safeParse(request.headers['user-agent']).data,
     signal: aborted.signal,
   });
   const html = fillTemplate(build.template, {

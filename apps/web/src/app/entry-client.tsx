@@ -4,6 +4,7 @@ import { RouterProvider } from 'react-router/dom';
 import '../styles/global.css';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { installPreloadErrorRecovery } from '../lib/chunks/page-load-recovery';
+import { detectClient } from '../lib/client/client-info';
 import { documentLanguage } from '../lib/i18n/document-language';
 import { installFlexibleLayout } from '../lib/layout/flexible-layout';
 import { AppProviders } from './app-providers';
@@ -27,7 +28,7 @@ async function start(container: HTMLElement): Promise<void> {
   }
   const router = createBrowserRouter(routes, { basename: BASE_PATH });
   const app = (
-    <AppProviders language={language}>
+    <AppProviders language={language} client={detectClient(navigator.userAgent)}>
       <RouterProvider router={router} />
     </AppProviders>
   );

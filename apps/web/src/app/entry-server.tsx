@@ -12,6 +12,7 @@ import type {
 } from '@guquan/contract/page-render';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { NOT_FOUND_ROUTE_ID, routeTable } from '../config/route-table';
+import { detectClient } from '../lib/client/client-info';
 import { titleForMatches } from '../lib/routing/document-title';
 import { AppProviders } from './app-providers';
 import { routeModuleSource } from './route-modules';
@@ -39,6 +40,7 @@ export async function renderPage({
   url,
   language,
   nonce,
+  userAgent,
   signal,
 }: PageRenderRequest): Promise<PageRenderResult> {
   if (!url.startsWith('/')) throw new Error(`Not a path: ${url}`);
@@ -51,7 +53,7 @@ export async function renderPage({
   }
   const router = createStaticRouter(handler.dataRoutes, context);
   const html = renderToString(
-    <AppProviders language={language}>
+    <AppProviders language={language} client={detectClient(userAgent)}>
       <StaticRouterProvider router={router} context={context} nonce={nonce} />
     </AppProviders>,
   );

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import {
   loadWithRecovery,
   PageLoadError,
@@ -9,7 +9,7 @@ import {
 } from './page-load-recovery';
 
 function environment(now = 1_000_000): RecoveryEnvironment & {
-  reload: ReturnType<typeof vi.fn>;
+  reload: Mock<() => void>;
   store: Map<string, string>;
   clock: { now: number };
 } {
@@ -27,7 +27,7 @@ function environment(now = 1_000_000): RecoveryEnvironment & {
         store.delete(key);
       },
     },
-    reload: vi.fn(),
+    reload: vi.fn<() => void>(),
     now: () => clock.now,
   };
 }
