@@ -1,15 +1,18 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
+import { legalMarkdownPlugin } from './build/legal-markdown-plugin.ts';
 import { defineConfig } from 'vitest/config';
 // A relative path: Vite bundles it into the config, where a workspace package would be external.
 import { CSP_NONCE_PLACEHOLDER } from '../../packages/contract/src/html-template.ts';
 
+const contentDir = fileURLToPath(new URL('../../content', import.meta.url));
+
 export default defineConfig({
   base: '/anime_merch_web/',
-  plugins: [react()],
+  plugins: [react(), legalMarkdownPlugin(contentDir)],
   resolve: {
     // Texts, facts and documents live in /content, outside the app's code.
-    alias: { '@content': fileURLToPath(new URL('../../content', import.meta.url)) },
+    alias: { '@content': contentDir },
   },
   // Vite stamps this on its script and preload tags; the server puts each request's nonce there.
   html: { cspNonce: CSP_NONCE_PLACEHOLDER },
@@ -17,6 +20,28 @@ export default defineConfig({
     outDir: 'dist/client',
     manifest: true,
     emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        // React and the router change rarely: one chunk of their own stays cached across releases.
+        codeSplitting: {
+          groups: [
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,
+            },
+          ],
+        },
+        // Name each legal document's chunk after it (they would all be called after their date).
+        chunkFileNames: (chunk) => {
+          const legal = /[\\/]legal[\\/]([\w-]+)[\\/]([\w-]+)\.md$/.exec(
+            chunk.facadeModuleId ?? '',
+          );
+          return legal
+            ? `assets/legal-${legal[1]}-${legal[2]}-[hash].js`
+            : 'assets/[name]-[hash].js';
+        },
+      },
+    },
   },
   ssr: {
     // The contract package exports TypeScript source: bundle it into the server build.
@@ -25,6 +50,6 @@ export default defineConfig({
   test: {
     name: 'web',
     environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
   },
 });

@@ -1,41 +1,33 @@
 import type { BuildManifest } from './web-build.ts';
 
+function staticClosure(manifest: BuildManifest, keys: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    for (const imported of manifest[key]?.imports ?? []) visit(imported);
+  };
+  keys.forEach(visit);
+  return seen;
+}
+
 /**
- * The chunks and styles a rendered page needs beyond the entry (which index.html already loads),
- * as `<link>` tags: the page's styles apply at first paint and its code downloads in parallel with
- * the entry instead of after it.
+ * The chunks and styles a rendered page needs beyond what index.html already loads (the entry and
+ * its static imports), as `<link>` tags: the page's styles apply at first paint and its code
+ * downloads in parallel with the entry instead of after it.
  */
 export function pageAssetLinks(
   manifest: BuildManifest,
   modules: readonly string[],
   base: string,
 ): string {
-  const scripts = new Set<string>();
-  const styles = new Set<string>();
-  const entryFiles = new Set<string>();
-  const visit = (key: string, seen: Set<string>) => {
-    if (seen.has(key)) return;
-    seen.add(key);
-    const chunk = manifest[key];
-    if (!chunk) return;
-    if (chunk.isEntry) {
-      entryFiles.add(chunk.file);
-      for (const css of chunk.css ?? []) entryFiles.add(css);
-      return;
-    }
-    scripts.add(chunk.file);
-    for (const css of chunk.css ?? []) styles.add(css);
-    for (const imported of chunk.imports ?? []) visit(imported, seen);
-  };
-  const seen = new Set<string>();
-  for (const module of modules) visit(module, seen);
-  const href = (file: string) => `${base}${file}`;
+  const entries = Object.keys(manifest).filter((key) => manifest[key]?.isEntry);
+  const loaded = staticClosure(manifest, entries);
+  const chunks = [...staticClosure(manifest, modules)].filter((key) => !loaded.has(key));
+  const styles = new Set(chunks.flatMap((key) => manifest[key]?.css ?? []));
+  const scripts = new Set(chunks.flatMap((key) => manifest[key]?.file ?? []));
   return [
-    ...[...styles]
-      .filter((file) => !entryFiles.has(file))
-      .map((file) => `<link rel="stylesheet" crossorigin href="${href(file)}">`),
-    ...[...scripts]
-      .filter((file) => !entryFiles.has(file))
-      .map((file) => `<link rel="modulepreload" crossorigin href="${href(file)}">`),
+    ...[...styles].map((file) => `<link rel="stylesheet" crossorigin href="${base}${file}">`),
+    ...[...scripts].map((file) => `<link rel="modulepreload" crossorigin href="${base}${file}">`),
   ].join('');
 }

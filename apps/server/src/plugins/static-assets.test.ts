@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiErrorSchema } from '@guquan/contract/api-error';
 import { buildTestApp, WEB_DIST_DIR } from '../test-support/test-app.ts';
 
 let app: FastifyInstance;
@@ -43,7 +44,7 @@ describe('static assets', () => {
   it('answers a missing asset with a JSON 404, not a page', async () => {
     const res = await app.inject({ url: '/anime_merch_web/assets/website-gone.js' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
+    expect(apiErrorSchema.parse(res.json()).error.code).toBe('not_found');
   });
 
   it('never serves the raw template or the build manifest', async () => {

@@ -1,5 +1,6 @@
 import type { RouteObject } from 'react-router';
-import { routeTable } from '../config/route-table';
+import { routeTable, type RouteEntry } from '../config/route-table';
+import { loadLegalDocument } from '../features/legal/load-legal-document';
 import type { RouteHandle } from '../lib/routing/document-title';
 import { loadRouteModule } from './route-modules';
 import { RootErrorBoundary } from './root-error-boundary';
@@ -15,13 +16,15 @@ export function createRoutes(): RouteObject[] {
       path: '/',
       Component: RootLayout,
       ErrorBoundary: RootErrorBoundary,
-      children: routeTable.map((entry) => {
-        const handle: RouteHandle = 'titles' in entry ? { titles: entry.titles } : {};
+      children: (routeTable as readonly RouteEntry[]).map((entry) => {
+        const handle: RouteHandle = entry.titles ? { titles: entry.titles } : {};
+        const { legal } = entry;
         return {
           id: entry.id,
           path: entry.path === '*' ? '*' : entry.path.slice(1),
           handle,
           lazy: () => loadRouteModule(entry.module),
+          ...(legal ? { loader: () => loadLegalDocument(legal) } : {}),
         };
       }),
     },

@@ -4,11 +4,18 @@ import { BASE_PATH } from '@guquan/contract/site-paths';
 /**
  * The one route table of the site (SPEC.md "Screens and routes", PRODUCT.md "Routes and
  * titles"). The router, the server and the tests all read it; no other list of routes exists.
- * `module` names the lazily loaded route module in `src/app/routes/<module>.tsx`.
+ * `module` names the lazily loaded route module in `src/app/routes/<module>.tsx`; `legal` names the
+ * document version a legal route shows.
  */
 export type Titles = Readonly<Record<Language, string>>;
 
 export const DEFAULT_TITLES: Titles = { 'zh-CN': '谷圈APP', en: 'goods-circle APP' };
+
+/** A version of a legal document: content/legal/<document>/<version>.md. */
+export interface LegalDocumentRef {
+  readonly document: string;
+  readonly version: string;
+}
 
 export interface RouteEntry {
   readonly id: string;
@@ -16,6 +23,8 @@ export interface RouteEntry {
   readonly path: string;
   readonly titles?: Titles;
   readonly module: string;
+  /** The legal document version a legal route shows. */
+  readonly legal?: LegalDocumentRef;
 }
 
 const USER_AGREEMENT: Titles = { 'zh-CN': '用户协议', en: 'User agreement' };
@@ -69,61 +78,71 @@ export const routeTable = [
     id: 'vip-agreement',
     path: '/agreement/vip/VipAgreement',
     titles: { 'zh-CN': '会员服务协议', en: 'Membership agreement' },
-    module: 'vip-agreement',
+    module: 'legal-document',
+    legal: { document: 'vip', version: '2025-10-15' },
   },
   {
     id: 'user-agreement',
     path: '/agreement/user/UserAgreement',
     titles: USER_AGREEMENT,
-    module: 'user-agreement',
+    module: 'legal-document',
+    legal: { document: 'user', version: '2023-06-01' },
   },
   {
     id: 'user-agreement-20251015',
     path: '/agreement/user/UserAgreement20251015',
     titles: USER_AGREEMENT,
-    module: 'user-agreement-20251015',
+    module: 'legal-document',
+    legal: { document: 'user', version: '2025-10-15' },
   },
   {
     id: 'privacy-policy',
     path: '/agreement/yiSi/YiSiAgreement',
     titles: PRIVACY_POLICY,
-    module: 'privacy-policy',
+    module: 'legal-document',
+    legal: { document: 'privacy', version: '2023-06-01' },
   },
   {
     id: 'privacy-policy-20251015',
     path: '/agreement/yiSi/YiSiAgreement20251015',
     titles: PRIVACY_POLICY,
-    module: 'privacy-policy-20251015',
+    module: 'legal-document',
+    legal: { document: 'privacy', version: '2025-10-15' },
   },
   {
     id: 'exposure-agreement',
     path: '/agreement/ExposureAgreement',
     titles: EXPOSURE_AGREEMENT,
-    module: 'exposure-agreement',
+    module: 'legal-document',
+    legal: { document: 'exposure', version: '2025-10-15' },
   },
   {
     id: 'exposure-agreement-alias',
     path: '/agreement/exposure/ExposureAgreement',
     titles: EXPOSURE_AGREEMENT,
-    module: 'exposure-agreement',
+    module: 'legal-document',
+    legal: { document: 'exposure', version: '2025-10-15' },
   },
   {
     id: 'exposure-note-agreement',
     path: '/agreement/exposureNote/ExposureNoteAgreement',
     titles: { 'zh-CN': '曝光笔记要求', en: 'Exposure note requirements' },
-    module: 'exposure-note-agreement',
+    module: 'legal-document',
+    legal: { document: 'exposure-note', version: '2025-10-15' },
   },
   {
     id: 'user-info-list',
     path: '/agreement/userInfoList',
     titles: { 'zh-CN': '个人信息收集清单', en: 'Personal information collected' },
-    module: 'user-info-list',
+    module: 'legal-document',
+    legal: { document: 'user-info-list', version: '2025-10-15' },
   },
   {
     id: 'third-party-share-list',
     path: '/agreement/thirdPartyShareList',
     titles: { 'zh-CN': '第三方信息共享清单', en: 'Third-party information sharing' },
-    module: 'third-party-share-list',
+    module: 'legal-document',
+    legal: { document: 'third-party-share-list', version: '2025-10-15' },
   },
   { id: 'not-found', path: '*', module: 'not-found' },
 ] as const satisfies readonly RouteEntry[];

@@ -39,7 +39,11 @@ const pending = (promise: Promise<unknown>) =>
       () => 'settled',
       () => 'settled',
     ),
-    new Promise((r) => setTimeout(() => r('pending'), 20)),
+    new Promise((resolve) => {
+      setTimeout(() => {
+        resolve('pending');
+      }, 20);
+    }),
   ]);
 
 describe('loadWithRecovery', () => {

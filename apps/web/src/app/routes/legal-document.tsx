@@ -1,0 +1,8 @@
+import { useLoaderData } from 'react-router';
+import type { LegalDocument } from '../../features/legal/legal-document';
+import { LegalDocumentPage } from '../../features/legal/legal-document-page';
+
+/** Every legal route: the document version its route table entry names (loaded by routes.tsx). */
+export function Component() {
+  return <LegalDocumentPage document={useLoaderData<LegalDocument>()} />;
+}

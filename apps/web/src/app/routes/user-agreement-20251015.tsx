@@ -1,5 +1,0 @@
-import { UnderConstruction } from '../../components/under-construction/under-construction';
-
-export function Component() {
-  return <UnderConstruction />;
-}

@@ -1,0 +1,63 @@
+import type { Language } from '@guquan/contract/language';
+
+/** The page chrome around a legal document; the documents themselves are Chinese. */
+const texts = {
+  'zh-CN': {
+    brandHome: '谷圈官网',
+    effective: '生效日期',
+    updated: '更新日期',
+    summary: '本版摘要',
+    contents: '目录',
+    versions: '版本记录',
+    currentVersion: '当前版本',
+    viewing: '正在查看',
+    supersededNotice: (date: string) => `你正在查看 ${date} 的旧版本，它已被新版本取代。`,
+    readLatest: (date: string) => `查看 ${date} 起生效的最新版本`,
+    chineseAuthoritative: null,
+    backToTop: '回到顶部',
+  },
+  en: {
+    brandHome: 'goods-circle website',
+    effective: 'Effective',
+    updated: 'Updated',
+    summary: 'Summary of this version',
+    contents: 'Contents',
+    versions: 'Versions',
+    currentVersion: 'current version',
+    viewing: 'you are here',
+    supersededNotice: (date: string) =>
+      `You are reading the version of ${date}, which a newer version has replaced.`,
+    readLatest: (date: string) => `Read the latest version, effective ${date}`,
+    chineseAuthoritative:
+      'This document is published in Chinese, and the Chinese text below is the authoritative one. Only the page around it is in English.',
+    backToTop: 'Back to top',
+  },
+} as const;
+
+export function legalTexts(language: Language) {
+  return texts[language];
+}
+
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/** YYYY-MM-DD as a reader writes it; done by hand so server and browser agree to the letter. */
+export function formatDate(isoDate: string, language: Language): string {
+  const [year, month, day] = isoDate.split('-').map(Number);
+  if (!year || !month || !day) return isoDate;
+  return language === 'zh-CN'
+    ? `${year}年${month}月${day}日`
+    : `${day} ${MONTHS[month - 1] ?? ''} ${year}`;
+}
