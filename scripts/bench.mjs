@@ -1,0 +1,124 @@
+// Lighthouse, mobile preset (a mid-range phone on a slow 4G network, simulated), in Debian's
+// Chromium, against the production build served on loopback. Prints, for each page, largest
+// contentful paint, total blocking time, cumulative layout shift and bytes transferred, and writes
+// the full reports to bench-results/.
+//
+//   npm run build && npm run bench [-- --runs 3] [-- --only website]
+import { spawn } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '1' },
+    only: { type: 'string' },
+    port: { type: 'string', default: '18090' },
+  },
+});
+const runs = Math.max(1, Number(values.runs));
+const origin = `http://127.0.0.1:${values.port}`;
+
+/** The pages measured; later issues add theirs. Each is measured in Chinese, as most visitors. */
+const PAGES = [
+  ['website', '/anime_merch_web/website'],
+  ['vip-agreement', '/anime_merch_web/agreement/vip/VipAgreement'],
+  ['user-agreement', '/anime_merch_web/agreement/user/UserAgreement'],
+  ['user-agreement-20251015', '/anime_merch_web/agreement/user/UserAgreement20251015'],
+  ['privacy-policy', '/anime_merch_web/agreement/yiSi/YiSiAgreement'],
+  ['privacy-policy-20251015', '/anime_merch_web/agreement/yiSi/YiSiAgreement20251015'],
+  ['exposure-agreement', '/anime_merch_web/agreement/ExposureAgreement'],
+  ['exposure-note-agreement', '/anime_merch_web/agreement/exposureNote/ExposureNoteAgreement'],
+  ['user-info-list', '/anime_merch_web/agreement/userInfoList'],
+  ['third-party-share-list', '/anime_merch_web/agreement/thirdPartyShareList'],
+].filter(([name]) => !values.only || name.includes(values.only));
+
+async function startServer() {
+  const server = spawn(process.execPath, ['apps/server/dist/server.js'], {
+    env: { ...process.env, PORT: values.port, HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    try {
+      const res = await fetch(`${origin}/anime_merch_web/api/v1/health`);
+      if (res.ok) return server;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  server.kill();
+  throw new Error('The server did not start: run `npm run build` first.');
+}
+
+const median = (numbers) => {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+/** One Lighthouse run; a run whose trace came out broken (it happens now and then) is redone. */
+async function measure(url, attempts = 3) {
+  for (let attempt = 1; ; attempt += 1) {
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility'],
+    });
+    if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+    if (!result.lhr.runtimeError) return result;
+    if (attempt >= attempts) throw new Error(`${url}: ${result.lhr.runtimeError.message}`);
+  }
+}
+
+const server = await startServer();
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  chromeFlags: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--lang=zh-CN',
+  ],
+});
+await mkdir('bench-results', { recursive: true });
+const rows = [];
+try {
+  for (const [name, path] of PAGES) {
+    const samples = [];
+    for (let run = 0; run < runs; run += 1) {
+      const result = await measure(`${origin}${path}`);
+      const { audits, categories } = result.lhr;
+      samples.push({
+        lcp: audits['largest-contentful-paint'].numericValue,
+        tbt: audits['total-blocking-time'].numericValue,
+        cls: audits['cumulative-layout-shift'].numericValue,
+        bytes: audits['total-byte-weight'].numericValue,
+        performance: categories.performance.score * 100,
+        accessibility: categories.accessibility.score * 100,
+      });
+      await writeFile(`bench-results/${name}-${run + 1}.json`, result.report);
+    }
+    const pick = (key) => median(samples.map((sample) => sample[key]));
+    rows.push({
+      page: name,
+      'LCP ms': Math.round(pick('lcp')),
+      'TBT ms': Math.round(pick('tbt')),
+      CLS: Number(pick('cls').toFixed(3)),
+      'kB transferred': Number((pick('bytes') / 1000).toFixed(1)),
+      perf: Math.round(pick('performance')),
+      a11y: Math.round(pick('accessibility')),
+    });
+    console.log(`measured ${name}`);
+  }
+} finally {
+  await chrome.kill();
+  server.kill();
+}
+console.log(`\nLighthouse mobile preset, median of ${runs} run(s) per page:`);
+console.table(rows);
