@@ -1,4 +1,4 @@
-import type { BuildManifest } from './web-build.ts';
+import type { BuildManifest, WebBuild } from './web-build.ts';
 
 function staticClosure(manifest: BuildManifest, keys: readonly string[]): Set<string> {
   const seen = new Set<string>();
@@ -12,22 +12,35 @@ function staticClosure(manifest: BuildManifest, keys: readonly string[]): Set<st
 }
 
 /**
- * The chunks and styles a rendered page needs beyond what index.html already loads (the entry and
- * its static imports), as `<link>` tags: the page's styles apply at first paint and its code
- * downloads in parallel with the entry instead of after it.
+ * What a rendered page needs in its <head>: every stylesheet it uses inline (the entry's and its
+ * route's), so the first paint waits for no request, and `modulepreload` links for its route's
+ * chunks beyond what index.html already loads, so they download in parallel with the entry.
  */
-export function pageAssetLinks(
-  manifest: BuildManifest,
+export function pageHead(
+  build: Pick<WebBuild, 'manifest' | 'entryStyles' | 'styles'>,
   modules: readonly string[],
   base: string,
+  styleNonce: string,
 ): string {
+  const { manifest } = build;
   const entries = Object.keys(manifest).filter((key) => manifest[key]?.isEntry);
   const loaded = staticClosure(manifest, entries);
   const chunks = [...staticClosure(manifest, modules)].filter((key) => !loaded.has(key));
-  const styles = new Set(chunks.flatMap((key) => manifest[key]?.css ?? []));
-  const scripts = new Set(chunks.flatMap((key) => manifest[key]?.file ?? []));
+  const styleFiles = new Set([
+    ...build.entryStyles,
+    ...chunks.flatMap((key) => manifest[key]?.css ?? []),
+  ]);
+  const inline: string[] = [];
+  const linked: string[] = [];
+  for (const file of styleFiles) {
+    const css = build.styles.get(file);
+    if (css === undefined) linked.push(`<link rel="stylesheet" crossorigin href="${base}${file}">`);
+    else inline.push(css);
+  }
+  const scripts = chunks.flatMap((key) => manifest[key]?.file ?? []);
   return [
-    ...[...styles].map((file) => `<link rel="stylesheet" crossorigin href="${base}${file}">`),
-    ...[...scripts].map((file) => `<link rel="modulepreload" crossorigin href="${base}${file}">`),
+    inline.length > 0 ? `<style nonce="${styleNonce}">${inline.join('\n')}</style>` : '',
+    ...linked,
+    ...scripts.map((file) => `<link rel="modulepreload" crossorigin href="${base}${file}">`),
   ].join('');
 }

@@ -70,6 +70,14 @@ describe('pages', () => {
     expect(res.body).toContain('window.__staticRouterHydrationData');
   });
 
+  it('carries its styles inline, so the first paint waits for no stylesheet', async () => {
+    const res = await app.inject({ url: '/anime_merch_web/agreement/userInfoList' });
+    expect(res.body).not.toContain('rel="stylesheet"');
+    const style = /<style nonce="[^"]+">([\s\S]*?)<\/style>/.exec(res.body)?.[1] ?? '';
+    expect(style).toContain('font-size:10vw'); // the global layout rules
+    expect(style).toMatch(/\._topBar_\w+\{/); // the legal page's own styles
+  });
+
   it('never lets HTML be cached without revalidation', async () => {
     const res = await app.inject({ url: '/anime_merch_web/website' });
     expect(res.headers['cache-control']).toBe('no-cache');

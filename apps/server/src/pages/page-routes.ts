@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { parseAcceptLanguage, pickLanguage, type Language } from '@guquan/contract/language';
 import { ASSETS_PATH, BASE_PATH } from '@guquan/contract/site-paths';
-import { pageAssetLinks } from './asset-links.ts';
+import { pageHead } from './asset-links.ts';
 import { fillTemplate } from './html-document.ts';
 import type { WebBuild } from './web-build.ts';
 
@@ -45,7 +45,7 @@ export async function sendPage(
   const html = fillTemplate(build.template, {
     language,
     title: page.title,
-    head: pageAssetLinks(build.manifest, page.modules, `${BASE_PATH}/`),
+    head: pageHead(build, page.modules, `${BASE_PATH}/`, reply.cspNonce.style),
     appHtml: page.html,
     nonce,
   });

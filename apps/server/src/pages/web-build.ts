@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
@@ -8,7 +8,12 @@ import type { PageRenderModule } from '@guquan/contract/page-render';
 export interface WebBuild {
   clientDir: string;
   assetsDir: string;
+  /** index.html without its stylesheet links: pages carry their styles inline instead. */
   template: string;
+  /** The stylesheets index.html linked (the entry's), as asset file names (`assets/x.css`). */
+  entryStyles: string[];
+  /** Every stylesheet of the build, by asset file name. */
+  styles: ReadonlyMap<string, string>;
   manifest: BuildManifest;
   renderer: PageRenderModule;
 }
@@ -27,21 +32,44 @@ export class WebBuildMissingError extends Error {
   override name = 'WebBuildMissingError';
 }
 
+const STYLESHEET_LINK = /<link rel="stylesheet"[^>]*href="[^"]*\/(assets\/[^"/]+\.css)"[^>]*>\s*/g;
+
+async function readStyles(assetsDir: string): Promise<Map<string, string>> {
+  const styles = new Map<string, string>();
+  for (const name of await readdir(assetsDir)) {
+    if (!name.endsWith('.css')) continue;
+    const css = await readFile(join(assetsDir, name), 'utf8');
+    // Inlined into <style>: a stylesheet that could close the element stays a link.
+    if (!/<\/style/i.test(css)) styles.set(`assets/${name}`, css);
+  }
+  return styles;
+}
+
 export async function loadWebBuild(distDir: string): Promise<WebBuild> {
   const clientDir = join(distDir, 'client');
+  const assetsDir = join(clientDir, 'assets');
   const rendererPath = join(distDir, 'server', 'entry-server.js');
   try {
-    const [template, manifestText, rendererModule] = await Promise.all([
+    const [html, manifestText, styles, rendererModule] = await Promise.all([
       readFile(join(clientDir, 'index.html'), 'utf8'),
       readFile(join(clientDir, '.vite', 'manifest.json'), 'utf8'),
+      readStyles(assetsDir),
       import(pathToFileURL(rendererPath).href) as Promise<Partial<PageRenderModule>>,
     ]);
     const { renderPage } = rendererModule;
     if (typeof renderPage !== 'function') throw new Error(`${rendererPath} has no renderPage`);
+    const entryStyles: string[] = [];
+    const template = html.replace(STYLESHEET_LINK, (link, file: string) => {
+      if (!styles.has(file)) return link;
+      entryStyles.push(file);
+      return '';
+    });
     return {
       clientDir,
-      assetsDir: join(clientDir, 'assets'),
+      assetsDir,
       template,
+      entryStyles,
+      styles,
       manifest: manifestSchema.parse(JSON.parse(manifestText)),
       renderer: { renderPage },
     };

@@ -31,7 +31,10 @@ describe('security headers', () => {
     expect(first.body).toContain(`<script nonce="${nonce}">window.__staticRouterHydrationData`);
     expect(first.body).toMatch(new RegExp(`<script type="module"[^>]*nonce="${nonce}"`));
     expect(first.body).not.toContain('__CSP_NONCE__');
-    expect(csp.get('style-src')?.join(' ')).not.toMatch(/unsafe-inline/);
+    const styleSrc = csp.get('style-src')?.join(' ') ?? '';
+    expect(styleSrc).not.toMatch(/unsafe-inline/);
+    const styleNonce = /'nonce-([^']+)'/.exec(styleSrc)?.[1];
+    expect(first.body).toContain(`<style nonce="${styleNonce ?? 'missing'}">`);
     expect(csp.get('default-src')).toEqual(["'self'"]);
     expect(csp.get('object-src')).toEqual(["'none'"]);
     expect(csp.get('base-uri')).toEqual(["'none'"]);
