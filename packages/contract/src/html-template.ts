@@ -7,3 +7,4 @@ export const LANG_MARKER = '__APP_LANG__';
 export const TITLE_MARKER = '__APP_TITLE__';
 export const HEAD_MARKER = '<!--app-head-->';
 export const APP_HTML_MARKER = '<!--app-html-->';
+export const SCRIPTS_MARKER = '<!--app-scripts-->';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { escapeHtml, fillTemplate } from './html-document.ts';
 
 const TEMPLATE =
-  '<html lang="__APP_LANG__"><title>__APP_TITLE__</title><!--app-head--><script nonce="__CSP_NONCE__"></script><div id="root"><!--app-html--></div>';
+  '<html lang="__APP_LANG__"><title>__APP_TITLE__</title><!--app-head--><script nonce="__CSP_NONCE__"></script><div id="root"><!--app-html--></div><!--app-scripts-->';
 
 describe('fillTemplate', () => {
   it('fills every marker', () => {
@@ -11,10 +11,11 @@ describe('fillTemplate', () => {
       title: 'goods share',
       head: '<link rel="modulepreload" href="/a.js">',
       appHtml: '<main>hi</main>',
+      scripts: '<script>boot</script>',
       nonce: 'abc',
     });
     expect(html).toBe(
-      '<html lang="en"><title>goods share</title><link rel="modulepreload" href="/a.js"><script nonce="abc"></script><div id="root"><main>hi</main></div>',
+      '<html lang="en"><title>goods share</title><link rel="modulepreload" href="/a.js"><script nonce="abc"></script><div id="root"><main>hi</main></div><script>boot</script>',
     );
   });
 
@@ -24,6 +25,7 @@ describe('fillTemplate', () => {
       title: '</title><script>alert(1)</script>',
       head: '',
       appHtml: '<p>__CSP_NONCE__ <!--app-html--> __APP_TITLE__</p>',
+      scripts: '',
       nonce: 'n0nce',
     });
     expect(html).toContain('<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title>');

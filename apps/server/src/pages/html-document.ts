@@ -2,6 +2,7 @@ import {
   APP_HTML_MARKER,
   CSP_NONCE_PLACEHOLDER,
   HEAD_MARKER,
+  SCRIPTS_MARKER,
   LANG_MARKER,
   TITLE_MARKER,
 } from '@guquan/contract/html-template';
@@ -11,6 +12,8 @@ export interface DocumentParts {
   title: string;
   head: string;
   appHtml: string;
+  /** What starts the app, at the end of <body>. */
+  scripts: string;
   nonce: string;
 }
 
@@ -27,7 +30,14 @@ export function escapeHtml(text: string): string {
 }
 
 const MARKERS = new RegExp(
-  [CSP_NONCE_PLACEHOLDER, LANG_MARKER, TITLE_MARKER, HEAD_MARKER, APP_HTML_MARKER].join('|'),
+  [
+    CSP_NONCE_PLACEHOLDER,
+    LANG_MARKER,
+    TITLE_MARKER,
+    HEAD_MARKER,
+    APP_HTML_MARKER,
+    SCRIPTS_MARKER,
+  ].join('|'),
   'g',
 );
 
@@ -42,6 +52,7 @@ export function fillTemplate(template: string, parts: DocumentParts): string {
     [TITLE_MARKER]: escapeHtml(parts.title),
     [HEAD_MARKER]: parts.head,
     [APP_HTML_MARKER]: parts.appHtml,
+    [SCRIPTS_MARKER]: parts.scripts,
   };
   return template.replace(MARKERS, (marker) => values[marker] ?? marker);
 }

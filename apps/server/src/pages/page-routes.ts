@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { parseAcceptLanguage, pickLanguage, type Language } from '@guquan/contract/language';
 import { ASSETS_PATH, BASE_PATH } from '@guquan/contract/site-paths';
-import { pageHead } from './asset-links.ts';
+import { pageAssets } from './page-assets.ts';
 import { fillTemplate } from './html-document.ts';
 import type { WebBuild } from './web-build.ts';
 
@@ -42,10 +42,12 @@ export async function sendPage(
     userAgent: userAgentSchema.safeParse(request.headers['user-agent']).data,
     signal: aborted.signal,
   });
+  const assets = pageAssets(build, page.modules, `${BASE_PATH}/`, reply.cspNonce);
   const html = fillTemplate(build.template, {
     language,
     title: page.title,
-    head: pageHead(build, page.modules, `${BASE_PATH}/`, reply.cspNonce.style),
+    head: assets.head,
+    scripts: assets.scripts,
     appHtml: page.html,
     nonce,
   });

@@ -8,7 +8,7 @@ import type { PageRenderModule } from '@guquan/contract/page-render';
 export interface WebBuild {
   clientDir: string;
   assetsDir: string;
-  /** index.html without its stylesheet links: pages carry their styles inline instead. */
+  /** index.html without its scripts and stylesheet links: each page brings its own. */
   template: string;
   /** The stylesheets index.html linked (the entry's), as asset file names (`assets/x.css`). */
   entryStyles: string[];
@@ -33,6 +33,9 @@ export class WebBuildMissingError extends Error {
 }
 
 const STYLESHEET_LINK = /<link rel="stylesheet"[^>]*href="[^"]*\/(assets\/[^"/]+\.css)"[^>]*>\s*/g;
+// The entry script and its preloads: pages start the app themselves (see page-assets.ts).
+const ENTRY_SCRIPT_TAGS =
+  /<script type="module"[^>]*src="[^"]*"[^>]*><\/script>\s*|<link rel="modulepreload"[^>]*>\s*/g;
 
 async function readStyles(assetsDir: string): Promise<Map<string, string>> {
   const styles = new Map<string, string>();
@@ -59,11 +62,13 @@ export async function loadWebBuild(distDir: string): Promise<WebBuild> {
     const { renderPage } = rendererModule;
     if (typeof renderPage !== 'function') throw new Error(`${rendererPath} has no renderPage`);
     const entryStyles: string[] = [];
-    const template = html.replace(STYLESHEET_LINK, (link, file: string) => {
-      if (!styles.has(file)) return link;
-      entryStyles.push(file);
-      return '';
-    });
+    const template = html
+      .replace(ENTRY_SCRIPT_TAGS, '')
+      .replace(STYLESHEET_LINK, (link, file: string) => {
+        if (!styles.has(file)) return link;
+        entryStyles.push(file);
+        return '';
+      });
     return {
       clientDir,
       assetsDir,

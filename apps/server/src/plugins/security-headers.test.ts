@@ -29,7 +29,7 @@ describe('security headers', () => {
     const nonce = /'nonce-([^']+)'/.exec(scriptSrc.join(' '))?.[1];
     expect(nonce).toBeTruthy();
     expect(first.body).toContain(`<script nonce="${nonce}">window.__staticRouterHydrationData`);
-    expect(first.body).toMatch(new RegExp(`<script type="module"[^>]*nonce="${nonce}"`));
+    expect(first.body).toContain(`<script type="module" nonce="${nonce ?? 'missing'}">`);
     expect(first.body).not.toContain('__CSP_NONCE__');
     const styleSrc = csp.get('style-src')?.join(' ') ?? '';
     expect(styleSrc).not.toMatch(/unsafe-inline/);

@@ -1,3 +1,4 @@
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
@@ -32,8 +33,12 @@ async function start(container: HTMLElement): Promise<void> {
       <RouterProvider router={router} />
     </AppProviders>
   );
-  if (hydrate) hydrateRoot(container, app);
-  else createRoot(container).render(app);
+  // Hydrating inside a transition lets React yield to the browser every few milliseconds instead
+  // of holding the main thread for the whole page (the visitor already sees the server's HTML).
+  startTransition(() => {
+    if (hydrate) hydrateRoot(container, app);
+    else createRoot(container).render(app);
+  });
 }
 
 const container = document.getElementById('root');
