@@ -1,5 +1,5 @@
-import { UnderConstruction } from '../../components/under-construction/under-construction';
+import { WebsitePage } from '../../features/website/website-page';
 
 export function Component() {
-  return <UnderConstruction />;
+  return <WebsitePage />;
 }

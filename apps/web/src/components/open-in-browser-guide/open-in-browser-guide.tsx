@@ -1,0 +1,174 @@
+import {
+  useEffect,
+  useEffectEvent,
+  useId,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type KeyboardEvent,
+} from 'react';
+import { copyToClipboard } from './copy-to-clipboard';
+import arrowUrl from './arrow.svg';
+import styles from './open-in-browser-guide.module.css';
+
+/** Every text of the guide: each page that shows it passes its own, in the page's language. */
+export interface OpenInBrowserGuideTexts {
+  /** The dialog's heading and accessible name. */
+  title: string;
+  /** What to do, in order, e.g. 点击右上角的 ··· 按钮, 选择「在浏览器打开」. */
+  steps: readonly string[];
+  /** Why, e.g. 微信内无法直接下载安装 App. */
+  hint?: string;
+  copyIntro: string;
+  /** Label of the read-only field that shows the link. */
+  linkLabel: string;
+  copy: string;
+  copied: string;
+  copyFailed: string;
+  close: string;
+}
+
+export interface OpenInBrowserGuideProps {
+  open: boolean;
+  onClose: () => void;
+  texts: OpenInBrowserGuideTexts;
+  /** The link to copy; the current page's address when not given. */
+  url?: string;
+}
+
+/**
+ * The full-screen guide for WeChat, QQ and Weibo, whose web views neither download apps nor open
+ * them: it points at the menu in the top-right corner (their "open in browser") and offers to copy
+ * the link. A modal dialog: focus moves in and stays, Escape closes, focus goes back.
+ */
+export function OpenInBrowserGuide({ open, ...props }: OpenInBrowserGuideProps) {
+  return open ? <GuideDialog {...props} /> : null;
+}
+
+function subscribeToLocation(onChange: () => void): () => void {
+  window.addEventListener('popstate', onChange);
+  window.addEventListener('hashchange', onChange);
+  return () => {
+    window.removeEventListener('popstate', onChange);
+    window.removeEventListener('hashchange', onChange);
+  };
+}
+
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled])';
+
+function GuideDialog({ onClose, texts, url }: Omit<OpenInBrowserGuideProps, 'open'>) {
+  const titleId = useId();
+  const linkId = useId();
+  const dialogRef = useRef<HTMLDivElement>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [copyState, setCopyState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const pageUrl = useSyncExternalStore(
+    subscribeToLocation,
+    () => window.location.href,
+    () => '',
+  );
+  const link = url ?? pageUrl;
+  const close = useEffectEvent(onClose);
+
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    dialogRef.current?.focus();
+    const scrollLock = styles.scrollLock;
+    if (scrollLock) document.documentElement.classList.add(scrollLock);
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      event.preventDefault();
+      close();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('keydown', onKeyDown);
+      if (scrollLock) document.documentElement.classList.remove(scrollLock);
+      opener?.focus();
+    };
+  }, []);
+
+  function keepFocusInside(event: KeyboardEvent<HTMLDivElement>) {
+    if (event.key !== 'Tab') return;
+    const focusable = [...event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)];
+    const first = focusable[0];
+    const last = focusable.at(-1);
+    if (!first || !last) return;
+    const active = document.activeElement;
+    if (event.shiftKey && (active === first || active === event.currentTarget)) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && active === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  }
+
+  async function copyLink() {
+    const copied = await copyToClipboard(link, inputRef.current);
+    setCopyState(copied ? 'copied' : 'failed');
+    if (!copied) inputRef.current?.select();
+  }
+
+  return (
+    <div
+      ref={dialogRef}
+      className={styles.overlay}
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby={titleId}
+      tabIndex={-1}
+      onKeyDown={keepFocusInside}
+    >
+      <img className={styles.arrow} src={arrowUrl} width={120} height={120} alt="" />
+      <div className={styles.content}>
+        <h2 id={titleId} className={styles.title}>
+          {texts.title}
+        </h2>
+        <ol className={styles.steps}>
+          {texts.steps.map((step, index) => (
+            <li key={index} className={styles.step}>
+              <span className={styles.stepNumber} aria-hidden="true">
+                {index + 1}
+              </span>
+              <span>{step}</span>
+            </li>
+          ))}
+        </ol>
+        {texts.hint ? <p className={styles.hint}>{texts.hint}</p> : null}
+        <div className={styles.copyBox}>
+          <p className={styles.copyIntro}>{texts.copyIntro}</p>
+          <label className={styles.linkLabel} htmlFor={linkId}>
+            {texts.linkLabel}
+          </label>
+          <input
+            ref={inputRef}
+            id={linkId}
+            className={styles.link}
+            type="text"
+            readOnly
+            value={link}
+            onFocus={(event) => {
+              event.currentTarget.select();
+            }}
+          />
+          <button
+            type="button"
+            className={styles.copy}
+            onClick={() => {
+              void copyLink();
+            }}
+          >
+            {texts.copy}
+          </button>
+          <p className={styles.status} role="status">
+            {copyState === 'copied' ? texts.copied : copyState === 'failed' ? texts.copyFailed : ''}
+          </p>
+        </div>
+        <button type="button" className={styles.close} onClick={onClose}>
+          {texts.close}
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import { useState } from 'react';
+import { OpenInBrowserGuide } from '../../components/open-in-browser-guide/open-in-browser-guide';
+import { useClientInfo } from '../../lib/client/client-info-context';
+import { useLanguage } from '../../lib/i18n/language-context';
+import { DownloadSection } from './download-section';
+import { FeaturesSection } from './features-section';
+import { HeroSection } from './hero-section';
+import { ScreensSection } from './screens-section';
+import { SiteFooter } from './site-footer';
+import { SiteHeader } from './site-header';
+import { websiteTexts, withAppName } from './website-content';
+import styles from './website-page.module.css';
+
+/** The official website (PRODUCT.md "Official website"): every text comes from content/site.json. */
+export function WebsitePage() {
+  const language = useLanguage();
+  const { inAppBrowser } = useClientInfo();
+  const text = websiteTexts(language);
+  const [guideOpen, setGuideOpen] = useState(false);
+  const openGuide = () => {
+    setGuideOpen(true);
+  };
+  return (
+    <div className={styles.page}>
+      <SiteHeader text={text.header} />
+      <main>
+        <HeroSection text={text.hero} stores={text.download} onNeedBrowser={openGuide} />
+        <FeaturesSection text={text.features} />
+        <ScreensSection text={text.screens} />
+        <DownloadSection text={text.download} onNeedBrowser={openGuide} />
+      </main>
+      <SiteFooter text={text.footer} brand={text.header.brand} language={language} />
+      {inAppBrowser === 'none' ? null : (
+        <OpenInBrowserGuide
+          open={guideOpen}
+          onClose={() => {
+            setGuideOpen(false);
+          }}
+          texts={{
+            ...text.guide,
+            hint: withAppName(text.guide.hint, inAppBrowser, text.download.inAppNames),
+          }}
+        />
+      )}
+    </div>
+  );
+}
