@@ -1,0 +1,224 @@
+/// <reference lib="dom" />
+/**
+ * What every end-to-end test shares: the route table (the only list of routes), a guard that
+ * fails a test on any console error or warning or uncaught page error (hydration mismatches
+ * included), and small helpers to open routes and navigate inside the app.
+ */
+import { AxeBuilder } from '@axe-core/playwright';
+import {
+  expect,
+  test as base,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+  type Response,
+} from '@playwright/test';
+import { BASE_PATH } from '@guquan/contract/site-paths';
+import {
+  DEFAULT_TITLES,
+  fullPath,
+  routeTable,
+  titleOf,
+  type RouteEntry,
+  type RouteId,
+  type Titles,
+} from '../../apps/web/src/config/route-table.ts';
+
+export { expect };
+export { BASE_PATH, DEFAULT_TITLES, fullPath, titleOf };
+
+declare global {
+  interface Window {
+    /** Set by a test before a client-side navigation; a new document would lose it. */
+    e2eMarker?: number;
+  }
+}
+
+export type Language = keyof Titles;
+export const LANGUAGES: readonly Language[] = ['zh-CN', 'en'];
+
+/** Every route that names a page (all but the not-found route `*`). */
+type PageRoute = Extract<(typeof routeTable)[number], { titles: Titles }>;
+export const pageRoutes: readonly PageRoute[] = routeTable.filter(
+  (entry): entry is PageRoute => 'titles' in entry,
+);
+
+export function routeById(id: RouteId): RouteEntry {
+  const entry = routeTable.find((route) => route.id === id);
+  if (!entry) throw new Error(`No route ${id} in the route table`);
+  return entry;
+}
+
+export const websiteRoute = routeById('website');
+export const notFoundRoute = routeById('not-found');
+/** A path under the base path that no route names. */
+export const UNKNOWN_PATH = `${BASE_PATH}/no-such-page`;
+
+/** The shell's own texts, as the product defines them. */
+export const TEXTS = {
+  'zh-CN': {
+    notFound: '页面不存在',
+    loadFailed: '页面加载失败',
+    retry: '重试',
+    toWebsite: '前往谷圈官网',
+  },
+  en: {
+    notFound: 'Page not found',
+    loadFailed: 'The page could not be loaded',
+    retry: 'Try again',
+    toWebsite: 'Go to the goods-circle website',
+  },
+} as const satisfies Record<Language, Record<string, string>>;
+
+export function withLang(path: string, language: Language): string {
+  return `${path}?lang=${language}`;
+}
+
+function routeUrl(entry: RouteEntry, language: Language): string {
+  return withLang(fullPath(entry), language);
+}
+
+/** Opens a URL as a first load and returns the response of its document. */
+export async function open(page: Page, url: string): Promise<Response> {
+  const response = await page.goto(url);
+  if (!response) throw new Error(`No response for ${url}`);
+  return response;
+}
+
+export function gotoRoute(page: Page, entry: RouteEntry, language: Language): Promise<Response> {
+  return open(page, routeUrl(entry, language));
+}
+
+/** Waits until React has taken over the page: its <main> belongs to a rendered tree. */
+export async function waitForApp(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const main = document.querySelector('#root main');
+    return main !== null && Object.keys(main).some((key) => key.startsWith('__reactFiber$'));
+  });
+}
+
+/** Navigates inside the app, as React Router's browser history does, without a new document. */
+export async function navigateInApp(page: Page, url: string): Promise<void> {
+  await page.evaluate((target) => {
+    history.pushState(null, '', target);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, url);
+}
+
+export async function setMarker(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    window.e2eMarker = 1;
+  });
+}
+
+/** True while the document that setMarker marked is still the page's document. */
+export function hasMarker(page: Page): Promise<boolean> {
+  return page.evaluate(() => window.e2eMarker === 1);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The URL of a route module's chunk: `/anime_merch_web/assets/<module>-<8-character hash>.js`. */
+export function chunkPattern(module: string): RegExp {
+  return new RegExp(`${escapeRegExp(BASE_PATH)}/assets/${escapeRegExp(module)}-[\\w-]{8}\\.js$`);
+}
+
+const routeModules = [...new Set(routeTable.map((entry) => entry.module))];
+
+/** The route module whose chunk this URL is, if it is one. */
+function routeModuleOfUrl(url: string): string | undefined {
+  const { pathname } = new URL(url);
+  return routeModules.find((module) => chunkPattern(module).test(pathname));
+}
+
+/** Records which route modules' chunks the page requests, and how many documents it loads. */
+export function watchRequests(page: Page): { modules: Set<string>; documents: () => number } {
+  const modules = new Set<string>();
+  let documents = 0;
+  page.on('request', (request) => {
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) documents += 1;
+    const module = routeModuleOfUrl(request.url());
+    if (module) modules.add(module);
+  });
+  return { modules, documents: () => documents };
+}
+
+/**
+ * Expects the document title. Waits in the page (every animation frame) rather than with the
+ * retrying assertion's coarser steps: client-side navigations take milliseconds.
+ */
+export async function expectTitle(page: Page, title: string): Promise<void> {
+  await page
+    .waitForFunction((expected) => document.title === expected, title, { timeout: 5_000 })
+    .catch(() => undefined); // the assertion below reports what the title is instead
+  await expect(page).toHaveTitle(title, { timeout: 1 });
+}
+
+export async function expectSingleMain(page: Page): Promise<void> {
+  await expect(page.locator('main')).toHaveCount(1);
+}
+
+export async function expectNoAxeViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const violations = results.violations.map((violation) => ({
+    rule: violation.id,
+    impact: violation.impact,
+    targets: violation.nodes.map((node) => node.target.join(' ')),
+  }));
+  expect(violations, `axe violations on ${page.url()}`).toEqual([]);
+}
+
+interface ConsoleGuard {
+  /** Messages matching this are expected in this test (e.g. from a chunk it made fail). */
+  allow(pattern: RegExp): void;
+  /** Watches a context the test created itself. */
+  watch(context: BrowserContext): void;
+}
+
+interface Fixtures {
+  consoleGuard: ConsoleGuard;
+  /** A new browser context (the project's device, then these options), watched and closed. */
+  openContext: (options: BrowserContextOptions) => Promise<BrowserContext>;
+}
+
+export const test = base.extend<Fixtures>({
+  consoleGuard: [
+    async ({ context }, use) => {
+      const allowed: RegExp[] = [];
+      const seen: string[] = [];
+      const watch = (watched: BrowserContext) => {
+        watched.on('console', (message) => {
+          const type = message.type();
+          if (type !== 'error' && type !== 'warning') return;
+          seen.push(`${type}: ${message.text()} (${message.location().url})`);
+        });
+        watched.on('weberror', (error) => {
+          seen.push(`page error: ${error.error().message}`);
+        });
+      };
+      watch(context);
+      await use({
+        allow: (pattern) => {
+          allowed.push(pattern);
+        },
+        watch,
+      });
+      const unexpected = seen.filter((text) => !allowed.some((pattern) => pattern.test(text)));
+      expect(unexpected, 'console errors, warnings and page errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+
+  openContext: async ({ browser, consoleGuard }, use) => {
+    const contexts: BrowserContext[] = [];
+    await use(async (options) => {
+      const context = await browser.newContext(options);
+      consoleGuard.watch(context);
+      contexts.push(context);
+      return context;
+    });
+    await Promise.all(contexts.map((context) => context.close()));
+  },
+});
