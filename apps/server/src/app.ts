@@ -65,6 +65,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     { prefix: API_BASE_PATH },
   );
 
-  await app.register(pageRoutes, { build });
+  await app.register(pageRoutes, { build, publicOrigin: config.publicOrigin });
   return app;
 }

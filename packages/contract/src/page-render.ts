@@ -1,4 +1,5 @@
 import type { Language } from './language.ts';
+import type { ShareReader } from './share.ts';
 
 /**
  * What the web app's server bundle (apps/web/src/app/entry-server.tsx) offers the server, which
@@ -14,6 +15,26 @@ export interface PageRenderRequest {
   userAgent?: string;
   /** Aborts rendering when the client goes away. */
   signal?: AbortSignal;
+  /** Reads shared goods, cabinets and notes for the share pages, straight from the database. */
+  shares?: ShareReader;
+}
+
+/**
+ * What a page adds to the document's <head> beyond its title: link previews (Open Graph, Twitter
+ * card), robots, and the preload of its largest image. Plain data: the server writes the tags and
+ * escapes every value, and makes paths absolute with the public origin.
+ */
+export interface PageHead {
+  /** One or two sentences for previews and search results. */
+  description?: string;
+  /** The preview image, as a path under the base path. */
+  image?: { path: string; width: number; height: number; alt: string };
+  /** `article` for a shared item, else `website`. */
+  ogType?: 'website' | 'article';
+  /** Keep this page out of search engines (a missing, removed or private item). */
+  noindex?: boolean;
+  /** The page's first image, to fetch at once: it is the largest paint. */
+  preloadImage?: { href: string; srcset: string; sizes: string };
 }
 
 export interface PageRenderResult {
@@ -23,6 +44,7 @@ export interface PageRenderResult {
   html: string;
   /** Source paths of the route modules rendered, to preload their chunks and styles. */
   modules: string[];
+  head: PageHead;
 }
 
 export interface PageRenderModule {

@@ -5,6 +5,18 @@ import { ASSETS_PATH, BASE_PATH } from '@guquan/contract/site-paths';
 import { pageAssets } from './page-assets.ts';
 import { fillTemplate } from './html-document.ts';
 import type { WebBuild } from './web-build.ts';
+import { headTags } from './page-head.ts';
+import type { ShareReader } from '@guquan/contract/share';
+
+export interface PageRoutesOptions {
+  build: WebBuild;
+  /** The origin visitors reach the site at: previews need absolute URLs. */
+  publicOrigin: string;
+  /** Reads shares for the share pages; without it they render as not found. */
+  shares?: ShareReader;
+}
+
+const SITE_NAMES: Readonly<Record<Language, string>> = { 'zh-CN': '谷圈', en: 'goods circle' };
 
 // Only `lang` is read here; pages read their own parameters. Anything odd is ignored, not refused.
 const pageQuerySchema = z.looseObject({
@@ -25,7 +37,7 @@ export function requestLanguage(request: FastifyRequest): Language {
 
 /** Renders the page for the request's URL: the route's markup, title, language and status. */
 export async function sendPage(
-  build: WebBuild,
+  { build, publicOrigin, shares }: PageRoutesOptions,
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
@@ -41,12 +53,19 @@ export async function sendPage(
     nonce,
     userAgent: userAgentSchema.safeParse(request.headers['user-agent']).data,
     signal: aborted.signal,
+    ...(shares ? { shares } : {}),
   });
   const assets = pageAssets(build, page.modules, `${BASE_PATH}/`, reply.cspNonce);
   const html = fillTemplate(build.template, {
     language,
     title: page.title,
-    head: assets.head,
+    head:
+      headTags(page.head, {
+        title: page.title,
+        origin: publicOrigin,
+        url: request.url,
+        siteName: SITE_NAMES[language],
+      }) + assets.head,
     scripts: assets.scripts,
     appHtml: page.html,
     nonce,
@@ -70,7 +89,7 @@ export function isPagePath(url: string): boolean {
 
 export function pageRoutes(
   app: FastifyInstance,
-  { build }: { build: WebBuild },
+  options: PageRoutesOptions,
   done: () => void,
 ): void {
   const toWebsite = (request: FastifyRequest, reply: FastifyReply) => {
@@ -80,6 +99,6 @@ export function pageRoutes(
   app.get('/', toWebsite);
   app.get(BASE_PATH, toWebsite);
   app.get(`${BASE_PATH}/`, toWebsite);
-  app.get(`${BASE_PATH}/*`, (request, reply) => sendPage(build, request, reply));
+  app.get(`${BASE_PATH}/*`, (request, reply) => sendPage(options, request, reply));
   done();
 }

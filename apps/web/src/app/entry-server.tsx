@@ -6,16 +6,18 @@ import {
   type StaticHandlerContext,
 } from 'react-router';
 import type {
+  PageHead,
   PageRenderModule,
   PageRenderRequest,
   PageRenderResult,
 } from '@guquan/contract/page-render';
+import type { Language } from '@guquan/contract/language';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { NOT_FOUND_ROUTE_ID, routeTable } from '../config/route-table';
 import { detectClient } from '../lib/client/client-info';
 import { titleForMatches } from '../lib/routing/document-title';
 import { AppProviders } from './app-providers';
-import { routeModuleSource } from './route-modules';
+import { loadRouteHead, routeModuleSource } from './route-modules';
 import { createRoutes } from './routes';
 
 // One handler for the process: the route modules it loads stay resolved for later requests.
@@ -42,11 +44,13 @@ export async function renderPage({
   nonce,
   userAgent,
   signal,
+  shares,
 }: PageRenderRequest): Promise<PageRenderResult> {
   if (!url.startsWith('/')) throw new Error(`Not a path: ${url}`);
   // Concatenated, not resolved: a path such as //host must not become another origin.
   const request = new Request(`${INTERNAL_ORIGIN}${url}`, signal ? { signal } : {});
-  const context = await handler.query(request);
+  // Loaders read data through this context on the server, never over HTTP.
+  const context = await handler.query(request, { requestContext: { shares } });
   if (context instanceof Response) {
     // The site declares no redirects; a loader that answers with a Response is a bug.
     throw new Error(`Unexpected response ${context.status} while rendering ${url}`);
@@ -65,7 +69,17 @@ export async function renderPage({
     ),
     html,
     modules: modulesOf(context),
+    head: await headOf(context, language),
   };
+}
+
+/** The head of the deepest matched route whose module says one (share pages: previews). */
+async function headOf(context: StaticHandlerContext, language: Language): Promise<PageHead> {
+  const leaf = context.matches.at(-1);
+  const entry = leaf ? routeTable.find((route) => route.id === leaf.route.id) : undefined;
+  if (!leaf || !entry) return {};
+  const head = await loadRouteHead(entry.module);
+  return head ? head(context.loaderData[leaf.route.id], language) : {};
 }
 
 export { routeTable };

@@ -1,11 +1,15 @@
 import type { ComponentType } from 'react';
 import type { LoaderFunction } from 'react-router';
+import type { Language } from '@guquan/contract/language';
+import type { PageHead } from '@guquan/contract/page-render';
 import { loadWithRecovery } from '../lib/chunks/page-load-recovery';
 
 /** What a lazily loaded route module (src/app/routes/<name>.tsx) exports. */
 export interface RouteModule {
   Component: ComponentType;
   loader?: LoaderFunction;
+  /** What the page adds to <head> (previews, robots), from its loader data; read on the server. */
+  head?: (loaderData: unknown, language: Language) => PageHead;
 }
 
 // One chunk per route module, fetched only when its route is visited.
@@ -20,9 +24,21 @@ export function hasRouteModule(name: string): boolean {
   return `./routes/${name}.tsx` in routeModules;
 }
 
-export async function loadRouteModule(name: string): Promise<RouteModule> {
+async function importRouteModule(name: string): Promise<RouteModule> {
   const load = routeModules[`./routes/${name}.tsx`];
   if (!load) throw new Error(`Unknown route module: ${name}`);
-  const module = await loadWithRecovery(load);
+  return loadWithRecovery(load);
+}
+
+/** What the router takes from a route module (lazy() accepts route properties only). */
+export async function loadRouteModule(
+  name: string,
+): Promise<Pick<RouteModule, 'Component' | 'loader'>> {
+  const module = await importRouteModule(name);
   return { Component: module.Component, ...(module.loader ? { loader: module.loader } : {}) };
+}
+
+/** The route module's head function, if it has one. */
+export async function loadRouteHead(name: string): Promise<RouteModule['head']> {
+  return (await importRouteModule(name)).head;
 }

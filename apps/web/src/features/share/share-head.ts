@@ -1,0 +1,79 @@
+import type { Language } from '@guquan/contract/language';
+import type { PageHead } from '@guquan/contract/page-render';
+import {
+  imageSrcSet,
+  imageUrl,
+  type Image,
+  type ShareItems,
+  type ShareKind,
+} from '@guquan/contract/share';
+import type { ShareLoaderData } from './share-loader';
+
+/**
+ * `sizes` of a share page's first (largest) image: the full width of the phone column, which
+ * stops growing at 414 px. The page's <img> and the server's preload must say the same, or the
+ * browser fetches the image twice.
+ */
+export const HERO_IMAGE_SIZES = '(min-width: 414px) 414px, 100vw';
+/** The width previews (WeChat, QQ, Weibo, Twitter) get: large enough, small enough to be quick. */
+const PREVIEW_WIDTH = 750;
+const DESCRIPTION_LENGTH = 100;
+
+function heroImage<K extends ShareKind>(kind: K, item: ShareItems[K]): Image | undefined {
+  if (kind === 'cabinet') return (item as ShareItems['cabinet']).cover;
+  return (item as ShareItems['goods'] | ShareItems['note']).images[0];
+}
+
+function summaryOf<K extends ShareKind>(kind: K, item: ShareItems[K], language: Language): string {
+  const text = item.text.replace(/\s+/g, ' ').trim();
+  if (text)
+    return [...text].length > DESCRIPTION_LENGTH
+      ? `${[...text].slice(0, DESCRIPTION_LENGTH).join('')}…`
+      : text;
+  if (kind === 'goods') {
+    const goods = item as ShareItems['goods'];
+    return [goods.work, goods.character, goods.category].filter(Boolean).join(' · ');
+  }
+  if (kind === 'cabinet') {
+    const cabinet = item as ShareItems['cabinet'];
+    return language === 'en'
+      ? `${cabinet.itemCount} goods in ${cabinet.owner.nickname}'s cabinet`
+      : `${cabinet.owner.nickname} 的痛柜，共 ${cabinet.itemCount} 件谷子`;
+  }
+  return (item as ShareItems['note']).title;
+}
+
+const UNAVAILABLE: Readonly<Record<Language, string>> = {
+  'zh-CN': '这条分享暂时无法查看，打开谷圈 App 看看更多同好的谷子。',
+  en: 'This share cannot be shown. Open the goods-circle app to see more.',
+};
+
+/** What a share page puts in <head>: link previews for an item, noindex for anything else. */
+export function shareHead(data: unknown, language: Language): PageHead {
+  const { kind, result } = data as ShareLoaderData<ShareKind>;
+  if (result instanceof Promise || result.state !== 'ok') {
+    return { noindex: true, description: UNAVAILABLE[language] };
+  }
+  const image = heroImage(kind, result.item);
+  // The server never enlarges an image: a small original is served at its own size.
+  const previewWidth = image ? Math.min(PREVIEW_WIDTH, image.width) : PREVIEW_WIDTH;
+  return {
+    ogType: 'article',
+    description: summaryOf(kind, result.item, language),
+    ...(image
+      ? {
+          image: {
+            path: imageUrl(image.id, PREVIEW_WIDTH),
+            width: previewWidth,
+            height: Math.round((image.height / image.width) * previewWidth),
+            alt: image.alt,
+          },
+          preloadImage: {
+            href: imageUrl(image.id, PREVIEW_WIDTH),
+            srcset: imageSrcSet(image),
+            sizes: HERO_IMAGE_SIZES,
+          },
+        }
+      : {}),
+  };
+}

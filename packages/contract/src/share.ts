@@ -1,0 +1,199 @@
+import { z } from 'zod';
+import { API_BASE_PATH, BASE_PATH } from './site-paths.ts';
+
+/**
+ * What the share pages show (PRODUCT.md "Share pages"), checked by the server before it answers
+ * and by the web app when it reads an answer. One schema per thing, for both ends.
+ */
+
+/**
+ * Public ids: 16 characters of base64url, 96 random bits. Nobody can guess one or walk from one to
+ * the next; the database's own row ids never leave the server.
+ */
+export const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]{16}$/;
+export const publicIdSchema = z.string().regex(PUBLIC_ID_PATTERN);
+
+export const imageSchema = z.object({
+  id: publicIdSchema,
+  /** Of the original, in pixels: lets the page reserve the space before the image arrives. */
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  /** A short description for screen readers, or '' for a decorative image. */
+  alt: z.string().max(200),
+});
+export type Image = z.infer<typeof imageSchema>;
+
+export const userSummarySchema = z.object({
+  id: publicIdSchema,
+  nickname: z.string().min(1).max(40),
+  avatar: imageSchema.nullable(),
+});
+export type UserSummary = z.infer<typeof userSummarySchema>;
+
+/** 展示 (only on show), 出 (for sale or swap), 收 (wanted). */
+export const GOODS_STATUSES = ['display', 'selling', 'wanted'] as const;
+export const goodsStatusSchema = z.enum(GOODS_STATUSES);
+export type GoodsStatus = z.infer<typeof goodsStatusSchema>;
+
+const count = z.number().int().nonnegative();
+const tag = z.string().min(1).max(30);
+/** ISO 8601 with the time zone, e.g. 2025-11-02T08:30:00.000Z. */
+const timestamp = z.iso.datetime({ offset: true });
+
+export const goodsSchema = z.object({
+  id: publicIdSchema,
+  name: z.string().min(1).max(100),
+  /** The work (IP) the goods come from, e.g. 咒术回战. */
+  work: z.string().min(1).max(60),
+  character: z.string().max(60).nullable(),
+  /** e.g. 吧唧 (badge), 立牌 (acrylic stand), 色纸. */
+  category: z.string().min(1).max(30),
+  /** In fen (1/100 yuan); null where the owner set none. */
+  priceFen: z.number().int().nonnegative().nullable(),
+  status: goodsStatusSchema,
+  owner: userSummarySchema,
+  images: z.array(imageSchema).min(1).max(20),
+  likes: count,
+  wants: count,
+  text: z.string().max(5000),
+  tags: z.array(tag).max(20),
+  createdAt: timestamp,
+});
+export type Goods = z.infer<typeof goodsSchema>;
+
+/** A goods as a cabinet lists it: enough for a tile that links to its share page. */
+export const goodsCardSchema = goodsSchema.pick({
+  id: true,
+  name: true,
+  work: true,
+  status: true,
+});
+export const cabinetItemSchema = goodsCardSchema.extend({ cover: imageSchema });
+export type CabinetItem = z.infer<typeof cabinetItemSchema>;
+
+export const cabinetSchema = z.object({
+  id: publicIdSchema,
+  name: z.string().min(1).max(60),
+  cover: imageSchema,
+  owner: userSummarySchema,
+  /** All goods in the cabinet, public ones or not; `items` lists only the public ones. */
+  itemCount: count,
+  items: z.array(cabinetItemSchema).max(200),
+  text: z.string().max(2000),
+  likes: count,
+  createdAt: timestamp,
+});
+export type Cabinet = z.infer<typeof cabinetSchema>;
+
+export const commentSchema = z.object({
+  id: publicIdSchema,
+  author: userSummarySchema,
+  text: z.string().min(1).max(1000),
+  likes: count,
+  createdAt: timestamp,
+});
+export type Comment = z.infer<typeof commentSchema>;
+
+/** At most this many comments come with a note: the rest are in the app. */
+export const TOP_COMMENTS_LIMIT = 3;
+
+export const noteSchema = z.object({
+  id: publicIdSchema,
+  title: z.string().min(1).max(100),
+  /** Plain text as the author wrote it: line breaks, #tags, @mentions and URLs included. */
+  text: z.string().max(10000),
+  author: userSummarySchema,
+  images: z.array(imageSchema).max(20),
+  tags: z.array(tag).max(20),
+  likes: count,
+  collects: count,
+  comments: count,
+  topComments: z.array(commentSchema).max(TOP_COMMENTS_LIMIT),
+  createdAt: timestamp,
+});
+export type Note = z.infer<typeof noteSchema>;
+
+/** The query of a share page and of its API call: `?id=`; anything else is ignored. */
+export const shareQuerySchema = z.looseObject({ id: z.unknown().optional() });
+
+/**
+ * Why a share cannot be shown, with its HTTP status and the API's error code.
+ * `invalid_id` covers a missing id as well as a malformed one.
+ */
+export const SHARE_FAILURES = {
+  invalid_id: 400,
+  private: 403,
+  not_found: 404,
+  removed: 410,
+} as const;
+export type ShareFailure = keyof typeof SHARE_FAILURES;
+
+export type ShareKind = 'goods' | 'cabinet' | 'note';
+
+export interface ShareItems {
+  goods: Goods;
+  cabinet: Cabinet;
+  note: Note;
+}
+
+export const shareSchemas = {
+  goods: goodsSchema,
+  cabinet: cabinetSchema,
+  note: noteSchema,
+} as const;
+
+/** What reading a share gives: the item, or why not. */
+export type ShareResult<K extends ShareKind> =
+  { readonly state: 'ok'; readonly item: ShareItems[K] } | { readonly state: ShareFailure };
+
+/**
+ * How the pages read shares on the server, without HTTP: the server passes its repositories in
+ * through this interface when it renders a page. `id` is whatever the query held (validated here).
+ */
+export interface ShareReader {
+  read<K extends ShareKind>(kind: K, id: unknown): Promise<ShareResult<K>>;
+}
+
+/** The id from a query value, or undefined when missing or malformed. */
+export function parseShareId(value: unknown): string | undefined {
+  const single = Array.isArray(value) ? (value as unknown[])[0] : value;
+  const parsed = publicIdSchema.safeParse(single);
+  return parsed.success ? parsed.data : undefined;
+}
+
+const apiSegments: Readonly<Record<ShareKind, string>> = {
+  goods: 'goods',
+  cabinet: 'cabinets',
+  note: 'notes',
+};
+
+/** The API path of a share, e.g. /anime_merch_web/api/v1/goods/AbCd…; `:id` for the route. */
+export function shareApiPath(kind: ShareKind, id = ':id'): string {
+  return `${API_BASE_PATH}/${apiSegments[kind]}/${id}`;
+}
+
+/**
+ * Images are served at fixed widths only (each one is made once and cached): a page picks from
+ * these in its srcset, and the server refuses any other.
+ */
+export const IMAGE_WIDTHS = [160, 320, 480, 640, 750, 960, 1280] as const;
+export type ImageWidth = (typeof IMAGE_WIDTHS)[number];
+export const MEDIA_PATH = `${BASE_PATH}/media`;
+
+/** The URL of an image at one of IMAGE_WIDTHS, as WebP. */
+export function imageUrl(imageId: string, width: ImageWidth): string {
+  return `${MEDIA_PATH}/${imageId}/${width}.webp`;
+}
+
+/**
+ * `srcset` for an image: every width smaller than the original, and the first that is not (the
+ * server never enlarges, so that one is the original's own size).
+ */
+export function imageSrcSet(image: Pick<Image, 'id' | 'width'>): string {
+  const smaller = IMAGE_WIDTHS.filter((width) => width < image.width);
+  const covering = IMAGE_WIDTHS.find((width) => width >= image.width);
+  const widths: readonly ImageWidth[] = covering ? [...smaller, covering] : smaller;
+  return widths
+    .map((width) => `${imageUrl(image.id, width)} ${Math.min(width, image.width)}w`)
+    .join(', ');
+}
