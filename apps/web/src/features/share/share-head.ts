@@ -24,12 +24,15 @@ function heroImage<K extends ShareKind>(kind: K, item: ShareItems[K]): Image | u
   return (item as ShareItems['goods'] | ShareItems['note']).images[0];
 }
 
+/** At most `length` characters as a reader counts them (an emoji or a combined mark is one). */
+function truncate(text: string, length: number): string {
+  const graphemes = Array.from(new Intl.Segmenter().segment(text), (part) => part.segment);
+  return graphemes.length > length ? `${graphemes.slice(0, length).join('')}…` : text;
+}
+
 function summaryOf<K extends ShareKind>(kind: K, item: ShareItems[K], language: Language): string {
   const text = item.text.replace(/\s+/g, ' ').trim();
-  if (text)
-    return [...text].length > DESCRIPTION_LENGTH
-      ? `${[...text].slice(0, DESCRIPTION_LENGTH).join('')}…`
-      : text;
+  if (text) return truncate(text, DESCRIPTION_LENGTH);
   if (kind === 'goods') {
     const goods = item as ShareItems['goods'];
     return [goods.work, goods.character, goods.category].filter(Boolean).join(' · ');
