@@ -70,6 +70,12 @@ export function shareLoader<K extends ShareKind>(kind: K) {
   return async ({ request, context }: LoaderFunctionArgs) => {
     const rawId = new URL(request.url).searchParams.get('id');
     const reader = readerOf(context);
+    if (typeof document === 'undefined' && !reader) {
+      // On a server that has no data (none is configured): nothing to show.
+      return data({ kind, result: { state: 'not_found' } } satisfies ShareLoaderData<K>, {
+        status: SHARE_FAILURES.not_found,
+      });
+    }
     if (!reader) {
       // In the browser: answer at once; the page waits for the item behind its skeleton.
       return { kind, result: fetchShare(kind, rawId, request.signal) } satisfies ShareLoaderData<K>;
