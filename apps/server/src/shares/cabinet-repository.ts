@@ -1,6 +1,6 @@
 import type { Cabinet, CabinetItem } from '@guquan/contract/share';
 import type { Db } from '../db/database.ts';
-import { imageById, imagesByOwner, required, userSummaries } from './image-queries.ts';
+import { imageById, imagesByOwner, required, userSummaries } from './share-queries.ts';
 import type { StoredShare } from './stored-share.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Goods } from '@guquan/contract/share';
 import type { Db } from '../db/database.ts';
-import { imagesByOwner, required, userSummaries } from './image-queries.ts';
+import { imagesByOwner, required, userSummaries } from './share-queries.ts';
 import { parseTags, type StoredShare } from './stored-share.ts';
 
 /** A goods by its public id, with its images in order and its owner; undefined when absent. */

@@ -1,6 +1,6 @@
 import { TOP_COMMENTS_LIMIT, type Comment, type Note } from '@guquan/contract/share';
 import type { Db } from '../db/database.ts';
-import { imagesByOwner, required, userSummaries } from './image-queries.ts';
+import { imagesByOwner, required, userSummaries } from './share-queries.ts';
 import { parseTags, type StoredShare } from './stored-share.ts';
 
 /**

@@ -1,6 +1,8 @@
 import type { Image, UserSummary } from '@guquan/contract/share';
 import type { Db } from '../db/database.ts';
 
+// Queries the three share repositories have in common: images in order, user summaries.
+
 const IMAGE_COLUMNS = [
   'images.public_id as image_public_id',
   'images.width as image_width',
