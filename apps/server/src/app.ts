@@ -9,6 +9,16 @@ import { constants as zlib } from 'node:zlib';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config/env.ts';
+import { dataPaths } from './config/data-paths.ts';
+import { openSqliteDatabase, type Db } from './db/database.ts';
+import { migrateToLatest } from './db/migrations.ts';
+import { findServableImage } from './media/media-repository.ts';
+import { mediaRoutes } from './media/media-routes.ts';
+import { createResizedImages } from './media/resized-images.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
+import { shareRoutes } from './routes/share-routes.ts';
+import { seedIfEmpty, type SeedOptions } from './seed/seed.ts';
+import { createShareReader, shareRepositories } from './shares/share-reader.ts';
 import { sendApiError } from './http/api-error.ts';
 import { installErrorHandling } from './http/error-handling.ts';
 import { pageRoutes } from './pages/page-routes.ts';
@@ -24,12 +34,36 @@ export interface AppOptions {
   webBuild?: WebBuild;
   /** false silences the logger (tests). */
   logger?: boolean;
+  /** How the first start seeds an empty database (tests draw small images). */
+  seed?: SeedOptions;
+}
+
+/**
+ * The database, brought to the latest version; on the first start of a demo server, filled with
+ * the demo community. A production server never gets demo users: it starts empty.
+ */
+async function openData(app: FastifyInstance, config: Config, seed: SeedOptions): Promise<Db> {
+  const paths = dataPaths(config.dataDir);
+  const db = openSqliteDatabase(paths.database);
+  app.addHook('onClose', () => db.destroy());
+  await migrateToLatest(db);
+  if (config.mode === 'demo') {
+    const started = performance.now();
+    if (await seedIfEmpty(db, paths, seed)) {
+      app.log.info(
+        { dataDir: config.dataDir, ms: Math.round(performance.now() - started) },
+        'seeded the demo data',
+      );
+    }
+  }
+  return db;
 }
 
 /**
  * Builds the whole server without listening. The order matters: the security headers and
  * compression first, so every later response (assets, API, pages, errors) carries them; then the
- * static assets; then the API; the page routes last, as their wildcard takes what is left.
+ * static assets; the OpenAPI collector before any route it describes; then the API and media;
+ * the page routes last, as their wildcard takes what is left.
  */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -40,11 +74,21 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
+    // Long enough that an oversized id still reaches its route and is answered as invalid there.
+    routerOptions: { maxParamLength: 1000 },
+    // Errors the router raises before any handler (a malformed percent-encoding) get the one
+    // error shape too, without echoing the URL back.
+    frameworkErrors: (_error, _request, reply) => {
+      sendApiError(reply, 400, 'bad_request', 'The address is malformed.');
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   const build = options.webBuild ?? (await loadWebBuild(config.webDistDir));
+  const db = await openData(app, config, options.seed ?? {});
+  const shares = createShareReader(shareRepositories(db));
+  const paths = dataPaths(config.dataDir);
 
   await registerSecurityHeaders(app, config.mode);
   await app.register(compress, {
@@ -54,17 +98,27 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   installErrorHandling(app);
   await registerStaticAssets(app, build.assetsDir);
+  await registerOpenApi(app, packageJson.version);
 
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { version: packageJson.version });
-      api.all('/*', (_request, reply) =>
+      await api.register(shareRoutes, { shares });
+      api.get('/openapi.json', { schema: { hide: true } }, (_request, reply) =>
+        reply.header('cache-control', 'no-cache').send(app.swagger()),
+      );
+      // Last in the prefix: whatever no route above took.
+      api.all('/*', { schema: { hide: true } }, (_request, reply) =>
         sendApiError(reply, 404, 'not_found', 'There is no such API endpoint.'),
       );
     },
     { prefix: API_BASE_PATH },
   );
+  await app.register(mediaRoutes, {
+    findImage: (publicId) => findServableImage(db, publicId),
+    resized: createResizedImages(paths.media, paths.mediaCache),
+  });
 
-  await app.register(pageRoutes, { build, publicOrigin: config.publicOrigin });
+  await app.register(pageRoutes, { build, publicOrigin: config.publicOrigin, shares });
   return app;
 }

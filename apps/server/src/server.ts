@@ -1,15 +1,14 @@
-import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
+import { defaultPaths } from './config/default-paths.ts';
 import { ConfigError, loadConfig } from './config/env.ts';
+import { MigrationError } from './db/migrations.ts';
 import { WebBuildMissingError } from './pages/web-build.ts';
 
 /** Starts the server: read the configuration, build the app, listen, and close gracefully. */
 const SHUTDOWN_GRACE_MS = 10_000;
-// apps/server/src/server.ts and its bundle apps/server/dist/server.js sit at the same depth.
-const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 async function main(): Promise<void> {
-  const config = loadConfig(process.env, DEFAULT_WEB_DIST_DIR);
+  const config = loadConfig(process.env, defaultPaths(import.meta.url));
   const app = await buildApp(config);
   let closing = false;
   const shutdown = (signal: NodeJS.Signals) => {
@@ -40,6 +39,8 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   if (error instanceof ConfigError || error instanceof WebBuildMissingError) {
     console.error(error.message);
+  } else if (error instanceof MigrationError) {
+    console.error(error.message, error.cause);
   } else {
     console.error(error);
   }

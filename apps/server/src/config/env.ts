@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { z } from 'zod';
 
 /**
@@ -17,6 +18,11 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
   WEB_DIST_DIR: z.string().min(1).optional(),
+  DATA_DIR: z
+    .string()
+    .min(1)
+    .refine((value) => !value.includes('\0'), 'must be a directory path')
+    .optional(),
   TRUST_PROXY: booleanFlag.default(false),
 });
 
@@ -31,7 +37,15 @@ export interface Config {
   publicOrigin: string;
   /** The web app's build: `client/` (assets, template, manifest) and `server/` (renderer). */
   webDistDir: string;
+  /** Where the data lives: the SQLite database, image originals and the resized-image cache. */
+  dataDir: string;
   trustProxy: boolean;
+}
+
+/** Paths the entry point knows from its own location, used when the environment does not say. */
+export interface ConfigDefaults {
+  webDistDir: string;
+  dataDir: string;
 }
 
 export class ConfigError extends Error {
@@ -39,12 +53,12 @@ export class ConfigError extends Error {
 }
 
 /**
- * @param defaultWebDistDir where the web build is when WEB_DIST_DIR does not say; the entry point
- *   knows it from its own location.
+ * @param defaults where the web build and the data are when WEB_DIST_DIR and DATA_DIR do not say;
+ *   the entry point knows them from its own location (see default-paths.ts).
  */
 export function loadConfig(
   env: Record<string, string | undefined>,
-  defaultWebDistDir: string,
+  defaults: ConfigDefaults,
 ): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -75,7 +89,9 @@ export function loadConfig(
     port: values.PORT,
     logLevel: values.LOG_LEVEL,
     publicOrigin: new URL(values.PUBLIC_ORIGIN ?? `http://${displayHost}:${values.PORT}`).origin,
-    webDistDir: values.WEB_DIST_DIR ?? defaultWebDistDir,
+    webDistDir: values.WEB_DIST_DIR ?? defaults.webDistDir,
+    // Relative paths are taken from the working directory once, so nothing later depends on it.
+    dataDir: resolve(values.DATA_DIR ?? defaults.dataDir),
     trustProxy: values.TRUST_PROXY,
   };
 }

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
@@ -7,13 +10,42 @@ import { loadWebBuild, type WebBuild } from '../pages/web-build.ts';
 /** The web build the server tests run against (`npm run build` makes it). */
 export const WEB_DIST_DIR = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
+/** Demo images drawn at this fraction of their size: the same pictures, seeded in a blink. */
+export const TEST_IMAGE_SCALE = 0.25;
+
 let webBuild: Promise<WebBuild> | undefined;
 
-/** The real app, built in process as `npm start` builds it, with the logger silenced. */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<FastifyInstance> {
+/** The web build, loaded once for all the tests of a file. */
+export function loadTestWebBuild(): Promise<WebBuild> {
   webBuild ??= loadWebBuild(WEB_DIST_DIR);
-  const config = loadConfig({ LOG_LEVEL: 'silent', ...env }, WEB_DIST_DIR);
-  const app = await buildApp(config, { webBuild: await webBuild, logger: false });
+  return webBuild;
+}
+
+/** A fresh, empty data directory, removed by the returned function. */
+export async function makeTempDataDir(): Promise<{ dataDir: string; remove: () => Promise<void> }> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'guquan-test-'));
+  return { dataDir, remove: () => rm(dataDir, { recursive: true, force: true }) };
+}
+
+/**
+ * The real app, built in process as `npm start` builds it, with the logger silenced, on a data
+ * directory of its own (seeded with the demo data on start, removed when the app closes).
+ */
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  overrides: { webBuild?: WebBuild } = {},
+): Promise<FastifyInstance> {
+  const temp = await makeTempDataDir();
+  const config = loadConfig(
+    { LOG_LEVEL: 'silent', DATA_DIR: temp.dataDir, ...env },
+    { webDistDir: WEB_DIST_DIR, dataDir: temp.dataDir },
+  );
+  const app = await buildApp(config, {
+    webBuild: overrides.webBuild ?? (await loadTestWebBuild()),
+    logger: false,
+    seed: { imageScale: TEST_IMAGE_SCALE },
+  });
+  app.addHook('onClose', temp.remove);
   await app.ready();
   return app;
 }

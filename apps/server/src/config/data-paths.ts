@@ -1,0 +1,19 @@
+import { join } from 'node:path';
+
+/** What lives in DATA_DIR, in one place: the server, the seed and the tests agree on it. */
+export interface DataPaths {
+  /** The SQLite database. */
+  database: string;
+  /** Image originals, one file per image (its name is in the images table). */
+  media: string;
+  /** Resized WebP images, made on first request; safe to delete at any time. */
+  mediaCache: string;
+}
+
+export function dataPaths(dataDir: string): DataPaths {
+  return {
+    database: join(dataDir, 'guquan.sqlite'),
+    media: join(dataDir, 'media'),
+    mediaCache: join(dataDir, 'media-cache'),
+  };
+}

@@ -1,0 +1,117 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The database as Kysely sees it. Portable types only, so the same tables work on SQLite and
+ * PostgreSQL: timestamps are ISO 8601 text, tags a JSON array as text, counts integers. The
+ * integer `id`s are the server's own; only `public_id`s ever leave it.
+ */
+export type Visibility = 'public' | 'private';
+export type GoodsStatusColumn = 'display' | 'selling' | 'wanted';
+
+export interface ImagesTable {
+  id: Generated<number>;
+  public_id: string;
+  width: number;
+  height: number;
+  alt: string;
+  /** The original's file name in DATA_DIR/media (a bare name, never a path). */
+  file_name: string;
+  created_at: string;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  public_id: string;
+  nickname: string;
+  avatar_image_id: number | null;
+  created_at: string;
+}
+
+export interface GoodsTable {
+  id: Generated<number>;
+  public_id: string;
+  owner_id: number;
+  name: string;
+  work: string;
+  character: string | null;
+  category: string;
+  price_fen: number | null;
+  status: GoodsStatusColumn;
+  text: string;
+  /** JSON array of strings. */
+  tags: string;
+  likes: number;
+  wants: number;
+  visibility: Visibility;
+  created_at: string;
+  removed_at: string | null;
+}
+
+export interface GoodsImagesTable {
+  goods_id: number;
+  image_id: number;
+  position: number;
+}
+
+export interface CabinetsTable {
+  id: Generated<number>;
+  public_id: string;
+  owner_id: number;
+  name: string;
+  cover_image_id: number;
+  text: string;
+  likes: number;
+  visibility: Visibility;
+  created_at: string;
+  removed_at: string | null;
+}
+
+export interface CabinetGoodsTable {
+  cabinet_id: number;
+  goods_id: number;
+  position: number;
+}
+
+export interface NotesTable {
+  id: Generated<number>;
+  public_id: string;
+  author_id: number;
+  title: string;
+  text: string;
+  /** JSON array of strings. */
+  tags: string;
+  likes: number;
+  collects: number;
+  visibility: Visibility;
+  created_at: string;
+  removed_at: string | null;
+}
+
+export interface NoteImagesTable {
+  note_id: number;
+  image_id: number;
+  position: number;
+}
+
+export interface CommentsTable {
+  id: Generated<number>;
+  public_id: string;
+  note_id: number;
+  author_id: number;
+  text: string;
+  likes: number;
+  created_at: string;
+  removed_at: string | null;
+}
+
+export interface Database {
+  images: ImagesTable;
+  users: UsersTable;
+  goods: GoodsTable;
+  goods_images: GoodsImagesTable;
+  cabinets: CabinetsTable;
+  cabinet_goods: CabinetGoodsTable;
+  notes: NotesTable;
+  note_images: NoteImagesTable;
+  comments: CommentsTable;
+}

@@ -1,0 +1,70 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { IMAGE_WIDTHS, MEDIA_PATH, publicIdSchema, type ImageWidth } from '@guquan/contract/share';
+import { sendApiError } from '../http/api-error.ts';
+import type { StoredImage } from './media-repository.ts';
+import type { ResizedImages } from './resized-images.ts';
+
+export interface MediaRoutesOptions {
+  /** The image with this public id if anybody may see it. */
+  findImage: (publicId: string) => Promise<StoredImage | undefined>;
+  resized: ResizedImages;
+}
+
+// Both segments are checked by pattern before anything touches the disk: no path can come of them.
+const mediaParamsSchema = z.object({
+  imageId: publicIdSchema,
+  file: z.string().regex(/^[1-9]\d{1,3}\.webp$/),
+});
+
+const WIDTHS = new Set<number>(IMAGE_WIDTHS);
+function isImageWidth(width: number): width is ImageWidth {
+  return WIDTHS.has(width);
+}
+
+const NOT_FOUND_MESSAGE = 'There is no such image.';
+
+/**
+ * Images at the fixed widths of the contract, as WebP. A URL names one version of an image for
+ * good (an image never changes under its id), so browsers and CDNs keep it for a year.
+ */
+export const mediaRoutes: FastifyPluginCallbackZod<MediaRoutesOptions> = (
+  app,
+  { findImage, resized },
+  done,
+) => {
+  app.get(
+    `${MEDIA_PATH}/:imageId/:file`,
+    {
+      schema: { params: mediaParamsSchema, hide: true },
+      attachValidation: true,
+      // WebP is already compressed; compressing it again only costs time.
+      compress: false,
+    },
+    async (request, reply) => {
+      if (request.validationError) return sendApiError(reply, 404, 'not_found', NOT_FOUND_MESSAGE);
+      const width = Number.parseInt(request.params.file, 10);
+      if (!isImageWidth(width)) return sendApiError(reply, 404, 'not_found', NOT_FOUND_MESSAGE);
+      const image = await findImage(request.params.imageId);
+      if (!image) return sendApiError(reply, 404, 'not_found', NOT_FOUND_MESSAGE);
+      const path = await resized.pathOf(image, width);
+      const { size } = await stat(path);
+      return reply
+        .type('image/webp')
+        .header('content-length', size)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .send(createReadStream(path));
+    },
+  );
+  // Anything else under the media path is no image: the JSON 404, not the not-found page.
+  const noImage = { schema: { hide: true }, compress: false as const };
+  app.get(MEDIA_PATH, noImage, (_request, reply) =>
+    sendApiError(reply, 404, 'not_found', NOT_FOUND_MESSAGE),
+  );
+  app.get(`${MEDIA_PATH}/*`, noImage, (_request, reply) =>
+    sendApiError(reply, 404, 'not_found', NOT_FOUND_MESSAGE),
+  );
+  done();
+};

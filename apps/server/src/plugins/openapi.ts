@@ -1,0 +1,27 @@
+import swagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { API_BASE_PATH } from '@guquan/contract/site-paths';
+
+/**
+ * Collects the API's routes into an OpenAPI 3 document, from the same zod schemas that check
+ * requests and answers. Must be registered before the routes it describes. Pages, assets and
+ * media are not part of the API and stay out of it.
+ */
+export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: '谷圈 web API',
+        description:
+          'What the 谷圈 web site reads. Errors always have the shape { "error": { "code", "message" } }.',
+        version,
+      },
+    },
+    transform: (input) =>
+      input.url.startsWith(`${API_BASE_PATH}/`)
+        ? jsonSchemaTransform(input)
+        : { schema: { hide: true }, url: input.url },
+  });
+}

@@ -1,0 +1,31 @@
+import { defaultPaths } from './config/default-paths.ts';
+import { dataPaths } from './config/data-paths.ts';
+import { ConfigError, loadConfig } from './config/env.ts';
+import { openSqliteDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrations.ts';
+import { seedDemoData, wipeData } from './seed/seed.ts';
+
+/**
+ * `npm run seed`: wipes DATA_DIR's database and images and fills them with the demo data again.
+ * Reads the same environment as the server, so it seeds the data the server would use.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig(process.env, defaultPaths(import.meta.url));
+  const paths = dataPaths(config.dataDir);
+  const db = openSqliteDatabase(paths.database);
+  try {
+    const started = performance.now();
+    await migrateToLatest(db);
+    await wipeData(db, paths);
+    await seedDemoData(db, paths);
+    const ms = Math.round(performance.now() - started);
+    console.log(`Seeded the demo data into ${config.dataDir} in ${ms} ms.`);
+  } finally {
+    await db.destroy();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

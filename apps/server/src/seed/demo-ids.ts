@@ -1,0 +1,27 @@
+/**
+ * The public ids of the demo items the seed always creates, one per state a share page can be
+ * in. End-to-end tests, server tests and the README link to them; they never change.
+ * `unknown` is well formed but belongs to nothing.
+ */
+export const DEMO_IDS = {
+  goods: {
+    gallery: 'XT9gwR1a_mH_vtRA',
+    noPrice: '1_tv9KlIWLU6hH4D',
+    wanted: 'wY3OTTe03tFPyXsv',
+    private: 'S3gRhSz8IeksgEii',
+    removed: 'pQ836SAx8ua--f5y',
+  },
+  cabinets: {
+    main: 'mlN25p4nV8l4zowW',
+    private: 'MWmE48Toal2Qmdlm',
+    removed: 'sDxKukIY5ckSs0ME',
+  },
+  notes: {
+    rich: 'Y741zuQyHnNvKWz5',
+    hostile: 'rFI9uZqUwMGwP-Un',
+    noImages: 'N5_si0nC1BJ0ygjN',
+    private: 'N3Q28Pt-mLNzudM2',
+    removed: 'haKDWycMXBGRVPn-',
+  },
+  unknown: 'BmsOP1ywckU0CmUx',
+} as const;

@@ -1,0 +1,60 @@
+import {
+  parseShareId,
+  shareSchemas,
+  type ShareItems,
+  type ShareKind,
+  type ShareReader,
+  type ShareResult,
+} from '@guquan/contract/share';
+import type { Db } from '../db/database.ts';
+import { findCabinet } from './cabinet-repository.ts';
+import { findGoods } from './goods-repository.ts';
+import { findNote } from './note-repository.ts';
+import type { StoredShare } from './stored-share.ts';
+
+/** How each kind of share is found by its public id. */
+export type ShareRepositories = {
+  readonly [K in ShareKind]: (publicId: string) => Promise<StoredShare<ShareItems[K]> | undefined>;
+};
+
+export function shareRepositories(db: Db): ShareRepositories {
+  return {
+    goods: (id) => findGoods(db, id),
+    cabinet: (id) => findCabinet(db, id),
+    note: (id) => findNote(db, id),
+  };
+}
+
+/** Thrown when the database holds something the contract does not allow: a bug, never shown. */
+export class ShareContractError extends Error {
+  override name = 'ShareContractError';
+}
+
+/**
+ * The one place that decides what a visitor may see: a missing or malformed id, an unknown item,
+ * a removed one (410, whatever its visibility), a private one, or the item itself, checked
+ * against the contract's schema so neither the API nor a page ever sends what the other end
+ * would refuse.
+ */
+export function createShareReader(repositories: ShareRepositories): ShareReader {
+  return {
+    async read<K extends ShareKind>(kind: K, rawId: unknown): Promise<ShareResult<K>> {
+      const id = parseShareId(rawId);
+      if (id === undefined) return { state: 'invalid_id' };
+      const find = repositories[kind] as (
+        publicId: string,
+      ) => Promise<StoredShare<ShareItems[K]> | undefined>;
+      const stored = await find(id);
+      if (!stored) return { state: 'not_found' };
+      if (stored.removedAt !== null) return { state: 'removed' };
+      if (stored.visibility !== 'public') return { state: 'private' };
+      const checked = shareSchemas[kind].safeParse(stored.item);
+      if (!checked.success) {
+        throw new ShareContractError(
+          `The stored ${kind} ${id} breaks the contract: ${checked.error.message}`,
+        );
+      }
+      return { state: 'ok', item: checked.data as ShareItems[K] };
+    },
+  };
+}
