@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
 /**
@@ -5,6 +7,8 @@ import { defineConfig, devices } from '@playwright/test';
  * driven in Debian's Chromium with an iPhone and an Android profile. Never a downloaded browser.
  */
 const port = Number(process.env.E2E_PORT ?? 18080);
+// The server starts on a fresh database, seeded with the demo data, on every run.
+const dataDir = join(tmpdir(), `guquan-e2e-data-${port}`);
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const launchOptions = {
   executablePath,
@@ -40,10 +44,10 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'node apps/server/dist/server.js',
+    command: `rm -rf '${dataDir}' && node apps/server/dist/server.js`,
     url: `http://127.0.0.1:${port}/anime_merch_web/api/v1/health`,
-    env: { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    env: { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir },
     reuseExistingServer: false,
-    timeout: 30_000,
+    timeout: 60_000,
   },
 });

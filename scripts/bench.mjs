@@ -5,9 +5,12 @@
 //
 //   npm run build && npm run bench [-- --runs 3] [-- --only website]
 import { spawn } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
+import { transform } from 'esbuild';
 import lighthouse from 'lighthouse';
 
 const { values } = parseArgs({
@@ -20,8 +23,20 @@ const { values } = parseArgs({
 const runs = Math.max(1, Number(values.runs));
 const origin = `http://127.0.0.1:${values.port}`;
 
-/** The pages measured; later issues add theirs. Each is measured in Chinese, as most visitors. */
+/** The demo data's fixed ids (a TypeScript module, which Node 20 cannot import by itself). */
+async function loadDemoIds() {
+  const source = await readFile(new URL('../apps/server/src/seed/demo-ids.ts', import.meta.url));
+  const { code } = await transform(source.toString(), { loader: 'ts', format: 'esm' });
+  const module = await import(`data:text/javascript,${encodeURIComponent(code)}`);
+  return module.DEMO_IDS;
+}
+const DEMO_IDS = await loadDemoIds();
+
+/** The pages measured. Each is measured in Chinese, as most visitors. */
 const PAGES = [
+  ['goods-share', `/anime_merch_web/AppShare/goodsShare?id=${DEMO_IDS.goods.gallery}`],
+  ['cabinet-share', `/anime_merch_web/AppShare/cabinetShare?id=${DEMO_IDS.cabinets.main}`],
+  ['notes-share', `/anime_merch_web/AppShare/notesShare?id=${DEMO_IDS.notes.rich}`],
   ['website', '/anime_merch_web/website'],
   ['vip-agreement', '/anime_merch_web/agreement/vip/VipAgreement'],
   ['user-agreement', '/anime_merch_web/agreement/user/UserAgreement'],
@@ -34,12 +49,21 @@ const PAGES = [
   ['third-party-share-list', '/anime_merch_web/agreement/thirdPartyShareList'],
 ].filter(([name]) => !values.only || name.includes(values.only));
 
+// A fresh database with the demo data, removed at the end.
+const dataDir = await mkdtemp(join(tmpdir(), 'guquan-bench-'));
+
 async function startServer() {
   const server = spawn(process.execPath, ['apps/server/dist/server.js'], {
-    env: { ...process.env, PORT: values.port, HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      PORT: values.port,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  for (let attempt = 0; attempt < 100; attempt += 1) {
+  for (let attempt = 0; attempt < 300; attempt += 1) {
     try {
       const res = await fetch(`${origin}/anime_merch_web/api/v1/health`);
       if (res.ok) return server;
@@ -87,6 +111,14 @@ const chrome = await chromeLauncher.launch({
   ],
 });
 await mkdir('bench-results', { recursive: true });
+// Every image a page lists is resized once, on its first request: make that happen before measuring.
+for (const [, path] of PAGES) {
+  const html = await (await fetch(`${origin}${path}`)).text();
+  const urls = [...html.matchAll(/(?:imagesrcset|srcset)="([^"]+)"/g)].flatMap(([, list]) =>
+    list.split(',').map((candidate) => candidate.trim().split(/\s+/)[0]),
+  );
+  await Promise.all(urls.map((url) => fetch(`${origin}${url.replaceAll('&amp;', '&')}`)));
+}
 // A fresh browser paints its first page late; one unrecorded run keeps that out of the figures.
 await measure(`${origin}${PAGES[0]?.[1] ?? '/anime_merch_web/website'}`);
 const rows = [];
@@ -121,6 +153,7 @@ try {
 } finally {
   await chrome.kill();
   server.kill();
+  await rm(dataDir, { recursive: true, force: true });
 }
 console.log(`\nLighthouse mobile preset, median of ${runs} run(s) per page:`);
 console.table(rows);

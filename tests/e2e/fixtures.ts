@@ -14,6 +14,7 @@ import {
   type Response,
 } from '@playwright/test';
 import { BASE_PATH } from '@guquan/contract/site-paths';
+import { DEMO_IDS } from '../../apps/server/src/seed/demo-ids.ts';
 import {
   DEFAULT_TITLES,
   fullPath,
@@ -71,11 +72,26 @@ export const TEXTS = {
 } as const satisfies Record<Language, Record<string, string>>;
 
 export function withLang(path: string, language: Language): string {
-  return `${path}?lang=${language}`;
+  return `${path}${path.includes('?') ? '&' : '?'}lang=${language}`;
+}
+
+export { DEMO_IDS };
+
+/** The query a route needs to show its page rather than a state (share pages: a demo item). */
+const SAMPLE_QUERIES: Partial<Record<RouteId, string>> = {
+  'goods-share': `id=${DEMO_IDS.goods.gallery}`,
+  'cabinet-share': `id=${DEMO_IDS.cabinets.main}`,
+  'notes-share': `id=${DEMO_IDS.notes.rich}`,
+};
+
+/** The route's path with the query that shows its page, e.g. a share page with a demo item. */
+export function samplePath(entry: RouteEntry): string {
+  const query = SAMPLE_QUERIES[entry.id as RouteId];
+  return query ? `${fullPath(entry)}?${query}` : fullPath(entry);
 }
 
 function routeUrl(entry: RouteEntry, language: Language): string {
-  return withLang(fullPath(entry), language);
+  return withLang(samplePath(entry), language);
 }
 
 /** Opens a URL as a first load and returns the response of its document. */

@@ -11,6 +11,7 @@ import {
   notFoundRoute,
   pageRoutes,
   routeById,
+  samplePath,
   setMarker,
   test,
   TEXTS,
@@ -44,7 +45,7 @@ for (const language of LANGUAGES) {
         await expectTitle(page, DEFAULT_TITLES[language]);
         visited.add(notFoundRoute.module);
       }
-      await navigateInApp(page, fullPath(entry));
+      await navigateInApp(page, samplePath(entry));
       await expectTitle(page, title);
       await expectSingleMain(page);
       visited.add(entry.module);
@@ -79,7 +80,7 @@ test('back and forward and a link inside the app set the title of each route, wi
   await waitForApp(page);
   await setMarker(page);
 
-  await navigateInApp(page, fullPath(second));
+  await navigateInApp(page, samplePath(second));
   await expectTitle(page, titleOf(second, 'zh-CN'));
   await navigateInApp(page, UNKNOWN_PATH);
   await expectTitle(page, DEFAULT_TITLES['zh-CN']);

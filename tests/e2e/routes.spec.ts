@@ -10,6 +10,7 @@ import {
   open,
   pageRoutes,
   routeById,
+  samplePath,
   test,
   titleOf,
   waitForApp,
@@ -69,13 +70,13 @@ test.describe('the language of a first load', () => {
     }) => {
       const context = await openContext({ locale });
       const page = await context.newPage();
-      await open(page, fullPath(cabinet));
+      await open(page, samplePath(cabinet));
       await waitForApp(page);
       await expect(page.locator('html')).toHaveAttribute('lang', expected);
       await expect(page).toHaveTitle(titleOf(cabinet, expected));
 
       const other = expected === 'en' ? 'zh-CN' : 'en';
-      await open(page, withLang(fullPath(cabinet), other));
+      await open(page, withLang(samplePath(cabinet), other));
       await waitForApp(page);
       await expect(page.locator('html')).toHaveAttribute('lang', other);
       await expect(page).toHaveTitle(titleOf(cabinet, other));

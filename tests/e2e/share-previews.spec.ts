@@ -1,0 +1,86 @@
+import { DEMO_IDS } from '../../apps/server/src/seed/demo-ids.ts';
+import { BASE_PATH, expect, fullPath, routeById, test, titleOf } from './fixtures.ts';
+
+/**
+ * Link previews without JavaScript: what WeChat, QQ, Weibo and search engines read is the server's
+ * raw HTML, so these tests read only the response, never the rendered page.
+ */
+const SHARES = [
+  { route: routeById('goods-share'), id: DEMO_IDS.goods.gallery },
+  { route: routeById('cabinet-share'), id: DEMO_IDS.cabinets.main },
+  { route: routeById('notes-share'), id: DEMO_IDS.notes.rich },
+] as const;
+
+function metaContent(html: string, key: string): string | undefined {
+  const tag = new RegExp(`<meta (?:name|property)="${key}" content="([^"]*)">`).exec(html);
+  return tag?.[1];
+}
+
+test.describe('share previews in the raw HTML', () => {
+  for (const { route, id } of SHARES) {
+    test(`${route.path} carries the item's title, description and image for previews`, async ({
+      request,
+      baseURL,
+    }) => {
+      const response = await request.get(`${fullPath(route)}?id=${id}&lang=zh-CN`);
+      expect(response.status()).toBe(200);
+      const html = await response.text();
+      expect(html).toContain(`<title>${titleOf(route, 'zh-CN')}</title>`);
+      expect(metaContent(html, 'og:type')).toBe('article');
+      expect(metaContent(html, 'og:title')).toBe(titleOf(route, 'zh-CN'));
+      expect(metaContent(html, 'og:description')?.length).toBeGreaterThan(4);
+      expect(metaContent(html, 'twitter:card')).toBe('summary_large_image');
+      expect(metaContent(html, 'og:url')).toBe(
+        `${baseURL}${fullPath(route)}?id=${id}&amp;lang=zh-CN`,
+      );
+      expect(metaContent(html, 'robots')).toBeUndefined();
+      const image = metaContent(html, 'og:image');
+      expect(image).toMatch(new RegExp(`^${baseURL}${BASE_PATH}/media/[\\w-]{16}/\\d+\\.webp$`));
+      const imageResponse = await request.get(image ?? '');
+      expect(imageResponse.status()).toBe(200);
+      expect(imageResponse.headers()['content-type']).toBe('image/webp');
+      // The page's largest image is asked for before any script runs.
+      expect(html).toMatch(/<link rel="preload" as="image" href="[^"]+" imagesrcset="[^"]+"/);
+    });
+  }
+
+  const FAILURES = [
+    { route: routeById('goods-share'), query: `?id=${DEMO_IDS.goods.private}`, status: 403 },
+    { route: routeById('goods-share'), query: `?id=${DEMO_IDS.goods.removed}`, status: 410 },
+    { route: routeById('goods-share'), query: `?id=${DEMO_IDS.unknown}`, status: 404 },
+    { route: routeById('goods-share'), query: '', status: 400 },
+    { route: routeById('cabinet-share'), query: '?id=not-an-id', status: 400 },
+    { route: routeById('cabinet-share'), query: `?id=${DEMO_IDS.cabinets.private}`, status: 403 },
+    { route: routeById('cabinet-share'), query: `?id=${DEMO_IDS.cabinets.removed}`, status: 410 },
+    { route: routeById('notes-share'), query: `?id=${DEMO_IDS.notes.private}`, status: 403 },
+    { route: routeById('notes-share'), query: `?id=${DEMO_IDS.notes.removed}`, status: 410 },
+    { route: routeById('notes-share'), query: `?id=${DEMO_IDS.unknown}`, status: 404 },
+  ] as const;
+
+  test('a missing, removed or private item answers its status with noindex and no item preview', async ({
+    request,
+  }) => {
+    for (const { route, query, status } of FAILURES) {
+      const response = await request.get(`${fullPath(route)}${query}`);
+      expect(response.status(), `${route.path}${query}`).toBe(status);
+      const html = await response.text();
+      expect(metaContent(html, 'robots'), `${route.path}${query}`).toBe('noindex, nofollow');
+      expect(metaContent(html, 'og:image')).toBeUndefined();
+      expect(metaContent(html, 'og:type')).toBeUndefined();
+    }
+  });
+
+  test('the hostile note is escaped in every tag of the head', async ({ request }) => {
+    const response = await request.get(
+      `${fullPath(routeById('notes-share'))}?id=${DEMO_IDS.notes.hostile}`,
+    );
+    expect(response.status()).toBe(200);
+    const html = await response.text();
+    const head = html.slice(0, html.indexOf('</head>'));
+    expect(head).not.toContain('<script');
+    expect(head).not.toContain('<img');
+    const description = metaContent(html, 'og:description');
+    expect(description).toBeDefined();
+    expect(description).not.toMatch(/[<>]/);
+  });
+});
