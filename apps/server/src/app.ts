@@ -1,4 +1,5 @@
 import compress from '@fastify/compress';
+import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   serializerCompiler,
@@ -17,6 +18,9 @@ import { mediaRoutes } from './media/media-routes.ts';
 import { createResizedImages } from './media/resized-images.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { shareRoutes } from './routes/share-routes.ts';
+import { sessionStore } from './auth/session-store.ts';
+import { demoRoutes } from './routes/demo-routes.ts';
+import { sessionRoutes } from './routes/session-routes.ts';
 import { seedIfEmpty, type SeedOptions } from './seed/seed.ts';
 import { createShareReader, shareRepositories } from './shares/share-reader.ts';
 import { sendApiError } from './http/api-error.ts';
@@ -88,6 +92,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const build = options.webBuild ?? (await loadWebBuild(config.webDistDir));
   const db = await openData(app, config, options.seed ?? {});
   const shares = createShareReader(shareRepositories(db));
+  const sessions = sessionStore(db);
   const paths = dataPaths(config.dataDir);
 
   await registerSecurityHeaders(app, config.mode);
@@ -97,6 +102,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } },
   });
   installErrorHandling(app);
+  // Off by default: the routes where abuse is cheap (log-in, codes, purchases) set their limits.
+  await app.register(rateLimit, { global: false });
   await registerStaticAssets(app, build.assetsDir);
   await registerOpenApi(app, packageJson.version);
 
@@ -104,6 +111,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     async (api) => {
       await api.register(healthRoutes, { version: packageJson.version });
       await api.register(shareRoutes, { shares });
+      await api.register(sessionRoutes, { sessions });
+      // The simulator's log-in exists in demo mode only: production has no such paths at all.
+      if (config.mode === 'demo') await api.register(demoRoutes, { db, sessions });
       api.get('/openapi.json', { schema: { hide: true } }, (_request, reply) =>
         reply.header('cache-control', 'no-cache').send(app.swagger()),
       );

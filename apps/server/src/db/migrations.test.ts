@@ -23,6 +23,7 @@ describe('migrations', () => {
         'images',
         'note_images',
         'notes',
+        'sessions',
         'users',
       ].sort(),
     );

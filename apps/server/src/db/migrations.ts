@@ -1,5 +1,6 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { shareTables } from './migrations/0001-share-tables.ts';
+import { sessionTables } from './migrations/0002-sessions.ts';
 
 /**
  * Every migration, in order, listed in code: the server is one esbuild bundle, so there is no
@@ -7,6 +8,7 @@ import { shareTables } from './migrations/0001-share-tables.ts';
  */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-share-tables': shareTables,
+  '0002-sessions': sessionTables,
 };
 
 const provider: MigrationProvider = {

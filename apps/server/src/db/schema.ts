@@ -104,6 +104,16 @@ export interface CommentsTable {
   removed_at: string | null;
 }
 
+export interface SessionsTable {
+  id: Generated<number>;
+  /** SHA-256 of the token, hex. */
+  token_hash: string;
+  user_id: number;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
 export interface Database {
   images: ImagesTable;
   users: UsersTable;
@@ -114,4 +124,5 @@ export interface Database {
   notes: NotesTable;
   note_images: NoteImagesTable;
   comments: CommentsTable;
+  sessions: SessionsTable;
 }

@@ -1,3 +1,4 @@
+import type { DemoUserKey } from './demo-ids.ts';
 import type { GoodsStatus } from '@guquan/contract/share';
 import type { Visibility } from '../db/schema.ts';
 import { DEMO_IDS } from './demo-ids.ts';
@@ -15,7 +16,7 @@ export interface DemoImage {
 }
 
 export interface DemoUser {
-  key: string;
+  key: DemoUserKey;
   nickname: string;
   avatar: DemoImage | null;
 }

@@ -4,6 +4,14 @@
  * `unknown` is well formed but belongs to nothing.
  */
 export const DEMO_IDS = {
+  users: {
+    yuyuan: '-mXliFgiAQwcM9MK',
+    satoru: 'eqv4wOwctxOn7xAR',
+    karasuno: '1FS-NBzh0nYklfcq',
+    chigu: '4ofylLRH2zEOdwlB',
+    conductor: 'gyW6zXZ8XyiMwzFA',
+    beika: 'Vg3PS_wn1h1T_8am',
+  },
   goods: {
     gallery: 'XT9gwR1a_mH_vtRA',
     noPrice: '1_tv9KlIWLU6hH4D',
@@ -25,3 +33,6 @@ export const DEMO_IDS = {
   },
   unknown: 'BmsOP1ywckU0CmUx',
 } as const;
+
+/** A demo user, by the name the demo content gives them. */
+export type DemoUserKey = keyof typeof DEMO_IDS.users;

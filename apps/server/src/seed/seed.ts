@@ -5,6 +5,7 @@ import type { Transaction } from 'kysely';
 import type { DataPaths } from '../config/data-paths.ts';
 import type { Db } from '../db/database.ts';
 import { newPublicId } from '../db/public-id.ts';
+import { DEMO_IDS } from './demo-ids.ts';
 import type { Database } from '../db/schema.ts';
 import {
   DEMO_CABINETS,
@@ -138,7 +139,7 @@ export async function seedDemoData(
       const row = await trx
         .insertInto('users')
         .values({
-          public_id: newPublicId(),
+          public_id: DEMO_IDS.users[user.key],
           nickname: user.nickname,
           avatar_image_id: user.avatar ? imageId(user.avatar) : null,
           created_at: daysAgo(90),

@@ -1,4 +1,5 @@
-import { PostgresAdapter, sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { serialId } from './serial-id.ts';
 import type { Migration } from 'kysely';
 
 /**
@@ -6,13 +7,6 @@ import type { Migration } from 'kysely';
  * Written with Kysely's schema builder and standard SQL only, so it runs on SQLite and PostgreSQL.
  * A migration never changes once shipped: later changes are new migrations.
  */
-
-// SQLite fills an `integer primary key` by itself; PostgreSQL needs an identity column.
-function serialId(db: Kysely<unknown>) {
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  return (column: ColumnDefinitionBuilder) =>
-    postgres ? column.primaryKey().generatedByDefaultAsIdentity() : column.primaryKey();
-}
 
 const VISIBILITY_CHECK = sql`visibility in ('public', 'private')`;
 

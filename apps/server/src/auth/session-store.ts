@@ -1,0 +1,80 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../db/database.ts';
+
+/** How long a session lasts; the app asks for a new one by logging in again. */
+export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+
+export interface SessionUser {
+  /** The server's own row id: never sent out. */
+  id: number;
+  publicId: string;
+}
+
+export interface IssuedSession {
+  token: string;
+  userId: string;
+  expiresAt: string;
+}
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * Sessions: tokens are 32 random bytes, handed out once and stored only as their SHA-256 (a
+ * high-entropy token needs no slow hash), looked up by that hash.
+ */
+export function sessionStore(db: Db, now: () => Date = () => new Date()) {
+  return {
+    async issue(user: SessionUser): Promise<IssuedSession> {
+      const token = randomBytes(32).toString('base64url');
+      const created = now();
+      const expiresAt = new Date(created.getTime() + SESSION_LIFETIME_MS).toISOString();
+      await db
+        .insertInto('sessions')
+        .values({
+          token_hash: hashToken(token),
+          user_id: user.id,
+          created_at: created.toISOString(),
+          expires_at: expiresAt,
+          revoked_at: null,
+        })
+        .execute();
+      return { token, userId: user.publicId, expiresAt };
+    },
+
+    /** The user of a live session, or undefined (unknown, expired or revoked token). */
+    async authenticate(token: string): Promise<SessionUser | undefined> {
+      const row = await db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .select(['users.id as id', 'users.public_id as publicId', 'sessions.expires_at'])
+        .where('sessions.token_hash', '=', hashToken(token))
+        .where('sessions.revoked_at', 'is', null)
+        .executeTakeFirst();
+      if (!row || row.expires_at <= now().toISOString()) return undefined;
+      return { id: row.id, publicId: row.publicId };
+    },
+
+    async revoke(token: string): Promise<void> {
+      await db
+        .updateTable('sessions')
+        .set({ revoked_at: now().toISOString() })
+        .where('token_hash', '=', hashToken(token))
+        .where('revoked_at', 'is', null)
+        .execute();
+    },
+
+    /** Ends every session of a user (account deletion). */
+    async revokeAll(userId: number): Promise<void> {
+      await db
+        .updateTable('sessions')
+        .set({ revoked_at: now().toISOString() })
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .execute();
+    },
+  };
+}
+
+export type SessionStore = ReturnType<typeof sessionStore>;

@@ -1,0 +1,167 @@
+import {
+  ANDROID_INTERFACE_NAME,
+  BRIDGE_PROTOCOL_VERSION,
+  bridgeEvents,
+  bridgeIncomingSchema,
+  bridgeMethods,
+  IOS_HANDLER_NAME,
+  RECEIVER_GLOBAL,
+  type BridgeErrorCode,
+  type BridgeEvent,
+  type BridgeEventData,
+  type BridgeMethod,
+  type BridgeParams,
+  type BridgeRequest,
+  type BridgeResult,
+} from '@guquan/contract/bridge';
+
+/**
+ * The only code that talks to the 谷圈 app (docs/bridge-protocol.md). Calls are promises with a
+ * timeout; the app answers through one global receiver; events reach the handlers subscribed.
+ */
+export class BridgeError extends Error {
+  override name = 'BridgeError';
+  constructor(
+    readonly code: BridgeErrorCode | (string & {}),
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Transport = (message: string | BridgeRequest) => void;
+
+interface BridgeWindow {
+  webkit?: { messageHandlers?: Record<string, { postMessage: (message: unknown) => void }> };
+  [ANDROID_INTERFACE_NAME]?: { postMessage: (message: string) => void };
+  [RECEIVER_GLOBAL]?: { receive: (message: unknown) => void };
+}
+
+/** Per-call time limits: calls that wait for the user get minutes, the others seconds. */
+const TIMEOUTS_MS: Partial<Record<BridgeMethod, number>> = {
+  login: 180_000,
+  storeKitPurchase: 600_000,
+  storeKitRestore: 180_000,
+};
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+export interface CallOptions {
+  timeoutMs?: number;
+}
+
+export interface Bridge {
+  /** Which app transport is there now: iOS, Android, or none (an ordinary browser). */
+  transport(): 'ios' | 'android' | 'none';
+  call<M extends BridgeMethod>(
+    method: M,
+    params: BridgeParams<M>,
+    options?: CallOptions,
+  ): Promise<BridgeResult<M>>;
+  on<E extends BridgeEvent>(event: E, handler: (data: BridgeEventData<E>) => void): () => void;
+}
+
+interface Pending {
+  method: BridgeMethod;
+  resolve: (value: unknown) => void;
+  reject: (error: BridgeError) => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+export function createBridge(win: Window): Bridge {
+  const host = win as unknown as BridgeWindow;
+  const pending = new Map<string, Pending>();
+  const handlers = new Map<string, Set<(data: unknown) => void>>();
+  let sequence = 0;
+
+  const findTransport = (): { kind: 'ios' | 'android'; send: Transport } | undefined => {
+    const ios = host.webkit?.messageHandlers?.[IOS_HANDLER_NAME];
+    if (ios) return { kind: 'ios', send: (message) => { ios.postMessage(message); } };
+    const android = host[ANDROID_INTERFACE_NAME];
+    if (android) {
+      return { kind: 'android', send: (message) => { android.postMessage(JSON.stringify(message)); } };
+    }
+    return undefined;
+  };
+
+  const receive = (raw: unknown) => {
+    let value = raw;
+    if (typeof raw === 'string') {
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        return;
+      }
+    }
+    const parsed = bridgeIncomingSchema.safeParse(value);
+    if (!parsed.success) return;
+    const message = parsed.data;
+    if ('event' in message) {
+      const schema = bridgeEvents[message.event as BridgeEvent] as
+        (typeof bridgeEvents)[BridgeEvent] | undefined;
+      const data = schema?.safeParse(message.data);
+      if (!data?.success) return;
+      for (const handler of handlers.get(message.event) ?? []) handler(data.data);
+      return;
+    }
+    const call = pending.get(message.id);
+    if (!call) return; // late (after its timeout) or not ours
+    pending.delete(message.id);
+    clearTimeout(call.timer);
+    if (!message.ok) {
+      call.reject(new BridgeError(message.error.code, message.error.message));
+      return;
+    }
+    const result = bridgeMethods[call.method].result.safeParse(message.result);
+    if (result.success) call.resolve(result.data);
+    else
+      call.reject(new BridgeError('bad_reply', `The app's answer to ${call.method} is malformed.`));
+  };
+  host[RECEIVER_GLOBAL] = { receive };
+
+  return {
+    transport: () => findTransport()?.kind ?? 'none',
+    call(method, params, options = {}) {
+      const transport = findTransport();
+      if (!transport) {
+        return Promise.reject(new BridgeError('unavailable', 'This page needs the 谷圈 app.'));
+      }
+      sequence += 1;
+      const id = `${Date.now().toString(36)}-${sequence}`;
+      const timeoutMs = options.timeoutMs ?? TIMEOUTS_MS[method] ?? DEFAULT_TIMEOUT_MS;
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          pending.delete(id);
+          reject(new BridgeError('timeout', `The app did not answer ${method} in time.`));
+        }, timeoutMs);
+        pending.set(id, {
+          method,
+          resolve: resolve as (value: unknown) => void,
+          reject,
+          timer,
+        });
+        try {
+          transport.send({ v: BRIDGE_PROTOCOL_VERSION, id, method, params });
+        } catch {
+          pending.delete(id);
+          clearTimeout(timer);
+          reject(new BridgeError('unavailable', 'The app could not be reached.'));
+        }
+      });
+    },
+    on(event, handler) {
+      const set = handlers.get(event) ?? new Set();
+      handlers.set(event, set);
+      const wrapped = handler as (data: unknown) => void;
+      set.add(wrapped);
+      return () => set.delete(wrapped);
+    },
+  };
+}
+
+let shared: Bridge | undefined;
+
+/** The page's one bridge (browser only). */
+export function getBridge(): Bridge {
+  shared ??= createBridge(window);
+  return shared;
+}
