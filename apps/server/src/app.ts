@@ -129,6 +129,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     resized: createResizedImages(paths.media, paths.mediaCache),
   });
 
-  await app.register(pageRoutes, { build, publicOrigin: config.publicOrigin, shares });
+  await app.register(pageRoutes, {
+    build,
+    publicOrigin: config.publicOrigin,
+    shares,
+    demo: config.mode === 'demo',
+  });
   return app;
 }

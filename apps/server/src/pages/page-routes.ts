@@ -14,7 +14,12 @@ export interface PageRoutesOptions {
   publicOrigin: string;
   /** Reads shares for the share pages; without it they render as not found. */
   shares?: ShareReader;
+  /** In demo mode pages say so, and in-app pages opened in a browser load the bridge simulator. */
+  demo?: boolean;
 }
+
+/** The marker in-app pages look for before loading the bridge simulator (demo mode only). */
+export const DEMO_MODE_META = '<meta name="guquan-mode" content="demo">';
 
 const SITE_NAMES: Readonly<Record<Language, string>> = { 'zh-CN': '谷圈', en: 'goods circle' };
 
@@ -37,7 +42,7 @@ export function requestLanguage(request: FastifyRequest): Language {
 
 /** Renders the page for the request's URL: the route's markup, title, language and status. */
 export async function sendPage(
-  { build, publicOrigin, shares }: PageRoutesOptions,
+  { build, publicOrigin, shares, demo }: PageRoutesOptions,
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
@@ -60,12 +65,14 @@ export async function sendPage(
     language,
     title: page.title,
     head:
+      (demo ? DEMO_MODE_META : '') +
       headTags(page.head, {
         title: page.title,
         origin: publicOrigin,
         url: request.url,
         siteName: SITE_NAMES[language],
-      }) + assets.head,
+      }) +
+      assets.head,
     scripts: assets.scripts,
     appHtml: page.html,
     nonce,

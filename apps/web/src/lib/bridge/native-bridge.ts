@@ -75,10 +75,21 @@ export function createBridge(win: Window): Bridge {
 
   const findTransport = (): { kind: 'ios' | 'android'; send: Transport } | undefined => {
     const ios = host.webkit?.messageHandlers?.[IOS_HANDLER_NAME];
-    if (ios) return { kind: 'ios', send: (message) => { ios.postMessage(message); } };
+    if (ios)
+      return {
+        kind: 'ios',
+        send: (message) => {
+          ios.postMessage(message);
+        },
+      };
     const android = host[ANDROID_INTERFACE_NAME];
     if (android) {
-      return { kind: 'android', send: (message) => { android.postMessage(JSON.stringify(message)); } };
+      return {
+        kind: 'android',
+        send: (message) => {
+          android.postMessage(JSON.stringify(message));
+        },
+      };
     }
     return undefined;
   };
