@@ -3,5 +3,5 @@
  * (issue 5); until then it installs nothing and in-app pages say they need the app.
  */
 export function installSimulator(win: Window): void {
-  win.console.info('The bridge simulator is not built yet.');
+  console.info('The bridge simulator is not built yet:', win.location.pathname);
 }
