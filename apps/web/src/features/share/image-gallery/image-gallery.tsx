@@ -70,7 +70,7 @@ export function ImageGallery({
                 sizes={HERO_IMAGE_SIZES}
                 priority={position === 0}
                 fallbackAlt={fill(text.imageAlt, { name, n: position + 1 })}
-                className={styles.image}
+                className={position === 0 ? styles.image : `${styles.image} ${styles.fitted}`}
               />
               <span className={styles.hint}>{text.viewLarge}</span>
             </button>

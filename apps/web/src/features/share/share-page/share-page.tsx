@@ -41,7 +41,8 @@ export function SharePage<K extends ShareKind>({
     <PageColumn>
       <AppPromptProvider kind={kind}>
         <OpenAppBar />
-        <Suspense fallback={<ShareSkeleton kind={kind} />}>
+        {/* Keyed by the item: another item of the same page shows the skeleton, not the last one. */}
+        <Suspense key={searchParams.get('id') ?? ''} fallback={<ShareSkeleton kind={kind} />}>
           <Await resolve={result} errorElement={failure('network')}>
             {(loaded: LoadedShare<K>) =>
               loaded.state === 'ok' ? children(loaded.item) : failure(loaded.state)
