@@ -27,14 +27,17 @@ import styles from './image-viewer.module.css';
 /** Farther than this (CSS px) down, or faster than DISMISS_SPEED, closes the viewer. */
 const DISMISS_DISTANCE = 120;
 const DISMISS_SPEED = 0.6;
+/** A flick must still travel this far: a small jitter is not a swipe. */
+const DISMISS_FLICK = 48;
 const TAP_SLOP = 10;
 const DOUBLE_TAP_MS = 300;
+const LONG_PRESS_MS = 500;
 
 type Gesture =
   | { type: 'none' }
   | { type: 'press'; origin: Point; time: number }
   | { type: 'dismiss'; origin: Point; time: number; dy: number }
-  | { type: 'pan'; origin: Point; start: Transform }
+  | { type: 'pan'; origin: Point; time: number; start: Transform }
   | { type: 'pinch'; start: Transform; startPointers: readonly [Point, Point] };
 
 const FOCUSABLE = 'button:not([disabled])';
@@ -164,7 +167,12 @@ export function ImageViewer({
       gesture.current = { type: 'pinch', start: transform.current, startPointers: [first, second] };
     } else if (transform.current.scale > 1.01) {
       event.currentTarget.setPointerCapture(event.pointerId);
-      gesture.current = { type: 'pan', origin: point, start: transform.current };
+      gesture.current = {
+        type: 'pan',
+        origin: point,
+        time: event.timeStamp,
+        start: transform.current,
+      };
     } else {
       gesture.current = { type: 'press', origin: point, time: event.timeStamp };
     }
@@ -213,14 +221,14 @@ export function ImageViewer({
       apply(clampTransform(transform.current, viewport(), contentSize()), true);
       const [rest] = [...pointers.current.entries()];
       gesture.current = rest
-        ? { type: 'pan', origin: rest[1], start: transform.current }
+        ? { type: 'pan', origin: rest[1], time: Number.NEGATIVE_INFINITY, start: transform.current }
         : { type: 'none' };
       return;
     }
     gesture.current = { type: 'none' };
     if (current.type === 'dismiss') {
       const speed = current.dy / Math.max(1, event.timeStamp - current.time);
-      if (current.dy > DISMISS_DISTANCE || speed > DISMISS_SPEED) {
+      if (current.dy > DISMISS_DISTANCE || (current.dy > DISMISS_FLICK && speed > DISMISS_SPEED)) {
         onClose();
       } else {
         apply(IDENTITY, true);
@@ -228,11 +236,9 @@ export function ImageViewer({
       }
       return;
     }
-    const moved = Math.hypot(
-      point.x - (current.type === 'none' ? point.x : current.origin.x),
-      point.y - (current.type === 'none' ? point.y : current.origin.y),
-    );
-    if (current.type === 'press' && moved < TAP_SLOP) {
+    if (current.type !== 'press' && current.type !== 'pan') return;
+    const moved = Math.hypot(point.x - current.origin.x, point.y - current.origin.y);
+    if (moved < TAP_SLOP && event.timeStamp - current.time < LONG_PRESS_MS) {
       const previous = lastTap.current;
       const now = event.timeStamp;
       if (
