@@ -1,13 +1,14 @@
-import { NoteView } from '../../features/share/note-view/note-view';
-import { shareHead } from '../../features/share/share-head';
-import { shareLoader } from '../../features/share/share-loader';
-import { SharePage } from '../../features/share/share-page/share-page';
-import { shareShouldRevalidate } from '../../features/share/share-revalidate';
+import {
+  NoteSharePage,
+  shareHead,
+  shareLoader,
+  shareShouldRevalidate,
+} from '../../features/share/share-pages';
 
 export const loader = shareLoader('note');
 export const head = shareHead;
 export const shouldRevalidate = shareShouldRevalidate;
 
 export function Component() {
-  return <SharePage kind="note">{(note) => <NoteView note={note} />}</SharePage>;
+  return <NoteSharePage />;
 }

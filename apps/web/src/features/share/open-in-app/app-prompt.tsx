@@ -1,5 +1,5 @@
 import { createContext, useContext, useState, type ReactNode } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation } from 'react-router';
 import { parseShareId, type ShareKind } from '@guquan/contract/share';
 import { OpenInBrowserGuide } from '../../../components/open-in-browser-guide/open-in-browser-guide';
 import { useClientInfo } from '../../../lib/client/client-info-context';
@@ -29,8 +29,7 @@ export function useAppPrompt(): AppPrompt {
  * app may, e.g. to its author); without a valid id, the app's start screen.
  */
 export function AppPromptProvider({ kind, children }: { kind: ShareKind; children: ReactNode }) {
-  const [searchParams] = useSearchParams();
-  const id = parseShareId(searchParams.get('id'));
+  const id = parseShareId(new URLSearchParams(useLocation().search).get('id'));
   const [image, setImage] = useState(0);
   const target: AppTarget = id ? { kind, id, ...(kind === 'goods' ? { image } : {}) } : null;
   const { openApp, guideOpen, closeGuide } = useOpenInApp(target);

@@ -83,7 +83,10 @@ describe('SharePage states', () => {
     renderWith({ state: 'network' });
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('加载失败');
     expectWayOut();
-    fireEvent.click(screen.getByRole('button', { name: '重试' }));
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: '重试' }));
+      await Promise.resolve();
+    });
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe(goodsFixture.name);
     expect(fetchMock).toHaveBeenCalledWith(
       '/anime_merch_web/api/v1/goods/goodsAAAAAAAAAA1',
@@ -97,7 +100,11 @@ describe('SharePage states', () => {
       vi.fn(() => Promise.reject(new TypeError('offline'))),
     );
     renderWith({ state: 'network' });
-    fireEvent.click(await screen.findByRole('button', { name: '重试' }));
+    const retry = await screen.findByRole('button', { name: '重试' });
+    await act(async () => {
+      fireEvent.click(retry);
+      await Promise.resolve();
+    });
     await waitFor(() => {
       expect(within(screen.getByRole('main')).getByRole('button', { name: '重试' })).toBeDefined();
     });

@@ -1,5 +1,5 @@
-import { Suspense, useState, type ReactNode } from 'react';
-import { Await, useLoaderData, useSearchParams } from 'react-router';
+import { Suspense, use, useState, type ReactNode } from 'react';
+import { useLoaderData, useLocation } from 'react-router';
 import type { ShareItems, ShareKind } from '@guquan/contract/share';
 import { PageColumn } from '../../../components/page-column/page-column';
 import { OpenAppBar } from '../open-app-bar/open-app-bar';
@@ -7,6 +7,21 @@ import { AppPromptProvider } from '../open-in-app/app-prompt';
 import { ShareFailureView } from '../share-failure/share-failure-view';
 import { fetchShare, type LoadedShare, type ShareLoaderData } from '../share-loader';
 import { ShareSkeleton } from '../share-skeleton/share-skeleton';
+
+/**
+ * The item once it is there: at once when it already is (server, hydration), else suspending
+ * until the promise settles. What React Router's <Await> does, with React's own `use`: <Await>
+ * would add to the router code every page loads at start-up, `use` is already in React.
+ */
+function Resolved<K extends ShareKind>({
+  result,
+  children,
+}: {
+  result: LoadedShare<K> | Promise<LoadedShare<K>>;
+  children: (loaded: LoadedShare<K>) => ReactNode;
+}) {
+  return children(result instanceof Promise ? use(result) : result);
+}
 
 /**
  * The frame of every share page: the phone column, the app bar, and the item — the server's
@@ -21,7 +36,7 @@ export function SharePage<K extends ShareKind>({
   children: (item: ShareItems[K]) => ReactNode;
 }) {
   const data = useLoaderData<ShareLoaderData<K>>();
-  const [searchParams] = useSearchParams();
+  const id = new URLSearchParams(useLocation().search).get('id');
   const [retried, setRetried] = useState<{
     of: ShareLoaderData<K>['result'];
     result: Promise<LoadedShare<K>>;
@@ -30,7 +45,7 @@ export function SharePage<K extends ShareKind>({
   const result = retried?.of === data.result ? retried.result : data.result;
 
   function retry() {
-    setRetried({ of: data.result, result: fetchShare(kind, searchParams.get('id')) });
+    setRetried({ of: data.result, result: fetchShare(kind, id) });
   }
 
   const failure = (state: Exclude<LoadedShare<K>['state'], 'ok'>) => (
@@ -42,12 +57,10 @@ export function SharePage<K extends ShareKind>({
       <AppPromptProvider kind={kind}>
         <OpenAppBar />
         {/* Keyed by the item: another item of the same page shows the skeleton, not the last one. */}
-        <Suspense key={searchParams.get('id') ?? ''} fallback={<ShareSkeleton kind={kind} />}>
-          <Await resolve={result} errorElement={failure('network')}>
-            {(loaded: LoadedShare<K>) =>
-              loaded.state === 'ok' ? children(loaded.item) : failure(loaded.state)
-            }
-          </Await>
+        <Suspense key={id ?? ''} fallback={<ShareSkeleton kind={kind} />}>
+          <Resolved result={result}>
+            {(loaded) => (loaded.state === 'ok' ? children(loaded.item) : failure(loaded.state))}
+          </Resolved>
         </Suspense>
       </AppPromptProvider>
     </PageColumn>
