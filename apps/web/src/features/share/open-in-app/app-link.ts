@@ -1,6 +1,5 @@
 import { appLinks, download } from '@content/site.json';
 import type { ShareKind } from '@guquan/contract/share';
-import { BASE_PATH } from '@guquan/contract/site-paths';
 import type { ClientInfo } from '../../../lib/client/client-info';
 
 /**
@@ -112,9 +111,4 @@ export function launchPlan(
     return { type: 'launch', href, fallback, fallbackDelayMs };
   }
   return { type: 'download', destination: { type: 'route', to: WEBSITE_DOWNLOAD_PATH } };
-}
-
-/** The full URL path of a route destination, e.g. for a plain link. */
-export function destinationHref(destination: Destination): string {
-  return destination.type === 'url' ? destination.href : `${BASE_PATH}${destination.to}`;
 }
