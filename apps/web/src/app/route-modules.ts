@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { LoaderFunction } from 'react-router';
+import type { LoaderFunction, ShouldRevalidateFunction } from 'react-router';
 import type { Language } from '@guquan/contract/language';
 import type { PageHead } from '@guquan/contract/page-render';
 import { loadWithRecovery } from '../lib/chunks/page-load-recovery';
@@ -8,6 +8,8 @@ import { loadWithRecovery } from '../lib/chunks/page-load-recovery';
 export interface RouteModule {
   Component: ComponentType;
   loader?: LoaderFunction;
+  /** When the router reloads the route's data (share pages: only for another item). */
+  shouldRevalidate?: ShouldRevalidateFunction;
   /** What the page adds to <head> (previews, robots), from its loader data; read on the server. */
   head?: (loaderData: unknown, language: Language) => PageHead;
 }
@@ -33,9 +35,13 @@ async function importRouteModule(name: string): Promise<RouteModule> {
 /** What the router takes from a route module (lazy() accepts route properties only). */
 export async function loadRouteModule(
   name: string,
-): Promise<Pick<RouteModule, 'Component' | 'loader'>> {
+): Promise<Pick<RouteModule, 'Component' | 'loader' | 'shouldRevalidate'>> {
   const module = await importRouteModule(name);
-  return { Component: module.Component, ...(module.loader ? { loader: module.loader } : {}) };
+  return {
+    Component: module.Component,
+    ...(module.loader ? { loader: module.loader } : {}),
+    ...(module.shouldRevalidate ? { shouldRevalidate: module.shouldRevalidate } : {}),
+  };
 }
 
 /** The route module's head function, if it has one. */

@@ -1,5 +1,14 @@
-import { UnderConstruction } from '../../components/under-construction/under-construction';
+import {
+  CabinetSharePage,
+  shareHead,
+  shareLoader,
+  shareShouldRevalidate,
+} from '../../features/share/share-pages';
+
+export const loader = shareLoader('cabinet');
+export const head = shareHead;
+export const shouldRevalidate = shareShouldRevalidate;
 
 export function Component() {
-  return <UnderConstruction />;
+  return <CabinetSharePage />;
 }

@@ -1,0 +1,74 @@
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { imageSrcSet, type Cabinet } from '@guquan/contract/share';
+import { cabinetFixture } from '../fixtures';
+import { HERO_IMAGE_SIZES } from '../share-head';
+import { SharePage } from '../share-page/share-page';
+import { renderShareRoute, stubLayoutApis } from '../share-test-support';
+import { CabinetView } from './cabinet-view';
+
+beforeEach(stubLayoutApis);
+afterEach(cleanup);
+
+function renderCabinet(cabinet: Cabinet = cabinetFixture, query = '') {
+  return renderShareRoute({
+    path: '/AppShare/cabinetShare',
+    url: `/AppShare/cabinetShare?id=${cabinet.id}${query}`,
+    element: <SharePage kind="cabinet">{(item) => <CabinetView cabinet={item} />}</SharePage>,
+    loader: () => ({ kind: 'cabinet', result: { state: 'ok', item: cabinet } }),
+  });
+}
+
+describe('CabinetView', () => {
+  it('shows the cover, name, owner, item count, likes and text', async () => {
+    renderCabinet();
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe(
+      cabinetFixture.name,
+    );
+    const cover = screen.getByRole('img', { name: cabinetFixture.cover.alt });
+    expect(cover.getAttribute('sizes')).toBe(HERO_IMAGE_SIZES);
+    expect(cover.getAttribute('srcset')).toBe(imageSrcSet(cabinetFixture.cover));
+    expect(cover.getAttribute('loading')).toBe('eager');
+    const article = screen.getByRole('article');
+    expect(article.textContent).toContain(cabinetFixture.owner.nickname);
+    expect(article.textContent).toContain('共 48 件谷子');
+    expect(within(screen.getByRole('list', { name: '互动数据' })).getByText('256')).toBeDefined();
+    expect(screen.getByText(/三年收下来/).querySelectorAll('br')).toHaveLength(1);
+  });
+
+  it('lists its goods, each linking to that goods’ share page, and says how many more the app has', async () => {
+    renderCabinet();
+    const section = await screen.findByRole('region', { name: '柜中谷子' });
+    const links = within(section).getAllByRole('link');
+    expect(links).toHaveLength(cabinetFixture.items.length);
+    expect(links[0]?.getAttribute('href')).toBe(
+      '/anime_merch_web/AppShare/goodsShare?id=goodsAAAAAAAAAA1',
+    );
+    expect(links[0]?.textContent).toContain('五条悟 吧唧 第二弹');
+    expect(links[0]?.textContent).toContain('出');
+    for (const image of within(section).getAllByRole('img')) {
+      expect(image.getAttribute('loading')).toBe('lazy');
+    }
+    expect(
+      within(section).getByRole('button', { name: '还有 44 件谷子，打开 App 查看' }),
+    ).toBeDefined();
+  });
+
+  it('keeps ?lang in the goods links, and opens a goods page', async () => {
+    renderCabinet(cabinetFixture, '&lang=en');
+    const link = (await screen.findAllByRole('link', { name: /立牌/ }))[0];
+    expect(link?.getAttribute('href')).toBe(
+      '/anime_merch_web/AppShare/goodsShare?id=goodsAAAAAAAAAA2&lang=en',
+    );
+    if (link) fireEvent.click(link);
+    await waitFor(() => {
+      expect(screen.getByText('goods page')).toBeDefined();
+    });
+  });
+
+  it('says when no goods are public and offers no "more" when all are shown', async () => {
+    renderCabinet({ ...cabinetFixture, items: [], itemCount: 0 });
+    expect(await screen.findByText('柜子里还没有公开的谷子')).toBeDefined();
+    expect(screen.queryByRole('button', { name: /还有/ })).toBeNull();
+  });
+});

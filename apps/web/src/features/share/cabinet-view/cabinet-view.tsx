@@ -1,0 +1,78 @@
+import { Link, useLocation } from 'react-router';
+import type { Cabinet } from '@guquan/contract/share';
+import { OpenAppButton } from '../open-app-button/open-app-button';
+import { useAppPrompt } from '../open-in-app/app-prompt';
+import { HERO_IMAGE_SIZES } from '../share-head';
+import { ShareImage } from '../share-image/share-image';
+import { goodsSharePath } from '../share-links';
+import { fill, useShareMessages } from '../share-messages';
+import { StatList } from '../stat-list/stat-list';
+import { StatusBadge } from '../status-badge/status-badge';
+import { UserChip } from '../user-chip/user-chip';
+import { UserText } from '../user-text/user-text';
+import shared from '../share-view.module.css';
+import styles from './cabinet-view.module.css';
+
+/** Three tiles a row in the column (at most 414 px wide, 16 px margins, 8 px gaps). */
+const TILE_SIZES = '(min-width: 414px) 127px, calc((100vw - 48px) / 3)';
+
+/** A cabinet share: its cover, whose it is, how many goods, and the goods, each to its own page. */
+export function CabinetView({ cabinet }: { cabinet: Cabinet }) {
+  const text = useShareMessages();
+  const { openApp } = useAppPrompt();
+  const { search } = useLocation();
+  const hidden = cabinet.itemCount - cabinet.items.length;
+  return (
+    <article aria-labelledby="share-title">
+      <ShareImage
+        image={cabinet.cover}
+        sizes={HERO_IMAGE_SIZES}
+        priority
+        fallbackAlt={fill(text.cover, { name: cabinet.name })}
+        className={styles.cover}
+      />
+      <div className={shared.body}>
+        <h1 id="share-title" className={shared.title}>
+          {cabinet.name}
+        </h1>
+        <div className={styles.meta}>
+          <UserChip user={cabinet.owner} role={text.owner} />
+          <p className={styles.count}>{fill(text.itemCount, { n: cabinet.itemCount })}</p>
+        </div>
+        <StatList stats={[['likes', cabinet.likes]]} />
+        {cabinet.text ? <UserText text={cabinet.text} className={shared.text} /> : null}
+      </div>
+      <section className={shared.section} aria-labelledby="cabinet-items">
+        <h2 id="cabinet-items" className={shared.sectionTitle}>
+          {text.itemsHeading}
+        </h2>
+        {cabinet.items.length === 0 ? <p className={shared.muted}>{text.noItems}</p> : null}
+        <ul className={styles.grid}>
+          {cabinet.items.map((item, index) => (
+            <li key={`${item.id}-${index}`}>
+              <Link className={styles.tile} to={goodsSharePath(item.id, search)}>
+                <span className={styles.imageBox}>
+                  <ShareImage
+                    image={item.cover}
+                    sizes={TILE_SIZES}
+                    fallbackAlt=""
+                    className={styles.tileImage}
+                  />
+                  <StatusBadge status={item.status} className={styles.badge} />
+                </span>
+                <span className={styles.name}>{item.name}</span>
+                <span className={styles.work}>{item.work}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+        {hidden > 0 ? (
+          <button type="button" className={shared.more} onClick={openApp}>
+            {fill(text.itemsMore, { n: hidden })}
+          </button>
+        ) : null}
+      </section>
+      <OpenAppButton>{text.openInApp.cabinet}</OpenAppButton>
+    </article>
+  );
+}

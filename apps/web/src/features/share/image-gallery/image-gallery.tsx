@@ -1,0 +1,87 @@
+import { useEffect, useRef } from 'react';
+import type { Image } from '@guquan/contract/share';
+import { HERO_IMAGE_SIZES } from '../share-head';
+import { ShareImage } from '../share-image/share-image';
+import { fill, useShareMessages } from '../share-messages';
+import styles from './image-gallery.module.css';
+
+/**
+ * The swipeable images at the top of a goods or note page: CSS scroll snap does the swipe, the
+ * "2/5" counter follows the scroll, a tap opens the image full screen. The first image is the
+ * page's largest paint: loaded at once, with the srcset and sizes the server preloaded.
+ */
+export function ImageGallery({
+  images,
+  name,
+  index,
+  onIndexChange,
+  onOpen,
+}: {
+  images: readonly Image[];
+  name: string;
+  index: number;
+  onIndexChange: (index: number) => void;
+  onOpen: (index: number) => void;
+}) {
+  const text = useShareMessages();
+  const trackRef = useRef<HTMLDivElement>(null);
+  /** The index the scroll position last reported: not scrolled to again by the effect below. */
+  const scrolledIndex = useRef(index);
+  const total = images.length;
+
+  useEffect(() => {
+    // The index changed elsewhere (the full-screen viewer): show the same image here.
+    const track = trackRef.current;
+    if (!track || scrolledIndex.current === index) return;
+    scrolledIndex.current = index;
+    track.scrollTo({ left: index * track.clientWidth });
+  }, [index]);
+
+  function onScroll() {
+    const track = trackRef.current;
+    if (!track || track.clientWidth === 0) return;
+    const next = Math.min(total - 1, Math.max(0, Math.round(track.scrollLeft / track.clientWidth)));
+    if (next === scrolledIndex.current) return;
+    scrolledIndex.current = next;
+    onIndexChange(next);
+  }
+
+  return (
+    <section className={styles.gallery} aria-roledescription="carousel" aria-label={text.gallery}>
+      <div ref={trackRef} className={styles.track} onScroll={onScroll}>
+        {images.map((image, position) => (
+          <div
+            key={`${image.id}-${position}`}
+            className={styles.slide}
+            role="group"
+            aria-roledescription="slide"
+            aria-label={fill(text.slide, { n: position + 1, total })}
+          >
+            <button
+              type="button"
+              className={styles.open}
+              aria-haspopup="dialog"
+              onClick={() => {
+                onOpen(position);
+              }}
+            >
+              <ShareImage
+                image={image}
+                sizes={HERO_IMAGE_SIZES}
+                priority={position === 0}
+                fallbackAlt={fill(text.imageAlt, { name, n: position + 1 })}
+                className={position === 0 ? styles.image : `${styles.image} ${styles.fitted}`}
+              />
+              <span className={styles.hint}>{text.viewLarge}</span>
+            </button>
+          </div>
+        ))}
+      </div>
+      {total > 1 ? (
+        <p className={styles.counter} aria-hidden="true">
+          {index + 1}/{total}
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,70 @@
+import type { Note } from '@guquan/contract/share';
+import { useLanguage } from '../../../lib/i18n/language-context';
+import { OpenAppButton } from '../open-app-button/open-app-button';
+import { useAppPrompt } from '../open-in-app/app-prompt';
+import { PhotoGallery } from '../photo-gallery/photo-gallery';
+import { formatCount, formatDate } from '../share-format';
+import { fill, useShareMessages } from '../share-messages';
+import { StatList } from '../stat-list/stat-list';
+import { TagList } from '../tag-list/tag-list';
+import { UserChip } from '../user-chip/user-chip';
+import { UserText } from '../user-text/user-text';
+import shared from '../share-view.module.css';
+import styles from './note-view.module.css';
+
+/** A note share: images, author, title, the text as written, counts and the top comments. */
+export function NoteView({ note }: { note: Note }) {
+  const text = useShareMessages();
+  const language = useLanguage();
+  const { openApp } = useAppPrompt();
+  // Tags the text already shows as #tag are not listed twice.
+  const extraTags = note.tags.filter((tag) => !note.text.includes(`#${tag}`));
+  return (
+    <article aria-labelledby="share-title">
+      {note.images.length > 0 ? <PhotoGallery images={note.images} name={note.title} /> : null}
+      <div className={shared.body}>
+        <UserChip user={note.author} role={text.author} />
+        <h1 id="share-title" className={shared.title}>
+          {note.title}
+        </h1>
+        {note.text ? <UserText text={note.text} rich className={shared.text} /> : null}
+        <TagList tags={extraTags} />
+        <p className={shared.muted}>
+          <time dateTime={note.createdAt}>
+            {fill(text.publishedOn, { date: formatDate(note.createdAt) })}
+          </time>
+        </p>
+        <StatList
+          stats={[
+            ['likes', note.likes],
+            ['collects', note.collects],
+            ['comments', note.comments],
+          ]}
+        />
+      </div>
+      <section className={shared.section} aria-labelledby="note-comments">
+        <h2 id="note-comments" className={shared.sectionTitle}>
+          {text.topComments}
+        </h2>
+        {note.topComments.length === 0 ? <p className={shared.muted}>{text.noComments}</p> : null}
+        <ul className={styles.comments}>
+          {note.topComments.map((comment) => (
+            <li key={comment.id} className={styles.comment}>
+              <UserChip user={comment.author} role={text.commenter} size="small" />
+              <UserText text={comment.text} rich className={styles.commentText} />
+              <p className={shared.muted}>
+                {fill(text.commentLikes, { n: formatCount(comment.likes, language) })}
+              </p>
+            </li>
+          ))}
+        </ul>
+        <button type="button" className={shared.more} onClick={openApp}>
+          {note.comments > note.topComments.length
+            ? fill(text.allComments, { n: formatCount(note.comments, language) })
+            : text.moreInApp}
+        </button>
+      </section>
+      <OpenAppButton>{text.openInApp.note}</OpenAppButton>
+    </article>
+  );
+}

@@ -1,0 +1,39 @@
+import { useSyncExternalStore } from 'react';
+import logoUrl from '../../../assets/favicon.svg';
+import { useAppPrompt } from '../open-in-app/app-prompt';
+import { useShareMessages } from '../share-messages';
+import { dismissAppBar, isAppBarDismissed, subscribeToAppBar } from './dismissed-store';
+import styles from './open-app-bar.module.css';
+
+/**
+ * The bar at the top of a share page: the app, one line, "open", and a close button. Never a
+ * wall: it stays small, and once closed it stays closed for the session.
+ */
+export function OpenAppBar() {
+  const text = useShareMessages();
+  const { openApp } = useAppPrompt();
+  const dismissed = useSyncExternalStore(subscribeToAppBar, isAppBarDismissed, () => false);
+  if (dismissed) return null;
+  return (
+    <aside className={styles.bar} aria-label={text.appName}>
+      <img className={styles.logo} src={logoUrl} width={32} height={32} alt="" />
+      <p className={styles.text}>
+        <strong className={styles.name}>{text.appName}</strong>
+        <span className={styles.line}>{text.appBarText}</span>
+      </p>
+      <button type="button" className={styles.open} onClick={openApp}>
+        {text.appBarOpen}
+      </button>
+      <button
+        type="button"
+        className={styles.dismiss}
+        aria-label={text.appBarDismiss}
+        onClick={dismissAppBar}
+      >
+        <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+          <path d="M7 7l10 10M17 7L7 17" />
+        </svg>
+      </button>
+    </aside>
+  );
+}

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import {
+  appPath,
+  intentLink,
+  isAndroidChrome,
+  launchPlan,
+  schemeLink,
+  universalLink,
+  type AppLinkConfig,
+  type StoreUrls,
+} from './app-link';
+
+const config: AppLinkConfig = {
+  scheme: 'guquan',
+  universalLinkOrigin: 'https://link.guquan.example',
+  androidPackage: 'com.guquan.app',
+  fallbackDelayMs: 2000,
+};
+const stores: StoreUrls = {
+  ios: 'https://apps.apple.com/cn/app/id6480000000',
+  android: 'https://www.guquan.example/download/guquan-latest.apk',
+};
+const goods = { kind: 'goods', id: 'goodsAAAAAAAAAA1', image: 2 } as const;
+
+const UA = {
+  iphoneSafari:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+  androidChrome:
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36',
+  androidWebView:
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.0.0 Mobile Safari/537.36',
+  samsung:
+    'Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/25.0 Chrome/121.0.0.0 Mobile Safari/537.36',
+  desktop:
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36',
+};
+
+describe('app links', () => {
+  it('name the item, and the image for goods', () => {
+    expect(appPath(goods)).toBe('goods/goodsAAAAAAAAAA1?image=2');
+    expect(appPath({ kind: 'cabinet', id: 'cabinetAAAAAAAA1' })).toBe('cabinet/cabinetAAAAAAAA1');
+    expect(appPath({ kind: 'note', id: 'noteAAAAAAAAAAA1' })).toBe('note/noteAAAAAAAAAAA1');
+    expect(appPath(null)).toBe('');
+  });
+
+  it('iOS: a Universal Link on the app’s link domain', () => {
+    expect(universalLink(goods, config)).toBe(
+      'https://link.guquan.example/goods/goodsAAAAAAAAAA1?image=2',
+    );
+    expect(universalLink(null, config)).toBe('https://link.guquan.example/');
+  });
+
+  it('Android: the custom scheme, or an intent with the package and the store as fallback', () => {
+    expect(schemeLink(goods, config)).toBe('guquan://goods/goodsAAAAAAAAAA1?image=2');
+    expect(intentLink({ kind: 'note', id: 'noteAAAAAAAAAAA1' }, stores.android, config)).toBe(
+      'intent://note/noteAAAAAAAAAAA1#Intent;scheme=guquan;package=com.guquan.app;' +
+        'S.browser_fallback_url=https%3A%2F%2Fwww.guquan.example%2Fdownload%2Fguquan-latest.apk;end',
+    );
+  });
+
+  it('tells Chrome on Android from web views and other browsers', () => {
+    expect(isAndroidChrome(UA.androidChrome)).toBe(true);
+    expect(isAndroidChrome(UA.androidWebView)).toBe(false);
+    expect(isAndroidChrome(UA.samsung)).toBe(false);
+    expect(isAndroidChrome(UA.desktop)).toBe(false);
+    expect(isAndroidChrome(UA.iphoneSafari)).toBe(false);
+  });
+});
+
+describe('launchPlan', () => {
+  it('iOS: the Universal Link, then the App Store', () => {
+    expect(
+      launchPlan(goods, { platform: 'ios', inAppBrowser: 'none' }, UA.iphoneSafari, config, stores),
+    ).toEqual({
+      type: 'launch',
+      href: 'https://link.guquan.example/goods/goodsAAAAAAAAAA1?image=2',
+      fallback: { type: 'url', href: stores.ios },
+      fallbackDelayMs: 2000,
+    });
+  });
+
+  it('Android Chrome: the intent; other Android browsers: the scheme; both then the APK', () => {
+    const android = { platform: 'android', inAppBrowser: 'none' } as const;
+    const chrome = launchPlan(goods, android, UA.androidChrome, config, stores);
+    expect(chrome.type === 'launch' && chrome.href).toMatch(
+      /^intent:\/\/goods\/goodsAAAAAAAAAA1\?image=2#Intent;/,
+    );
+    expect(launchPlan(goods, android, UA.samsung, config, stores)).toEqual({
+      type: 'launch',
+      href: 'guquan://goods/goodsAAAAAAAAAA1?image=2',
+      fallback: { type: 'url', href: stores.android },
+      fallbackDelayMs: 2000,
+    });
+  });
+
+  it('other platforms: the website’s download section', () => {
+    expect(
+      launchPlan(goods, { platform: 'other', inAppBrowser: 'none' }, UA.desktop, config, stores),
+    ).toEqual({ type: 'download', destination: { type: 'route', to: '/website#download' } });
+  });
+
+  it.each(['wechat', 'qq', 'weibo'] as const)('inside %s: the open-in-browser guide', (app) => {
+    expect(launchPlan(goods, { platform: 'ios', inAppBrowser: app }, '', config, stores)).toEqual({
+      type: 'guide',
+    });
+    expect(
+      launchPlan(goods, { platform: 'android', inAppBrowser: app }, '', config, stores),
+    ).toEqual({ type: 'guide' });
+  });
+});

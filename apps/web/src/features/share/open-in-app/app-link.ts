@@ -1,0 +1,114 @@
+import { appLinks, download } from '@content/site.json';
+import type { ShareKind } from '@guquan/contract/share';
+import type { ClientInfo } from '../../../lib/client/client-info';
+
+/**
+ * Where "open in app" goes (PRODUCT.md "Share pages"): the same item in the app, by a Universal
+ * Link on iOS, an intent or the custom scheme on Android; the store when the app did not open.
+ * Pure functions of the target, the visitor's browser and content/site.json's `appLinks`.
+ */
+export interface AppLinkConfig {
+  scheme: string;
+  universalLinkOrigin: string;
+  androidPackage: string;
+  fallbackDelayMs: number;
+}
+
+export interface StoreUrls {
+  ios: string;
+  android: string;
+}
+
+export const APP_LINKS: AppLinkConfig = appLinks;
+export const STORE_URLS: StoreUrls = { ios: download.ios.url, android: download.android.url };
+
+/** The website's download section (its id is `download`), for visitors on other platforms. */
+export const WEBSITE_DOWNLOAD_PATH = '/website#download';
+
+/**
+ * What to open in the app: an item (and for goods the image being viewed, counted from 0), or
+ * the app's start screen when the page has no valid id.
+ */
+export type AppTarget = { kind: ShareKind; id: string; image?: number } | null;
+
+const APP_SEGMENTS: Readonly<Record<ShareKind, string>> = {
+  goods: 'goods',
+  cabinet: 'cabinet',
+  note: 'note',
+};
+
+/** The app's own path of a target: `goods/<id>?image=2`, or '' for the start screen. */
+export function appPath(target: AppTarget): string {
+  if (!target) return '';
+  const path = `${APP_SEGMENTS[target.kind]}/${encodeURIComponent(target.id)}`;
+  return target.image === undefined ? path : `${path}?image=${target.image}`;
+}
+
+/** iOS: a link to the app's associated domain (another domain than this site's, or Safari stays). */
+export function universalLink(target: AppTarget, config: AppLinkConfig = APP_LINKS): string {
+  return `${config.universalLinkOrigin.replace(/\/$/, '')}/${appPath(target)}`;
+}
+
+export function schemeLink(target: AppTarget, config: AppLinkConfig = APP_LINKS): string {
+  return `${config.scheme}://${appPath(target)}`;
+}
+
+/**
+ * Android Chrome: an intent URL. Chrome opens the app, or (not installed) goes to the fallback
+ * URL itself; without one it would send the visitor to Google Play, which our APK is not on.
+ */
+export function intentLink(
+  target: AppTarget,
+  fallbackUrl: string,
+  config: AppLinkConfig = APP_LINKS,
+): string {
+  return (
+    `intent://${appPath(target)}#Intent;scheme=${config.scheme};package=${config.androidPackage};` +
+    `S.browser_fallback_url=${encodeURIComponent(fallbackUrl)};end`
+  );
+}
+
+/** Chrome itself on Android: not a web view, not one of the browsers built on Chromium. */
+export function isAndroidChrome(userAgent: string): boolean {
+  return (
+    /Android/i.test(userAgent) &&
+    /Chrome\/[\d.]+ Mobile Safari\/[\d.]+$/i.test(userAgent) &&
+    !/; wv\)|Version\/[\d.]+|SamsungBrowser|EdgA|OPR|UCBrowser|MiuiBrowser|HuaweiBrowser|HeyTapBrowser|VivoBrowser|Quark|baiduboxapp|MQQBrowser|YaBrowser/i.test(
+      userAgent,
+    )
+  );
+}
+
+/** A place to send the visitor: a full URL (a store) or a path of this site (the website). */
+export type Destination = { type: 'url'; href: string } | { type: 'route'; to: string };
+
+export type LaunchPlan =
+  /** WeChat, QQ, Weibo: nothing opens apps there; show how to open the page in a browser. */
+  | { type: 'guide' }
+  /** No app for this platform: straight to the download section. */
+  | { type: 'download'; destination: Destination }
+  /** Try the app; if the page is still visible after `fallbackDelayMs`, go to `fallback`. */
+  | { type: 'launch'; href: string; fallback: Destination; fallbackDelayMs: number };
+
+export function launchPlan(
+  target: AppTarget,
+  client: ClientInfo,
+  userAgent: string,
+  config: AppLinkConfig = APP_LINKS,
+  stores: StoreUrls = STORE_URLS,
+): LaunchPlan {
+  if (client.inAppBrowser !== 'none') return { type: 'guide' };
+  const fallbackDelayMs = config.fallbackDelayMs;
+  if (client.platform === 'ios') {
+    const fallback: Destination = { type: 'url', href: stores.ios };
+    return { type: 'launch', href: universalLink(target, config), fallback, fallbackDelayMs };
+  }
+  if (client.platform === 'android') {
+    const fallback: Destination = { type: 'url', href: stores.android };
+    const href = isAndroidChrome(userAgent)
+      ? intentLink(target, stores.android, config)
+      : schemeLink(target, config);
+    return { type: 'launch', href, fallback, fallbackDelayMs };
+  }
+  return { type: 'download', destination: { type: 'route', to: WEBSITE_DOWNLOAD_PATH } };
+}

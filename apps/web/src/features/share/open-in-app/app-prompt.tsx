@@ -1,0 +1,53 @@
+import { createContext, useContext, useState, type ReactNode } from 'react';
+import { useLocation } from 'react-router';
+import { parseShareId, type ShareKind } from '@guquan/contract/share';
+import { OpenInBrowserGuide } from '../../../components/open-in-browser-guide/open-in-browser-guide';
+import { useClientInfo } from '../../../lib/client/client-info-context';
+import { fill, useShareMessages } from '../share-messages';
+import type { AppTarget } from './app-link';
+import { useOpenInApp } from './use-open-in-app';
+
+interface AppPrompt {
+  /** Opens the shared item (and the image being viewed) in the app, or shows the way there. */
+  openApp: () => void;
+  /** The image the visitor is looking at, so the app opens on the same one. */
+  setImage: (index: number) => void;
+}
+
+const AppPromptContext = createContext<AppPrompt>({
+  openApp: () => undefined,
+  setImage: () => undefined,
+});
+
+export function useAppPrompt(): AppPrompt {
+  return useContext(AppPromptContext);
+}
+
+/**
+ * What every part of a share page uses to open the app: the top bar, the main button and the
+ * state views. The target is the page's own `?id=` (even when the page cannot show the item: the
+ * app may, e.g. to its author); without a valid id, the app's start screen.
+ */
+export function AppPromptProvider({ kind, children }: { kind: ShareKind; children: ReactNode }) {
+  const id = parseShareId(new URLSearchParams(useLocation().search).get('id'));
+  const [image, setImage] = useState(0);
+  const target: AppTarget = id ? { kind, id, ...(kind === 'goods' ? { image } : {}) } : null;
+  const { openApp, guideOpen, closeGuide } = useOpenInApp(target);
+  const { inAppBrowser } = useClientInfo();
+  const text = useShareMessages();
+  return (
+    <AppPromptContext value={{ openApp, setImage }}>
+      {children}
+      {inAppBrowser === 'none' ? null : (
+        <OpenInBrowserGuide
+          open={guideOpen}
+          onClose={closeGuide}
+          texts={{
+            ...text.guide,
+            hint: fill(text.guide.hint, { app: text.inAppNames[inAppBrowser] }),
+          }}
+        />
+      )}
+    </AppPromptContext>
+  );
+}

@@ -1,0 +1,74 @@
+import { useState, useSyncExternalStore } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import type { Image } from '@guquan/contract/share';
+import { ImageGallery } from '../image-gallery/image-gallery';
+import { ImageViewer } from '../image-viewer/image-viewer';
+import { useAppPrompt } from '../open-in-app/app-prompt';
+
+/** The history state of the entry the open viewer pushed: which image it opened on. */
+const VIEWER_STATE_KEY = 'shareViewer';
+
+export function viewerIndexOf(state: unknown): number | null {
+  const value = (state as Record<string, unknown> | null | undefined)?.[VIEWER_STATE_KEY];
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
+}
+
+const subscribeToNothing = () => () => undefined;
+
+/** False while rendering on the server and hydrating, true afterwards. */
+function useHydrated(): boolean {
+  return useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * The gallery and its full-screen viewer. Opening the viewer pushes a history entry (same URL,
+ * with state) so the system Back button closes it instead of leaving the page; the share's route
+ * does not reload its data for that entry (see shareShouldRevalidate). The image being viewed is
+ * the one "open in app" opens.
+ */
+export function PhotoGallery({ images, name }: { images: readonly Image[]; name: string }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const hydrated = useHydrated();
+  const { setImage } = useAppPrompt();
+  const [index, setIndex] = useState(0);
+  const viewerIndex = hydrated ? viewerIndexOf(location.state) : null;
+
+  function show(next: number) {
+    setIndex(next);
+    setImage(next);
+  }
+
+  return (
+    <>
+      <ImageGallery
+        images={images}
+        name={name}
+        index={index}
+        onIndexChange={show}
+        onOpen={(opened) => {
+          show(opened);
+          void navigate(
+            { pathname: location.pathname, search: location.search, hash: location.hash },
+            { state: { [VIEWER_STATE_KEY]: opened }, preventScrollReset: true },
+          );
+        }}
+      />
+      {viewerIndex !== null && viewerIndex < images.length ? (
+        <ImageViewer
+          images={images}
+          name={name}
+          startIndex={viewerIndex}
+          onIndexChange={show}
+          onClose={() => {
+            void navigate(-1);
+          }}
+        />
+      ) : null}
+    </>
+  );
+}

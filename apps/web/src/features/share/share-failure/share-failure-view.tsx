@@ -1,0 +1,63 @@
+import { Link, useLocation } from 'react-router';
+import type { ShareKind } from '@guquan/contract/share';
+import { StatusView } from '../../../components/status-view/status-view';
+import buttons from '../../../components/button.module.css';
+import { useAppPrompt } from '../open-in-app/app-prompt';
+import { keepLanguage, WEBSITE_PATH } from '../share-links';
+import { fill, useShareMessages, type ShareFailureState } from '../share-messages';
+import styles from './share-failure-view.module.css';
+
+const EMBLEMS: Readonly<Record<ShareFailureState, string>> = {
+  not_found: '404',
+  removed: '410',
+  private: '403',
+  invalid_id: '400',
+  network: '!',
+};
+
+/**
+ * Why the share cannot be shown, in words, and what the visitor can still do: retry (after a
+ * network failure), open or get the app, visit the official website. Never a dead end.
+ */
+export function ShareFailureView({
+  kind,
+  state,
+  onRetry,
+}: {
+  kind: ShareKind;
+  state: ShareFailureState;
+  onRetry: () => void;
+}) {
+  const text = useShareMessages();
+  const { openApp } = useAppPrompt();
+  const { search } = useLocation();
+  const failure = text.failures[state];
+  return (
+    <div className={styles.failure} data-state={state}>
+      <StatusView
+        emblem={EMBLEMS[state]}
+        heading={fill(failure.heading, { this: text.this[kind] })}
+        body={failure.body}
+        action={
+          <div className={styles.actions}>
+            {state === 'network' ? (
+              <button type="button" className={buttons.primary} onClick={onRetry}>
+                {text.retry}
+              </button>
+            ) : null}
+            <button
+              type="button"
+              className={state === 'network' ? styles.secondary : buttons.primary}
+              onClick={openApp}
+            >
+              {text.openApp}
+            </button>
+            <Link className={styles.website} to={keepLanguage(WEBSITE_PATH, search)}>
+              {text.toWebsite}
+            </Link>
+          </div>
+        }
+      />
+    </div>
+  );
+}

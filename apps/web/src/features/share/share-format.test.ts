@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { formatCount, formatDate, formatPrice } from './share-format';
+
+describe('formatPrice', () => {
+  it.each([
+    [3500, '¥35.00'],
+    [0, '¥0.00'],
+    [5, '¥0.05'],
+    [1999, '¥19.99'],
+    [1_280_000, '¥12,800.00'],
+    [123_456_789, '¥1,234,567.89'],
+  ])('shows %i fen as %s', (fen, text) => {
+    expect(formatPrice(fen)).toBe(text);
+  });
+});
+
+describe('formatCount', () => {
+  it.each([
+    [0, '0', '0'],
+    [999, '999', '999'],
+    [1_000, '1000', '1k'],
+    [1_250, '1250', '1.2k'],
+    [9_999, '9999', '9.9k'],
+    [10_000, '1万', '10k'],
+    [12_345, '1.2万', '12.3k'],
+    [2_500_000, '250万', '2.5M'],
+    [123_000_000, '1.2亿', '123M'],
+  ])('shows %i as %s in Chinese and %s in English', (count, zh, en) => {
+    expect(formatCount(count, 'zh-CN')).toBe(zh);
+    expect(formatCount(count, 'en')).toBe(en);
+  });
+});
+
+describe('formatDate', () => {
+  it('gives the day in China', () => {
+    expect(formatDate('2025-11-02T08:30:00.000Z')).toBe('2025-11-02');
+    expect(formatDate('2025-11-02T17:30:00.000Z')).toBe('2025-11-03');
+    expect(formatDate('2025-11-03T01:00:00+08:00')).toBe('2025-11-03');
+  });
+});

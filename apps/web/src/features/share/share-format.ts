@@ -1,0 +1,33 @@
+import type { Language } from '@guquan/contract/language';
+
+/**
+ * Numbers and dates as the share pages show them. Written out rather than left to Intl, so the
+ * server (Node's ICU) and the phone's browser always produce the same text and hydration matches.
+ */
+
+/** ¥35.00 from 3500 fen; thousands grouped: ¥12,800.00. */
+export function formatPrice(fen: number): string {
+  const yuan = Math.floor(fen / 100);
+  const cents = String(fen % 100).padStart(2, '0');
+  return `¥${String(yuan).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`;
+}
+
+function oneDecimal(value: number): string {
+  return (Math.floor(value * 10) / 10).toFixed(1).replace(/\.0$/, '');
+}
+
+/** Counts the way Chinese and English apps show them: 9999, 1.2万 / 999, 1.2k, 3.4M. */
+export function formatCount(count: number, language: Language): string {
+  if (language === 'zh-CN') {
+    if (count >= 100_000_000) return `${oneDecimal(count / 100_000_000)}亿`;
+    return count >= 10_000 ? `${oneDecimal(count / 10_000)}万` : String(count);
+  }
+  if (count >= 1_000_000) return `${oneDecimal(count / 1_000_000)}M`;
+  return count >= 1_000 ? `${oneDecimal(count / 1_000)}k` : String(count);
+}
+
+/** The calendar day in China (UTC+8, no daylight saving), where the app and its users are. */
+export function formatDate(iso: string): string {
+  const shifted = new Date(Date.parse(iso) + 8 * 60 * 60 * 1000);
+  return shifted.toISOString().slice(0, 10);
+}

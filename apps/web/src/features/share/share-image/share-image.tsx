@@ -1,0 +1,49 @@
+import { IMAGE_WIDTHS, imageSrcSet, imageUrl, type Image } from '@guquan/contract/share';
+
+/** The `src` for browsers without srcset: the width previews use, or the original's if smaller. */
+const FALLBACK_WIDTH = 750;
+
+function fallbackSrc(image: Image): string {
+  const wanted = Math.min(image.width, FALLBACK_WIDTH);
+  return imageUrl(image.id, IMAGE_WIDTHS.find((width) => width >= wanted) ?? FALLBACK_WIDTH);
+}
+
+/**
+ * An image of a share: its own size (width/height from the contract, so nothing moves when it
+ * arrives), the contract's srcset with the caller's `sizes`, lazy unless it is the page's first
+ * (largest) image, decoded off the main thread, and always an alt text.
+ */
+export function ShareImage({
+  image,
+  sizes,
+  priority = false,
+  fallbackAlt,
+  className,
+  imageRef,
+}: {
+  image: Image;
+  sizes: string;
+  /** The first image of the page: loaded at once, first. */
+  priority?: boolean;
+  /** Used when the image has no description of its own ('' for a decorative image). */
+  fallbackAlt: string;
+  className?: string;
+  imageRef?: (element: HTMLImageElement | null) => void;
+}) {
+  return (
+    <img
+      ref={imageRef}
+      className={className}
+      src={fallbackSrc(image)}
+      srcSet={imageSrcSet(image)}
+      sizes={sizes}
+      width={image.width}
+      height={image.height}
+      alt={image.alt || fallbackAlt}
+      loading={priority ? 'eager' : 'lazy'}
+      decoding="async"
+      {...(priority ? { fetchPriority: 'high' as const } : {})}
+      draggable={false}
+    />
+  );
+}

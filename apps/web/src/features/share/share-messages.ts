@@ -1,0 +1,213 @@
+import type { Language } from '@guquan/contract/language';
+import type { GoodsStatus, ShareKind } from '@guquan/contract/share';
+import { useLanguage } from '../../lib/i18n/language-context';
+
+/** Every text of the share pages, in both languages. `{n}`, `{total}`, `{app}` are filled in. */
+const messages = {
+  'zh-CN': {
+    appName: '谷圈',
+    appBarText: '打开谷圈 App，看更多同好的谷子',
+    appBarOpen: '打开',
+    appBarDismiss: '关闭提示',
+    openInApp: {
+      goods: 'App 内查看这件谷子',
+      cabinet: 'App 内逛逛这个痛柜',
+      note: 'App 内查看完整笔记',
+    } satisfies Record<ShareKind, string>,
+    openApp: '打开谷圈 App',
+    toWebsite: '前往谷圈官网',
+    retry: '重试',
+    loading: '正在加载…',
+    status: { display: '展示', selling: '出', wanted: '收' } satisfies Record<GoodsStatus, string>,
+    statusLabel: '状态',
+    work: '作品',
+    character: '角色',
+    category: '品类',
+    price: '价格',
+    noPrice: '未标价',
+    likes: '喜欢',
+    wants: '想要',
+    collects: '收藏',
+    comments: '评论',
+    counts: '互动数据',
+    owner: '谷主',
+    author: '作者',
+    commenter: '评论者',
+    tags: '标签',
+    gallery: '图片',
+    slide: '第 {n} 张，共 {total} 张',
+    viewLarge: '查看大图',
+    imageAlt: '{name}的第 {n} 张图片',
+    viewer: '大图查看',
+    viewerClose: '关闭大图',
+    viewerPrevious: '上一张',
+    viewerNext: '下一张',
+    cover: '{name}的封面',
+    itemCount: '共 {n} 件谷子',
+    itemsHeading: '柜中谷子',
+    itemsMore: '还有 {n} 件谷子，打开 App 查看',
+    noItems: '柜子里还没有公开的谷子',
+    topComments: '热门评论',
+    allComments: '在 App 内查看全部 {n} 条评论',
+    noComments: '还没有评论，来 App 里抢沙发吧',
+    moreInApp: '更多精彩内容在谷圈 App',
+    publishedOn: '发布于 {date}',
+    commentLikes: '{n} 人赞过',
+    this: { goods: '这件谷子', cabinet: '这个痛柜', note: '这篇笔记' } satisfies Record<
+      ShareKind,
+      string
+    >,
+    failures: {
+      not_found: {
+        heading: '{this}不存在',
+        body: '链接可能不完整，或内容已被删除。打开谷圈 App，看看更多同好的分享。',
+      },
+      removed: {
+        heading: '{this}已被删除',
+        body: '作者或平台已删除这条内容。打开谷圈 App，看看更多同好的分享。',
+      },
+      private: {
+        heading: '{this}仅作者自己可见',
+        body: '作者已将它设为私密。如果你是作者，可以在谷圈 App 内查看。',
+      },
+      invalid_id: {
+        heading: '分享链接不完整',
+        body: '链接缺少或带有错误的内容编号，请让分享的同好重新分享一次。',
+      },
+      network: {
+        heading: '加载失败',
+        body: '网络似乎不太稳定，请检查网络后重试。',
+      },
+    },
+    guide: {
+      title: '请在浏览器中打开',
+      steps: ['点击右上角的 ··· 按钮', '在菜单中选择「在浏览器打开」'],
+      hint: '{app}内无法直接打开谷圈 App，在浏览器中打开本页后即可打开或下载。',
+      copyIntro: '也可以复制本页链接，粘贴到浏览器地址栏中打开。',
+      linkLabel: '本页链接',
+      copy: '复制链接',
+      copied: '链接已复制，请粘贴到浏览器中打开',
+      copyFailed: '无法自动复制，请长按上方链接手动复制',
+      close: '我知道了',
+    },
+    inAppNames: { wechat: '微信', qq: 'QQ', weibo: '微博' },
+  },
+  en: {
+    appName: 'goods circle',
+    appBarText: 'Open the goods-circle app for more fans’ merch',
+    appBarOpen: 'Open',
+    appBarDismiss: 'Dismiss',
+    openInApp: {
+      goods: 'View this item in the app',
+      cabinet: 'Browse this cabinet in the app',
+      note: 'Read the full note in the app',
+    },
+    openApp: 'Open the goods-circle app',
+    toWebsite: 'Go to the goods-circle website',
+    retry: 'Try again',
+    loading: 'Loading…',
+    status: { display: 'On show', selling: 'For sale', wanted: 'Wanted' },
+    statusLabel: 'Status',
+    work: 'Series',
+    character: 'Character',
+    category: 'Category',
+    price: 'Price',
+    noPrice: 'No price set',
+    likes: 'Likes',
+    wants: 'Wants',
+    collects: 'Saves',
+    comments: 'Comments',
+    counts: 'Reactions',
+    owner: 'Owner',
+    author: 'Author',
+    commenter: 'Comment by',
+    tags: 'Tags',
+    gallery: 'Photos',
+    slide: 'Photo {n} of {total}',
+    viewLarge: 'View full screen',
+    imageAlt: 'Photo {n} of {name}',
+    viewer: 'Photo viewer',
+    viewerClose: 'Close photo viewer',
+    viewerPrevious: 'Previous photo',
+    viewerNext: 'Next photo',
+    cover: 'Cover of {name}',
+    itemCount: '{n} items',
+    itemsHeading: 'In this cabinet',
+    itemsMore: '{n} more in the app',
+    noItems: 'No public items in this cabinet yet',
+    topComments: 'Top comments',
+    allComments: 'See all {n} comments in the app',
+    noComments: 'No comments yet: be the first in the app',
+    moreInApp: 'More in the goods-circle app',
+    publishedOn: 'Posted {date}',
+    commentLikes: '{n} likes',
+    this: { goods: 'This item', cabinet: 'This cabinet', note: 'This note' },
+    failures: {
+      not_found: {
+        heading: '{this} does not exist',
+        body: 'The link may be incomplete, or the content was deleted. Open the goods-circle app to see what other fans share.',
+      },
+      removed: {
+        heading: '{this} has been removed',
+        body: 'Its author or the platform removed it. Open the goods-circle app to see what other fans share.',
+      },
+      private: {
+        heading: '{this} is private',
+        body: 'Only its author can see it. If it is yours, open it in the goods-circle app.',
+      },
+      invalid_id: {
+        heading: 'This share link is incomplete',
+        body: 'The link is missing the id of what was shared, or has a wrong one. Ask for it to be shared again.',
+      },
+      network: {
+        heading: 'Could not load',
+        body: 'The network seems unstable. Check your connection and try again.',
+      },
+    },
+    guide: {
+      title: 'Open this page in your browser',
+      steps: [
+        'Tap the ··· button in the top right corner',
+        'Choose "Open in Browser" from the menu',
+      ],
+      hint: 'The goods-circle app cannot be opened from inside {app}. Open this page in your browser to open or download it.',
+      copyIntro: 'Or copy the link to this page and paste it into the address bar of your browser.',
+      linkLabel: 'Link to this page',
+      copy: 'Copy link',
+      copied: 'Link copied: paste it into your browser to open it',
+      copyFailed:
+        'The link could not be copied automatically: press and hold the link above to copy it',
+      close: 'Got it',
+    },
+    inAppNames: { wechat: 'WeChat', qq: 'QQ', weibo: 'Weibo' },
+  },
+} as const;
+
+export type ShareMessages = (typeof messages)['zh-CN'];
+export type ShareFailureState = keyof ShareMessages['failures'];
+
+// Typed against the Chinese texts: an English text missing or misshapen fails the type check.
+const byLanguage: Readonly<Record<Language, DeepStrings<ShareMessages>>> = messages;
+
+type DeepStrings<T> = T extends string
+  ? string
+  : T extends readonly string[]
+    ? readonly string[]
+    : { readonly [K in keyof T]: DeepStrings<T[K]> };
+
+export type ShareTexts = DeepStrings<ShareMessages>;
+
+export function shareMessages(language: Language): ShareTexts {
+  return byLanguage[language];
+}
+
+export function useShareMessages(): ShareTexts {
+  return shareMessages(useLanguage());
+}
+
+/** Fills `{name}` placeholders: `fill('第 {n} 张', { n: 2 })`. */
+export function fill(template: string, values: Readonly<Record<string, string | number>>): string {
+  return template.replace(/\{(\w+)\}/g, (match, key: string) =>
+    key in values ? String(values[key]) : match,
+  );
+}

@@ -1,0 +1,68 @@
+import { Suspense, use, useState, type ReactNode } from 'react';
+import { useLoaderData, useLocation } from 'react-router';
+import type { ShareItems, ShareKind } from '@guquan/contract/share';
+import { PageColumn } from '../../../components/page-column/page-column';
+import { OpenAppBar } from '../open-app-bar/open-app-bar';
+import { AppPromptProvider } from '../open-in-app/app-prompt';
+import { ShareFailureView } from '../share-failure/share-failure-view';
+import { fetchShare, type LoadedShare, type ShareLoaderData } from '../share-loader';
+import { ShareSkeleton } from '../share-skeleton/share-skeleton';
+
+/**
+ * The item once it is there: at once when it already is (server, hydration), else suspending
+ * until the promise settles. What React Router's <Await> does, with React's own `use`: <Await>
+ * would add to the router code every page loads at start-up, `use` is already in React.
+ */
+function Resolved<K extends ShareKind>({
+  result,
+  children,
+}: {
+  result: LoadedShare<K> | Promise<LoadedShare<K>>;
+  children: (loaded: LoadedShare<K>) => ReactNode;
+}) {
+  return children(result instanceof Promise ? use(result) : result);
+}
+
+/**
+ * The frame of every share page: the phone column, the app bar, and the item — the server's
+ * (already there), or, after a navigation in the browser, the skeleton until it arrives. A retry
+ * after a network failure fetches again right here; nothing else reloads.
+ */
+export function SharePage<K extends ShareKind>({
+  kind,
+  children,
+}: {
+  kind: K;
+  children: (item: ShareItems[K]) => ReactNode;
+}) {
+  const data = useLoaderData<ShareLoaderData<K>>();
+  const id = new URLSearchParams(useLocation().search).get('id');
+  const [retried, setRetried] = useState<{
+    of: ShareLoaderData<K>['result'];
+    result: Promise<LoadedShare<K>>;
+  } | null>(null);
+  // A retry belongs to the loader data it retried: a new navigation starts from its own.
+  const result = retried?.of === data.result ? retried.result : data.result;
+
+  function retry() {
+    setRetried({ of: data.result, result: fetchShare(kind, id) });
+  }
+
+  const failure = (state: Exclude<LoadedShare<K>['state'], 'ok'>) => (
+    <ShareFailureView kind={kind} state={state} onRetry={retry} />
+  );
+
+  return (
+    <PageColumn>
+      <AppPromptProvider kind={kind}>
+        <OpenAppBar />
+        {/* Keyed by the item: another item of the same page shows the skeleton, not the last one. */}
+        <Suspense key={id ?? ''} fallback={<ShareSkeleton kind={kind} />}>
+          <Resolved result={result}>
+            {(loaded) => (loaded.state === 'ok' ? children(loaded.item) : failure(loaded.state))}
+          </Resolved>
+        </Suspense>
+      </AppPromptProvider>
+    </PageColumn>
+  );
+}

@@ -1,0 +1,37 @@
+import type { ShareKind } from '@guquan/contract/share';
+import { useShareMessages } from '../share-messages';
+import styles from './share-skeleton.module.css';
+
+/**
+ * What a share page shows while its item loads: grey shapes where the page's parts will be, of
+ * their size, so nothing jumps when the item arrives.
+ */
+export function ShareSkeleton({ kind }: { kind: ShareKind }) {
+  const text = useShareMessages();
+  return (
+    <div className={styles.skeleton} aria-busy="true" data-kind={kind}>
+      <p className={styles.status} role="status">
+        {text.loading}
+      </p>
+      <div className={`${styles.block} ${kind === 'cabinet' ? styles.cover : styles.gallery}`} />
+      <div className={styles.body} aria-hidden="true">
+        <div className={`${styles.block} ${styles.title}`} />
+        {kind === 'goods' ? <div className={`${styles.block} ${styles.price}`} /> : null}
+        <div className={styles.owner}>
+          <div className={`${styles.block} ${styles.avatar}`} />
+          <div className={`${styles.block} ${styles.name}`} />
+        </div>
+        <div className={`${styles.block} ${styles.line}`} />
+        <div className={`${styles.block} ${styles.line}`} />
+        <div className={`${styles.block} ${styles.short}`} />
+        {kind === 'cabinet' ? (
+          <div className={styles.grid}>
+            {Array.from({ length: 6 }, (_, index) => (
+              <div key={index} className={`${styles.block} ${styles.tile}`} />
+            ))}
+          </div>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,14 @@
+import type { GoodsStatus } from '@guquan/contract/share';
+import { useShareMessages } from '../share-messages';
+import styles from './status-badge.module.css';
+
+/** 展示 / 出 / 收: whether the owner shows, sells (or swaps) or wants the goods. */
+export function StatusBadge({ status, className }: { status: GoodsStatus; className?: string }) {
+  const text = useShareMessages();
+  return (
+    <span className={`${styles.badge} ${styles[status] ?? ''} ${className ?? ''}`}>
+      <span className={styles.label}>{text.statusLabel}：</span>
+      {text.status[status]}
+    </span>
+  );
+}
