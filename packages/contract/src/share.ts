@@ -1,16 +1,11 @@
 import { z } from 'zod';
-import { API_BASE_PATH, BASE_PATH } from './site-paths.ts';
+import { PUBLIC_ID_PATTERN, type ShareFailure, type ShareKind } from './share-paths.ts';
 
 /**
  * What the share pages show (PRODUCT.md "Share pages"), checked by the server before it answers
  * and by the web app when it reads an answer. One schema per thing, for both ends.
  */
 
-/**
- * Public ids: 16 characters of base64url, 96 random bits. Nobody can guess one or walk from one to
- * the next; the database's own row ids never leave the server.
- */
-export const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]{16}$/;
 export const publicIdSchema = z.string().regex(PUBLIC_ID_PATTERN);
 
 export const imageSchema = z.object({
@@ -116,20 +111,6 @@ export type Note = z.infer<typeof noteSchema>;
 /** The query of a share page and of its API call: `?id=`; anything else is ignored. */
 export const shareQuerySchema = z.looseObject({ id: z.unknown().optional() });
 
-/**
- * Why a share cannot be shown, with its HTTP status and the API's error code.
- * `invalid_id` covers a missing id as well as a malformed one.
- */
-export const SHARE_FAILURES = {
-  invalid_id: 400,
-  private: 403,
-  not_found: 404,
-  removed: 410,
-} as const;
-export type ShareFailure = keyof typeof SHARE_FAILURES;
-
-export type ShareKind = 'goods' | 'cabinet' | 'note';
-
 export interface ShareItems {
   goods: Goods;
   cabinet: Cabinet;
@@ -152,48 +133,4 @@ export type ShareResult<K extends ShareKind> =
  */
 export interface ShareReader {
   read<K extends ShareKind>(kind: K, id: unknown): Promise<ShareResult<K>>;
-}
-
-/** The id from a query value, or undefined when missing or malformed. */
-export function parseShareId(value: unknown): string | undefined {
-  const single = Array.isArray(value) ? (value as unknown[])[0] : value;
-  const parsed = publicIdSchema.safeParse(single);
-  return parsed.success ? parsed.data : undefined;
-}
-
-const apiSegments: Readonly<Record<ShareKind, string>> = {
-  goods: 'goods',
-  cabinet: 'cabinets',
-  note: 'notes',
-};
-
-/** The API path of a share, e.g. /anime_merch_web/api/v1/goods/AbCd…; `:id` for the route. */
-export function shareApiPath(kind: ShareKind, id = ':id'): string {
-  return `${API_BASE_PATH}/${apiSegments[kind]}/${id}`;
-}
-
-/**
- * Images are served at fixed widths only (each one is made once and cached): a page picks from
- * these in its srcset, and the server refuses any other.
- */
-export const IMAGE_WIDTHS = [160, 320, 480, 640, 750, 960, 1280] as const;
-export type ImageWidth = (typeof IMAGE_WIDTHS)[number];
-export const MEDIA_PATH = `${BASE_PATH}/media`;
-
-/** The URL of an image at one of IMAGE_WIDTHS, as WebP. */
-export function imageUrl(imageId: string, width: ImageWidth): string {
-  return `${MEDIA_PATH}/${imageId}/${width}.webp`;
-}
-
-/**
- * `srcset` for an image: every width smaller than the original, and the first that is not (the
- * server never enlarges, so that one is the original's own size).
- */
-export function imageSrcSet(image: Pick<Image, 'id' | 'width'>): string {
-  const smaller = IMAGE_WIDTHS.filter((width) => width < image.width);
-  const covering = IMAGE_WIDTHS.find((width) => width >= image.width);
-  const widths: readonly ImageWidth[] = covering ? [...smaller, covering] : smaller;
-  return widths
-    .map((width) => `${imageUrl(image.id, width)} ${Math.min(width, image.width)}w`)
-    .join(', ');
 }

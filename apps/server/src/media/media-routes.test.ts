@@ -4,14 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorSchema } from '@guquan/contract/api-error';
-import {
-  goodsSchema,
-  IMAGE_WIDTHS,
-  imageUrl,
-  MEDIA_PATH,
-  shareApiPath,
-  type Image,
-} from '@guquan/contract/share';
+import { goodsSchema, type Image } from '@guquan/contract/share';
+import { IMAGE_WIDTHS, imageUrl, MEDIA_PATH, shareApiPath } from '@guquan/contract/share-paths';
 import { dataPaths, type DataPaths } from '../config/data-paths.ts';
 import { openSqliteDatabase, type Db } from '../db/database.ts';
 import { DEMO_IDS } from '../seed/demo-ids.ts';

@@ -2,7 +2,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
-import type { ImageWidth } from '@guquan/contract/share';
+import type { ImageWidth } from '@guquan/contract/share-paths';
 import type { StoredImage } from './media-repository.ts';
 
 /** WebP at this quality is small and still clean on a phone's screen. */

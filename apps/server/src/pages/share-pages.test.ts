@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PageHead, PageRenderModule, PageRenderRequest } from '@guquan/contract/page-render';
+import type { ShareResult } from '@guquan/contract/share';
 import {
   imageUrl,
   SHARE_FAILURES,
   shareApiPath,
   type ShareKind,
-  type ShareResult,
-} from '@guquan/contract/share';
+} from '@guquan/contract/share-paths';
 import { DEMO_IDS } from '../seed/demo-ids.ts';
 import { buildTestApp, loadTestWebBuild } from '../test-support/test-app.ts';
 

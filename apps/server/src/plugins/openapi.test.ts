@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
-import { shareApiPath } from '@guquan/contract/share';
+import { shareApiPath } from '@guquan/contract/share-paths';
 import { buildTestApp } from '../test-support/test-app.ts';
 
 let app: FastifyInstance;

@@ -1,13 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorSchema } from '@guquan/contract/api-error';
-import {
-  cabinetSchema,
-  goodsSchema,
-  noteSchema,
-  shareApiPath,
-  type ShareKind,
-} from '@guquan/contract/share';
+import { cabinetSchema, goodsSchema, noteSchema } from '@guquan/contract/share';
+import { shareApiPath, type ShareKind } from '@guquan/contract/share-paths';
 import { DEMO_IDS } from '../seed/demo-ids.ts';
 import { buildTestApp } from '../test-support/test-app.ts';
 

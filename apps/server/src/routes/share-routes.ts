@@ -2,15 +2,13 @@ import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '@guquan/contract/api-error';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
+import { publicIdSchema, shareSchemas, type ShareReader } from '@guquan/contract/share';
 import {
-  publicIdSchema,
   SHARE_FAILURES,
   shareApiPath,
-  shareSchemas,
   type ShareFailure,
   type ShareKind,
-  type ShareReader,
-} from '@guquan/contract/share';
+} from '@guquan/contract/share-paths';
 import { sendApiError } from '../http/api-error.ts';
 
 export interface ShareRoutesOptions {

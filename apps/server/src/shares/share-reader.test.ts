@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Goods, ShareItems, ShareKind } from '@guquan/contract/share';
+import type { Goods, ShareItems } from '@guquan/contract/share';
+import type { ShareKind } from '@guquan/contract/share-paths';
 import { createShareReader, ShareContractError, type ShareRepositories } from './share-reader.ts';
 import type { StoredShare } from './stored-share.ts';
 

@@ -1,11 +1,10 @@
 import {
-  parseShareId,
   shareSchemas,
   type ShareItems,
-  type ShareKind,
   type ShareReader,
   type ShareResult,
 } from '@guquan/contract/share';
+import { parseShareId, type ShareKind } from '@guquan/contract/share-paths';
 import type { Db } from '../db/database.ts';
 import { findCabinet } from './cabinet-repository.ts';
 import { findGoods } from './goods-repository.ts';

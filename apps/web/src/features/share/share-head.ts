@@ -1,12 +1,7 @@
 import type { Language } from '@guquan/contract/language';
 import type { PageHead } from '@guquan/contract/page-render';
-import {
-  imageSrcSet,
-  imageUrl,
-  type Image,
-  type ShareItems,
-  type ShareKind,
-} from '@guquan/contract/share';
+import type { Image, ShareItems } from '@guquan/contract/share';
+import { imageSrcSet, imageUrl, type ShareKind } from '@guquan/contract/share-paths';
 import type { ShareLoaderData } from './share-loader';
 
 /**

@@ -1,14 +1,11 @@
 import { data, type LoaderFunctionArgs } from 'react-router';
+import type { ShareItems, ShareReader, ShareResult } from '@guquan/contract/share';
 import {
   parseShareId,
   SHARE_FAILURES,
   shareApiPath,
-  shareSchemas,
-  type ShareItems,
   type ShareKind,
-  type ShareReader,
-  type ShareResult,
-} from '@guquan/contract/share';
+} from '@guquan/contract/share-paths';
 
 /** A share as the page has it: the server's answer, or a network failure the visitor can retry. */
 export type LoadedShare<K extends ShareKind> = ShareResult<K> | { readonly state: 'network' };
@@ -58,6 +55,9 @@ export async function fetchShare<K extends ShareKind>(
   if (failure) return { state: failure };
   if (!response.ok) return { state: 'network' };
   try {
+    // The schemas (and zod) load only when the browser fetches a share itself: a page the server
+    // rendered never needs them.
+    const { shareSchemas } = await import('@guquan/contract/share');
     const item = shareSchemas[kind].parse(await response.json()) as ShareItems[K];
     return { state: 'ok', item };
   } catch {

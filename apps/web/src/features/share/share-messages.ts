@@ -1,5 +1,6 @@
 import type { Language } from '@guquan/contract/language';
-import type { GoodsStatus, ShareKind } from '@guquan/contract/share';
+import type { GoodsStatus } from '@guquan/contract/share';
+import type { ShareKind } from '@guquan/contract/share-paths';
 import { useLanguage } from '../../lib/i18n/language-context';
 
 /** Every text of the share pages, in both languages. `{n}`, `{total}`, `{app}` are filled in. */

@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { imageSrcSet, type Cabinet } from '@guquan/contract/share';
+import type { Cabinet } from '@guquan/contract/share';
+import { imageSrcSet } from '@guquan/contract/share-paths';
 import { cabinetFixture } from '../fixtures';
 import { HERO_IMAGE_SIZES } from '../share-head';
 import { SharePage } from '../share-page/share-page';

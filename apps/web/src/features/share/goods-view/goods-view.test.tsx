@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { imageSrcSet, type Goods } from '@guquan/contract/share';
+import type { Goods } from '@guquan/contract/share';
+import { imageSrcSet } from '@guquan/contract/share-paths';
 import { goodsFixture } from '../fixtures';
 import { HERO_IMAGE_SIZES } from '../share-head';
 import { renderShareRoute, stubLayoutApis } from '../share-test-support';

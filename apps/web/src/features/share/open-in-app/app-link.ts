@@ -1,5 +1,5 @@
 import { appLinks, download } from '@content/site.json';
-import type { ShareKind } from '@guquan/contract/share';
+import type { ShareKind } from '@guquan/contract/share-paths';
 import type { ClientInfo } from '../../../lib/client/client-info';
 
 /**

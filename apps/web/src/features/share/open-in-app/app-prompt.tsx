@@ -1,6 +1,6 @@
 import { createContext, useContext, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
-import { parseShareId, type ShareKind } from '@guquan/contract/share';
+import { parseShareId, type ShareKind } from '@guquan/contract/share-paths';
 import { OpenInBrowserGuide } from '../../../components/open-in-browser-guide/open-in-browser-guide';
 import { useClientInfo } from '../../../lib/client/client-info-context';
 import { fill, useShareMessages } from '../share-messages';

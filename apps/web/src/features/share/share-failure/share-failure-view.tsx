@@ -1,5 +1,5 @@
 import { Link, useLocation } from 'react-router';
-import type { ShareKind } from '@guquan/contract/share';
+import type { ShareKind } from '@guquan/contract/share-paths';
 import { StatusView } from '../../../components/status-view/status-view';
 import buttons from '../../../components/button.module.css';
 import { useAppPrompt } from '../open-in-app/app-prompt';

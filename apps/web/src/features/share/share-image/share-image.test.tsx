@@ -1,6 +1,6 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { imageSrcSet } from '@guquan/contract/share';
+import { imageSrcSet } from '@guquan/contract/share-paths';
 import { goodsFixture } from '../fixtures';
 import { ShareImage } from './share-image';
 

@@ -1,4 +1,5 @@
-import { IMAGE_WIDTHS, imageSrcSet, imageUrl, type Image } from '@guquan/contract/share';
+import type { Image } from '@guquan/contract/share';
+import { IMAGE_WIDTHS, imageSrcSet, imageUrl } from '@guquan/contract/share-paths';
 
 /** The `src` for browsers without srcset: the width previews use, or the original's if smaller. */
 const FALLBACK_WIDTH = 750;

@@ -1,6 +1,7 @@
 import { Suspense, use, useState, type ReactNode } from 'react';
 import { useLoaderData, useLocation } from 'react-router';
-import type { ShareItems, ShareKind } from '@guquan/contract/share';
+import type { ShareItems } from '@guquan/contract/share';
+import type { ShareKind } from '@guquan/contract/share-paths';
 import { PageColumn } from '../../../components/page-column/page-column';
 import { OpenAppBar } from '../open-app-bar/open-app-bar';
 import { AppPromptProvider } from '../open-in-app/app-prompt';

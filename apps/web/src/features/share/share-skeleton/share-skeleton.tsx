@@ -1,4 +1,4 @@
-import type { ShareKind } from '@guquan/contract/share';
+import type { ShareKind } from '@guquan/contract/share-paths';
 import { useShareMessages } from '../share-messages';
 import styles from './share-skeleton.module.css';
 
