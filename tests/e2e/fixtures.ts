@@ -15,6 +15,7 @@ import {
 } from '@playwright/test';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { DEMO_IDS } from '../../apps/server/src/seed/demo-ids.ts';
+import { DEMO_PAGE_QUERIES } from '../../apps/server/src/seed/demo-pages.ts';
 import {
   DEFAULT_TITLES,
   fullPath,
@@ -77,16 +78,9 @@ export function withLang(path: string, language: Language): string {
 
 export { DEMO_IDS };
 
-/** The query a route needs to show its page rather than a state (share pages: a demo item). */
-const SAMPLE_QUERIES: Partial<Record<RouteId, string>> = {
-  'goods-share': `id=${DEMO_IDS.goods.gallery}`,
-  'cabinet-share': `id=${DEMO_IDS.cabinets.main}`,
-  'notes-share': `id=${DEMO_IDS.notes.rich}`,
-};
-
 /** The route's path with the query that shows its page, e.g. a share page with a demo item. */
 export function samplePath(entry: RouteEntry): string {
-  const query = SAMPLE_QUERIES[entry.id as RouteId];
+  const query = DEMO_PAGE_QUERIES[entry.id];
   return query ? `${fullPath(entry)}?${query}` : fullPath(entry);
 }
 
@@ -176,8 +170,10 @@ export async function expectSingleMain(page: Page): Promise<void> {
   await expect(page.locator('main')).toHaveCount(1);
 }
 
-export async function expectNoAxeViolations(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
+/** Axe on the page, or on the part `include` selects (e.g. an open modal dialog). */
+export async function expectNoAxeViolations(page: Page, include?: string): Promise<void> {
+  const builder = new AxeBuilder({ page });
+  const results = await (include ? builder.include(include) : builder).analyze();
   const violations = results.violations.map((violation) => ({
     rule: violation.id,
     impact: violation.impact,

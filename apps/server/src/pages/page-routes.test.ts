@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorSchema } from '@guquan/contract/api-error';
 import { routeTable } from '../../../web/src/config/route-table.ts';
+import { DEMO_PAGE_QUERIES } from '../seed/demo-pages.ts';
 import { buildTestApp } from '../test-support/test-app.ts';
 
 let app: FastifyInstance;
@@ -18,7 +19,8 @@ const langIn = (html: string) => /<html lang="([^"]*)"/.exec(html)?.[1];
 
 describe('pages', () => {
   it.each(pages)('serves $path with its title in Chinese and in English', async (entry) => {
-    const url = `/anime_merch_web${entry.path}`;
+    const query = DEMO_PAGE_QUERIES[entry.id];
+    const url = `/anime_merch_web${entry.path}${query ? `?${query}` : ''}`;
     const zh = await app.inject({ url, headers: { 'accept-language': 'zh-CN,zh;q=0.9' } });
     expect(zh.statusCode).toBe(200);
     expect(titleIn(zh.body)).toBe(entry.titles['zh-CN']);

@@ -297,6 +297,8 @@ export function ImageViewer({
       <div
         ref={trackRef}
         className={zoomed ? `${styles.track} ${styles.zoomed}` : styles.track}
+        // Focusable, so a keyboard can scroll between the images (its slides hold no control).
+        tabIndex={0}
         onScroll={onScroll}
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}

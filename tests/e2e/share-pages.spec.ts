@@ -1,0 +1,411 @@
+import type { Page } from '@playwright/test';
+import type { Cabinet, Goods, Note } from '@guquan/contract/share';
+import { shareApiPath, type ShareKind } from '@guquan/contract/share-paths';
+import { shareMessages, fill } from '../../apps/web/src/features/share/share-messages.ts';
+import {
+  DEMO_IDS,
+  expect,
+  expectNoAxeViolations,
+  expectSingleMain,
+  expectTitle,
+  fullPath,
+  gotoRoute,
+  hasMarker,
+  LANGUAGES,
+  navigateInApp,
+  open,
+  routeById,
+  setMarker,
+  test,
+  titleOf,
+  waitForApp,
+  watchRequests,
+  websiteRoute,
+  withLang,
+} from './fixtures.ts';
+
+/**
+ * The share pages in a real browser against the real server and its demo data: the item, every
+ * state, the gallery and viewer, opening the app, and users' text shown as text.
+ */
+const goodsRoute = routeById('goods-share');
+const cabinetRoute = routeById('cabinet-share');
+const notesRoute = routeById('notes-share');
+
+const routeOfKind = { goods: goodsRoute, cabinet: cabinetRoute, note: notesRoute } as const;
+
+function sharePath(kind: ShareKind, id: string): string {
+  return `${fullPath(routeOfKind[kind])}?id=${id}`;
+}
+
+async function readShare<T>(page: Page, kind: ShareKind, id: string): Promise<T> {
+  const response = await page.request.get(shareApiPath(kind, id));
+  expect(response.status()).toBe(200);
+  return (await response.json()) as T;
+}
+
+/** The page's cumulative layout shift so far. */
+function layoutShift(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let total = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) {
+            total += (entry as PerformanceEntry & { value: number }).value;
+          }
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => {
+          resolve(total);
+        }, 300);
+      }),
+  );
+}
+
+test.describe('a shared item', () => {
+  for (const language of LANGUAGES) {
+    test(`goods in ${language}: gallery, facts, owner and tags, no layout shift, no axe violations`, async ({
+      page,
+    }) => {
+      const goods = await readShare<Goods>(page, 'goods', DEMO_IDS.goods.gallery);
+      await open(page, withLang(sharePath('goods', goods.id), language));
+      await waitForApp(page);
+      await expectTitle(page, titleOf(goodsRoute, language));
+      await expectSingleMain(page);
+      const text = shareMessages(language);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(goods.name);
+      await expect(page.getByText(goods.work).first()).toBeVisible();
+      await expect(page.getByText(goods.owner.nickname).first()).toBeVisible();
+      await expect(page.getByText(text.status[goods.status]).first()).toBeVisible();
+      expect(goods.priceFen).not.toBeNull();
+      await expect(page.getByText((Number(goods.priceFen) / 100).toFixed(2)).first()).toBeVisible();
+      for (const tag of goods.tags) await expect(page.getByText(tag).first()).toBeVisible();
+      const slides = page.getByRole('group', {
+        name: fill(text.slide, { n: 1, total: goods.images.length }),
+      });
+      await expect(slides.first()).toBeVisible();
+      const first = page.locator('main section[aria-roledescription="carousel"] img').first();
+      await expect(first).toHaveAttribute('srcset', /\/media\/[\w-]{16}\/\d+\.webp \d+w/);
+      await expect(first).toHaveJSProperty('complete', true);
+      expect(await layoutShift(page)).toBeLessThan(0.01);
+      await expectNoAxeViolations(page);
+    });
+  }
+
+  test('a cabinet lists its public goods, each a link to its share page inside the app', async ({
+    page,
+  }) => {
+    const cabinet = await readShare<Cabinet>(page, 'cabinet', DEMO_IDS.cabinets.main);
+    expect(cabinet.itemCount).toBeGreaterThan(cabinet.items.length);
+    const requests = watchRequests(page);
+    await open(page, withLang(sharePath('cabinet', cabinet.id), 'zh-CN'));
+    await waitForApp(page);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(cabinet.name);
+    await expect(
+      page.getByText(fill(shareMessages('zh-CN').itemCount, { n: cabinet.itemCount })).first(),
+    ).toBeVisible();
+    const tiles = page.locator(`main a[href*="${fullPath(goodsRoute)}?id="]`);
+    await expect(tiles).toHaveCount(cabinet.items.length);
+    await expectNoAxeViolations(page);
+
+    await setMarker(page);
+    const target = cabinet.items[1];
+    if (!target) throw new Error('The demo cabinet has too few items');
+    await page.locator(`main a[href*="id=${target.id}"]`).click();
+    await expectTitle(page, titleOf(goodsRoute, 'zh-CN'));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(target.name);
+    expect(new URL(page.url()).searchParams.get('lang')).toBe('zh-CN');
+    expect(await hasMarker(page)).toBe(true);
+    expect(requests.documents()).toBe(1);
+    await page.goBack();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(cabinet.name);
+  });
+
+  test('a note keeps its line breaks, marks #tags and @mentions, links only http(s), and shows its top comments', async ({
+    page,
+  }) => {
+    const note = await readShare<Note>(page, 'note', DEMO_IDS.notes.rich);
+    await open(page, withLang(sharePath('note', note.id), 'zh-CN'));
+    await waitForApp(page);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(note.title);
+    const body = page.locator('main article').first();
+    const links = await body.locator('a[target="_blank"]').evaluateAll((anchors) =>
+      anchors.map((anchor) => ({
+        href: anchor.getAttribute('href') ?? '',
+        rel: anchor.getAttribute('rel') ?? '',
+      })),
+    );
+    expect(links.length).toBeGreaterThan(0);
+    for (const link of links) {
+      expect(link.href).toMatch(/^https?:\/\//);
+      expect(link.rel).toContain('noopener');
+      expect(link.rel).toContain('ugc');
+    }
+    await expect(body.locator('a[href^="javascript:"]')).toHaveCount(0);
+    if (note.text.includes('javascript:')) await expect(body).toContainText('javascript:');
+    // Line breaks are kept: the text block keeps white space.
+    const whiteSpace = await page
+      .getByText(note.text.split('\n')[0] ?? '', { exact: false })
+      .first()
+      .evaluate((element) => getComputedStyle(element).whiteSpace);
+    expect(['pre-wrap', 'pre-line', 'break-spaces']).toContain(whiteSpace);
+    for (const comment of note.topComments) {
+      await expect(page.getByText(comment.text).first()).toBeVisible();
+    }
+    await expectNoAxeViolations(page);
+  });
+
+  test('a hostile note is shown as plain text: no element, no script, no horizontal scroll', async ({
+    page,
+  }) => {
+    let dialogs = 0;
+    page.on('dialog', (dialog) => {
+      dialogs += 1;
+      void dialog.dismiss();
+    });
+    const note = await readShare<Note>(page, 'note', DEMO_IDS.notes.hostile);
+    await page.setViewportSize({ width: 320, height: 640 });
+    await open(page, withLang(sharePath('note', note.id), 'zh-CN'));
+    await waitForApp(page);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(note.title);
+    await expect(page.locator('main img[src="x"], main iframe, main script, main b')).toHaveCount(
+      0,
+    );
+    await expect(page.locator('main')).toContainText('<img src=x onerror=alert(1)>');
+    await expect(page.locator('main')).toContainText('<iframe src="https://example.com"></iframe>');
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(dialogs).toBe(0);
+  });
+});
+
+test.describe('share states', () => {
+  const STATES = [
+    { kind: 'goods', query: `?id=${DEMO_IDS.goods.private}`, state: 'private', status: 403 },
+    { kind: 'goods', query: `?id=${DEMO_IDS.goods.removed}`, state: 'removed', status: 410 },
+    { kind: 'cabinet', query: `?id=${DEMO_IDS.unknown}`, state: 'not_found', status: 404 },
+    { kind: 'note', query: '?id=bad', state: 'invalid_id', status: 400 },
+    { kind: 'note', query: '', state: 'invalid_id', status: 400 },
+  ] as const;
+
+  for (const { kind, query, state, status } of STATES) {
+    test(`${kind} ${query || '(no id)'}: ${state} (${status}) with a way to the app and the website`, async ({
+      page,
+      consoleGuard,
+    }) => {
+      consoleGuard.allow(
+        new RegExp(`Failed to load resource: the server responded with a status of ${status}`),
+      );
+      const language = 'zh-CN';
+      const response = await open(
+        page,
+        withLang(`${fullPath(routeOfKind[kind])}${query}`, language),
+      );
+      expect(response.status()).toBe(status);
+      await waitForApp(page);
+      const text = shareMessages(language);
+      const heading = fill(text.failures[state].heading, { this: text.this[kind] });
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+      await expect(page.locator(`main a[href*="${fullPath(websiteRoute)}"]`).first()).toBeVisible();
+      await expect(page.getByRole('button', { name: text.openApp }).first()).toBeVisible();
+      await expectSingleMain(page);
+      await expectNoAxeViolations(page);
+    });
+  }
+
+  test('a network failure offers a retry that brings the item, and the skeleton holds the place meanwhile', async ({
+    page,
+    consoleGuard,
+  }) => {
+    consoleGuard.allow(/Failed to load resource: net::ERR_FAILED/);
+    const goods = await readShare<Goods>(page, 'goods', DEMO_IDS.goods.noPrice);
+    const api = `**${shareApiPath('goods', goods.id)}`;
+    await gotoRoute(page, websiteRoute, 'zh-CN');
+    await waitForApp(page);
+    await page.route(api, (route) => route.abort('failed'));
+    await navigateInApp(page, withLang(sharePath('goods', goods.id), 'zh-CN'));
+    const text = shareMessages('zh-CN');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      fill(text.failures.network.heading, { this: text.this.goods }),
+    );
+
+    // The retry: the answer is slow this time, and the skeleton shows until it comes.
+    await page.unroute(api);
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(api, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.getByRole('button', { name: text.retry }).click();
+    await expect(page.locator('[aria-busy="true"]')).toBeVisible();
+    release();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(goods.name);
+    await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+  });
+});
+
+test.describe('the gallery and the viewer', () => {
+  test('swipe between images, open the viewer, zoom with a double tap and a pinch, Back closes it and stays on the page', async ({
+    page,
+  }) => {
+    const goods = await readShare<Goods>(page, 'goods', DEMO_IDS.goods.gallery);
+    const requests = watchRequests(page);
+    await open(page, withLang(sharePath('goods', goods.id), 'en'));
+    await waitForApp(page);
+    const text = shareMessages('en');
+    const total = goods.images.length;
+
+    // Swipe: the track scrolls by one slide and snaps.
+    const track = page.locator('main section[aria-roledescription="carousel"] > div').first();
+    await track.evaluate((element) => {
+      element.scrollTo({ left: element.clientWidth, behavior: 'instant' });
+    });
+    await expect(page.locator('main').getByText(`2/${total}`)).toBeVisible();
+
+    // Tap opens the viewer on the image being shown.
+    await page
+      .getByRole('group', { name: fill(text.slide, { n: 2, total }) })
+      .getByRole('button')
+      .click();
+    const viewer = page.getByRole('dialog', { name: text.viewer });
+    await expect(viewer).toBeVisible();
+    // A modal dialog makes the page behind it inert: check the dialog itself.
+    await expectNoAxeViolations(page, '[role="dialog"]');
+    const currentImage = viewer.locator(
+      '[aria-roledescription="slide"]:not([aria-hidden="true"]) img',
+    );
+    const scale = () =>
+      currentImage.evaluate((image) => {
+        const transformed = image.closest('[style*="transform"]') ?? image;
+        return new DOMMatrix(getComputedStyle(transformed).transform).a;
+      });
+    expect(await scale()).toBeCloseTo(1);
+
+    // A double tap zooms in, another zooms out.
+    const box = await currentImage.boundingBox();
+    if (!box) throw new Error('The viewer shows no image');
+    const center = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    await page.touchscreen.tap(center.x, center.y);
+    await page.touchscreen.tap(center.x, center.y);
+    await expect.poll(scale).toBeGreaterThan(1.5);
+    await page.touchscreen.tap(center.x, center.y);
+    await page.touchscreen.tap(center.x, center.y);
+    await expect.poll(scale).toBeCloseTo(1);
+
+    // A pinch (two fingers moving apart) zooms in.
+    const cdp = await page.context().newCDPSession(page);
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', spread: number) =>
+      cdp.send('Input.dispatchTouchEvent', {
+        type,
+        touchPoints:
+          type === 'touchEnd'
+            ? []
+            : [
+                { x: center.x - spread, y: center.y, id: 1 },
+                { x: center.x + spread, y: center.y, id: 2 },
+              ],
+      });
+    await touch('touchStart', 20);
+    for (const spread of [40, 60, 80, 100]) await touch('touchMove', spread);
+    await touch('touchEnd', 0);
+    await expect.poll(scale).toBeGreaterThan(1.5);
+
+    // Back closes the viewer, without leaving the page or loading anything again.
+    await page.goBack();
+    await expect(viewer).toHaveCount(0);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(goods.name);
+    expect(new URL(page.url()).searchParams.get('id')).toBe(goods.id);
+    expect(requests.documents()).toBe(1);
+  });
+
+  test('a swipe down closes the viewer', async ({ page }) => {
+    const goods = await readShare<Goods>(page, 'goods', DEMO_IDS.goods.gallery);
+    await open(page, withLang(sharePath('goods', goods.id), 'zh-CN'));
+    await waitForApp(page);
+    const text = shareMessages('zh-CN');
+    await page
+      .getByRole('group', { name: fill(text.slide, { n: 1, total: goods.images.length }) })
+      .getByRole('button')
+      .click();
+    const viewer = page.getByRole('dialog', { name: text.viewer });
+    await expect(viewer).toBeVisible();
+    const viewport = page.viewportSize() ?? { width: 390, height: 844 };
+    const cdp = await page.context().newCDPSession(page);
+    const x = viewport.width / 2;
+    await cdp.send('Input.dispatchTouchEvent', {
+      type: 'touchStart',
+      touchPoints: [{ x, y: 300 }],
+    });
+    for (const y of [340, 400, 460, 520, 580]) {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y }] });
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await expect(viewer).toHaveCount(0);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(goods.name);
+  });
+});
+
+test.describe('opening the app', () => {
+  test('tries the app for the item, then goes to the store when the page is still visible after about 2 s', async ({
+    page,
+  }, testInfo) => {
+    const attempts: string[] = [];
+    await page.route(/^https:\/\/link\.guquan\.example\//, async (route) => {
+      attempts.push(route.request().url());
+      await route.abort('aborted');
+    });
+    let storeVisit: { url: string; at: number } | undefined;
+    await page.route(/^https:\/\/(apps\.apple\.com|www\.guquan\.example)\//, async (route) => {
+      storeVisit ??= { url: route.request().url(), at: Date.now() };
+      await route.fulfill({ status: 200, contentType: 'text/html', body: '<title>store</title>' });
+    });
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Page.enable');
+    const requested: string[] = [];
+    cdp.on('Page.frameRequestedNavigation', (event: { url: string }) => {
+      requested.push(event.url);
+    });
+
+    const goods = await readShare<Goods>(page, 'goods', DEMO_IDS.goods.gallery);
+    await open(page, withLang(sharePath('goods', goods.id), 'zh-CN'));
+    await waitForApp(page);
+    const tappedAt = Date.now();
+    await page.getByRole('button', { name: shareMessages('zh-CN').openInApp.goods }).click();
+    await expect.poll(() => storeVisit?.url, { timeout: 6_000 }).toBeDefined();
+    const elapsed = (storeVisit?.at ?? 0) - tappedAt;
+    expect(elapsed).toBeGreaterThan(1_500);
+    expect(elapsed).toBeLessThan(4_500);
+
+    const seen = [...attempts, ...requested];
+    if (testInfo.project.name === 'iphone') {
+      expect(
+        seen.some((url) => url.startsWith(`https://link.guquan.example/goods/${goods.id}`)),
+      ).toBe(true);
+      expect(storeVisit?.url).toMatch(/^https:\/\/apps\.apple\.com\//);
+    } else {
+      expect(seen.some((url) => url.startsWith(`intent://goods/${goods.id}`))).toBe(true);
+      expect(storeVisit?.url).toMatch(/^https:\/\/www\.guquan\.example\/download\//);
+    }
+  });
+
+  test('in WeChat, the button shows the open-in-browser guide with a copy-link button', async ({
+    openContext,
+  }, testInfo) => {
+    const userAgent = testInfo.project.use.userAgent ?? '';
+    const context = await openContext({ userAgent: `${userAgent} MicroMessenger/8.0.47` });
+    const page = await context.newPage();
+    const goods = await readShare<Goods>(page, 'goods', DEMO_IDS.goods.gallery);
+    await open(page, withLang(sharePath('goods', goods.id), 'zh-CN'));
+    await waitForApp(page);
+    await page.getByRole('button', { name: shareMessages('zh-CN').openInApp.goods }).click();
+    const guide = page.getByRole('dialog');
+    await expect(guide).toBeVisible();
+    await expect(guide.getByRole('button', { name: /复制/ })).toBeVisible();
+    expect(new URL(page.url()).searchParams.get('id')).toBe(goods.id);
+  });
+});
