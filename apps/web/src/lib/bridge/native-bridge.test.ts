@@ -5,7 +5,10 @@ import { BridgeError, createBridge, type Bridge } from './native-bridge';
 /** What the app sees of the page's window, and the one receiver it answers through. */
 interface AppSide {
   webkit?: { messageHandlers?: Record<string, { postMessage: (message: unknown) => void }> };
-  GoodsCircleAndroid?: { postMessage: (message: string) => void };
+  GoodsCircleAndroid?: {
+    postMessage: (message: string) => void;
+    addEventListener?: (type: 'message', listener: (event: { data: unknown }) => void) => void;
+  };
   __goodsCircleBridge?: { receive: (message: unknown) => void };
 }
 
@@ -86,6 +89,24 @@ describe('transports', () => {
     const sent = postMessage.mock.lastCall?.[0];
     expect(typeof sent).toBe('string');
     expect(JSON.parse(sent ?? '')).toMatchObject({ v: 1, method: 'handshake', params: {} });
+  });
+
+  it('also takes Android replies sent through the web message listener', async () => {
+    const listeners: ((event: { data: unknown }) => void)[] = [];
+    const postMessage = vi.fn<(message: string) => void>();
+    host.GoodsCircleAndroid = {
+      postMessage,
+      addEventListener: (_type: 'message', listener: (event: { data: unknown }) => void) => {
+        listeners.push(listener);
+      },
+    };
+    const bridge = createBridge(asWindow(host));
+    const first = bridge.call('getSession', {});
+    void bridge.call('close', {});
+    expect(listeners).toHaveLength(1); // one listener, however many calls
+    const { id } = JSON.parse(postMessage.mock.calls[0]?.[0] ?? '{}') as { id: string };
+    listeners[0]?.({ data: JSON.stringify({ id, ok: true, result: null }) });
+    await expect(first).resolves.toBeNull();
   });
 
   it('rejects with unavailable when there is no app', async () => {

@@ -33,7 +33,15 @@ type Transport = (message: string | BridgeRequest) => void;
 
 interface BridgeWindow {
   webkit?: { messageHandlers?: Record<string, { postMessage: (message: unknown) => void }> };
-  [ANDROID_INTERFACE_NAME]?: { postMessage: (message: string) => void };
+  /**
+   * With androidx.webkit's addWebMessageListener the object also delivers the app's
+   * JavaScriptReplyProxy messages as 'message' events: the reply path we listen on besides the
+   * receiver global.
+   */
+  [ANDROID_INTERFACE_NAME]?: {
+    postMessage: (message: string) => void;
+    addEventListener?: (type: 'message', listener: (event: { data: unknown }) => void) => void;
+  };
   [RECEIVER_GLOBAL]?: { receive: (message: unknown) => void };
 }
 
@@ -72,6 +80,8 @@ export function createBridge(win: Window): Bridge {
   const pending = new Map<string, Pending>();
   const handlers = new Map<string, Set<(data: unknown) => void>>();
   let sequence = 0;
+  // The Android objects whose reply messages we already listen to (one listener each).
+  const listening = new WeakSet<object>();
 
   const findTransport = (): { kind: 'ios' | 'android'; send: Transport } | undefined => {
     const ios = host.webkit?.messageHandlers?.[IOS_HANDLER_NAME];
@@ -84,6 +94,12 @@ export function createBridge(win: Window): Bridge {
       };
     const android = host[ANDROID_INTERFACE_NAME];
     if (android) {
+      if (!listening.has(android)) {
+        listening.add(android);
+        android.addEventListener?.('message', (event) => {
+          receive(event.data);
+        });
+      }
       return {
         kind: 'android',
         send: (message) => {
