@@ -33,7 +33,15 @@ type Transport = (message: string | BridgeRequest) => void;
 
 interface BridgeWindow {
   webkit?: { messageHandlers?: Record<string, { postMessage: (message: unknown) => void }> };
-  [ANDROID_INTERFACE_NAME]?: { postMessage: (message: string) => void };
+  /**
+   * With androidx.webkit's addWebMessageListener the object also delivers the app's
+   * JavaScriptReplyProxy messages as 'message' events: the reply path we listen on besides the
+   * receiver global.
+   */
+  [ANDROID_INTERFACE_NAME]?: {
+    postMessage: (message: string) => void;
+    addEventListener?: (type: 'message', listener: (event: { data: unknown }) => void) => void;
+  };
   [RECEIVER_GLOBAL]?: { receive: (message: unknown) => void };
 }
 
@@ -72,6 +80,8 @@ export function createBridge(win: Window): Bridge {
   const pending = new Map<string, Pending>();
   const handlers = new Map<string, Set<(data: unknown) => void>>();
   let sequence = 0;
+  // The Android objects whose reply messages we already listen to (one listener each).
+  const listening = new WeakSet<object>();
 
   const findTransport = (): { kind: 'ios' | 'android'; send: Transport } | undefined => {
     const ios = host.webkit?.messageHandlers?.[IOS_HANDLER_NAME];
@@ -84,6 +94,12 @@ export function createBridge(win: Window): Bridge {
       };
     const android = host[ANDROID_INTERFACE_NAME];
     if (android) {
+      if (!listening.has(android)) {
+        listening.add(android);
+        android.addEventListener?.('message', (event) => {
+          receive(event.data);
+        });
+      }
       return {
         kind: 'android',
         send: (message) => {
@@ -92,6 +108,30 @@ export function createBridge(win: Window): Bridge {
       };
     }
     return undefined;
+  };
+
+  const settle = (id: string, outcome: (call: Pending) => void) => {
+    const call = pending.get(id);
+    if (!call) return; // late (after its timeout) or not ours
+    pending.delete(id);
+    clearTimeout(call.timer);
+    outcome(call);
+  };
+
+  const dispatch = (event: string, raw: unknown) => {
+    // Own keys only: an event named "toString" must not reach Object.prototype.
+    if (!Object.hasOwn(bridgeEvents, event)) return;
+    const data = bridgeEvents[event as BridgeEvent].safeParse(raw);
+    if (!data.success) return;
+    // A copy: a handler may unsubscribe while we go through them.
+    for (const handler of [...(handlers.get(event) ?? [])]) {
+      try {
+        handler(data.data);
+      } catch (error) {
+        // One failing handler must neither stop the others nor throw into the app's call.
+        reportHandlerError(error);
+      }
+    }
   };
 
   const receive = (raw: unknown) => {
@@ -104,28 +144,35 @@ export function createBridge(win: Window): Bridge {
       }
     }
     const parsed = bridgeIncomingSchema.safeParse(value);
-    if (!parsed.success) return;
+    if (!parsed.success) {
+      // A reply we wait for but cannot read fails its call now rather than at its timeout.
+      const id = replyId(value);
+      if (id !== undefined) {
+        settle(id, (call) => {
+          call.reject(
+            new BridgeError('bad_reply', `The app's answer to ${call.method} is malformed.`),
+          );
+        });
+      }
+      return;
+    }
     const message = parsed.data;
     if ('event' in message) {
-      const schema = bridgeEvents[message.event as BridgeEvent] as
-        (typeof bridgeEvents)[BridgeEvent] | undefined;
-      const data = schema?.safeParse(message.data);
-      if (!data?.success) return;
-      for (const handler of handlers.get(message.event) ?? []) handler(data.data);
+      dispatch(message.event, message.data);
       return;
     }
-    const call = pending.get(message.id);
-    if (!call) return; // late (after its timeout) or not ours
-    pending.delete(message.id);
-    clearTimeout(call.timer);
-    if (!message.ok) {
-      call.reject(new BridgeError(message.error.code, message.error.message));
-      return;
-    }
-    const result = bridgeMethods[call.method].result.safeParse(message.result);
-    if (result.success) call.resolve(result.data);
-    else
-      call.reject(new BridgeError('bad_reply', `The app's answer to ${call.method} is malformed.`));
+    settle(message.id, (call) => {
+      if (!message.ok) {
+        call.reject(new BridgeError(message.error.code, message.error.message));
+        return;
+      }
+      const result = bridgeMethods[call.method].result.safeParse(message.result);
+      if (result.success) call.resolve(result.data);
+      else
+        call.reject(
+          new BridgeError('bad_reply', `The app's answer to ${call.method} is malformed.`),
+        );
+    });
   };
   host[RECEIVER_GLOBAL] = { receive };
 
@@ -162,11 +209,29 @@ export function createBridge(win: Window): Bridge {
     on(event, handler) {
       const set = handlers.get(event) ?? new Set();
       handlers.set(event, set);
-      const wrapped = handler as (data: unknown) => void;
+      // A wrapper per subscription: the same function subscribed twice is unsubscribed once each.
+      const wrapped = (data: unknown) => {
+        handler(data as BridgeEventData<typeof event>);
+      };
       set.add(wrapped);
-      return () => set.delete(wrapped);
+      return () => {
+        set.delete(wrapped);
+      };
     },
   };
+}
+
+/** The id of something shaped like a reply (`{ id: string, ok: boolean }`), if it is one. */
+function replyId(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { id, ok } = value as { id?: unknown; ok?: unknown };
+  return typeof id === 'string' && typeof ok === 'boolean' ? id : undefined;
+}
+
+/** Reports as an uncaught error would (window 'error' event, console) without throwing. */
+function reportHandlerError(error: unknown): void {
+  if (typeof globalThis.reportError === 'function') globalThis.reportError(error);
+  else console.error(error);
 }
 
 let shared: Bridge | undefined;

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { apiErrorSchema } from '@guquan/contract/api-error';
+import { signedTransactionSchema } from '@guquan/contract/bridge';
+import {
+  demoUsersResponseSchema,
+  sessionSchema,
+  type DemoUser,
+  type Session,
+} from '@guquan/contract/session';
+import { API_BASE_PATH } from '@guquan/contract/site-paths';
+
+/**
+ * The demo server's stand-ins for what the real app gets elsewhere: its users' log-in and the
+ * App Store's signed transactions. These endpoints exist in demo mode only.
+ */
+export const DEMO_PATHS = {
+  users: `${API_BASE_PATH}/demo/users`,
+  sessions: `${API_BASE_PATH}/demo/sessions`,
+  storeKitTransactions: `${API_BASE_PATH}/demo/storekit/transactions`,
+  currentSession: `${API_BASE_PATH}/sessions/current`,
+} as const;
+
+const signedPurchaseSchema = z.object({
+  signedTransaction: signedTransactionSchema,
+  transactionId: z.string().min(1).max(64),
+});
+export type SignedPurchase = z.infer<typeof signedPurchaseSchema>;
+
+export class DemoApiError extends Error {
+  override name = 'DemoApiError';
+}
+
+export interface DemoApi {
+  users(): Promise<DemoUser[]>;
+  logIn(userId: string): Promise<Session>;
+  /** Revokes the session on the server, as the app does when its user logs out. */
+  logOut(token: string): Promise<void>;
+  signPurchase(
+    token: string,
+    purchase: { productId: string; appAccountToken: string },
+  ): Promise<SignedPurchase>;
+}
+
+type Fetch = typeof fetch;
+
+export function createDemoApi(fetchFn: Fetch): DemoApi {
+  const request = async <T>(url: string, init: RequestInit, schema: z.ZodType<T>): Promise<T> => {
+    let response: Response;
+    try {
+      response = await fetchFn(url, { ...init, cache: 'no-store' });
+    } catch {
+      throw new DemoApiError(`The demo server could not be reached (${url}).`);
+    }
+    const body: unknown = await response.json().catch(() => undefined);
+    if (!response.ok) {
+      const error = apiErrorSchema.safeParse(body);
+      const reason = error.success ? error.data.error.message : `HTTP ${response.status}`;
+      throw new DemoApiError(`${url}: ${reason}`);
+    }
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw new DemoApiError(`${url}: unexpected answer.`);
+    return parsed.data;
+  };
+  const json = (token: string | undefined, body: unknown): RequestInit => ({
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+
+  return {
+    users: async () => (await request(DEMO_PATHS.users, {}, demoUsersResponseSchema)).users,
+    logIn: (userId) => request(DEMO_PATHS.sessions, json(undefined, { userId }), sessionSchema),
+    logOut: async (token) => {
+      await fetchFn(DEMO_PATHS.currentSession, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${token}` },
+      }).catch(() => undefined); // the session expires anyway; logging out locally is what counts
+    },
+    signPurchase: (token, purchase) =>
+      request(DEMO_PATHS.storeKitTransactions, json(token, purchase), signedPurchaseSchema),
+  };
+}

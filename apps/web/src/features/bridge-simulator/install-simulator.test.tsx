@@ -1,0 +1,147 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createBridge, type Bridge } from '../../lib/bridge/native-bridge';
+import {
+  createFakeDemoServer,
+  DEMO_USERS,
+  type FakeDemoServer,
+} from './fake-demo-server.test-support';
+import { installSimulator } from './install-simulator';
+import { SESSION_KEY } from './simulator-state';
+
+/**
+ * The simulator as connectBridge installs it, in one window for the whole file (as a page
+ * installs it once): the page's bridge talks to it through the real globals, the panel renders
+ * in its own root.
+ */
+let server: FakeDemoServer;
+let bridge: Bridge;
+
+beforeAll(async () => {
+  server = createFakeDemoServer();
+  window.fetch = server.fetch;
+  bridge = createBridge(window);
+  await act(async () => {
+    installSimulator(window);
+    await Promise.resolve();
+  });
+});
+
+function toggle(): HTMLElement {
+  return screen.getByRole('button', { name: /app simulator/i });
+}
+
+async function openPanel(): Promise<HTMLElement> {
+  if (toggle().getAttribute('aria-expanded') !== 'true') {
+    await act(async () => {
+      fireEvent.click(toggle());
+      await Promise.resolve();
+    });
+  }
+  return screen.getByRole('complementary', { name: 'App simulator' });
+}
+
+// Role queries over the whole panel are slow in jsdom: more time than the default 5 s.
+describe('installSimulator', { timeout: 20_000 }, () => {
+  it('plays the iOS app through the real message path', async () => {
+    expect(bridge.transport()).toBe('ios');
+    await expect(bridge.call('handshake', {})).resolves.toEqual({
+      bridgeVersion: 1,
+      platform: 'ios',
+      appVersion: 'simulator',
+    });
+  });
+
+  it('installs once: a second call returns the same simulator and adds no second panel', () => {
+    const again = installSimulator(window);
+    expect(again).toBe(installSimulator(window));
+    expect(document.querySelectorAll('[data-bridge-simulator]')).toHaveLength(1);
+  });
+
+  it('has a labelled toggle that shows and hides the panel', async () => {
+    expect(toggle().getAttribute('aria-expanded')).toBe('false');
+    const panel = await openPanel();
+    expect(toggle().getAttribute('aria-expanded')).toBe('true');
+    const controlled = document.getElementById(toggle().getAttribute('aria-controls') ?? '');
+    expect(controlled?.hidden).toBe(false);
+    expect(within(panel).getByRole('combobox', { name: 'Demo user' })).toBeTruthy();
+    expect(within(panel).getByRole('spinbutton', { name: 'Reply delay (ms)' })).toBeTruthy();
+    expect(within(panel).getByRole('group', { name: 'What the next purchase does' })).toBeTruthy();
+    await act(async () => {
+      fireEvent.keyDown(controlled ?? document.body, { key: 'Escape' });
+      await Promise.resolve();
+    });
+    expect(controlled?.hidden).toBe(true);
+  });
+
+  it('logs in the demo user picked in the panel, and keeps the session in sessionStorage', async () => {
+    const panel = await openPanel();
+    const select = within(panel).getByRole<HTMLSelectElement>('combobox', { name: 'Demo user' });
+    await waitFor(() => {
+      expect(within(select).getByRole('option', { name: DEMO_USERS[1].nickname })).toBeTruthy();
+    });
+    await act(async () => {
+      fireEvent.change(select, { target: { value: DEMO_USERS[1].id } });
+      await Promise.resolve();
+    });
+    await waitFor(async () => {
+      await expect(bridge.call('getSession', {})).resolves.toMatchObject({
+        userId: DEMO_USERS[1].id,
+      });
+    });
+    expect(sessionStorage.getItem(SESSION_KEY)).toContain(DEMO_USERS[1].id);
+
+    await act(async () => {
+      fireEvent.change(select, { target: { value: '' } });
+      await Promise.resolve();
+    });
+    await expect(bridge.call('getSession', {})).resolves.toBeNull();
+    expect(sessionStorage.getItem(SESSION_KEY)).toBeNull();
+  });
+
+  it('asks the tester to pick a user when the page calls login', async () => {
+    const login = bridge.call('login', {});
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('asks you to log in');
+    const select = screen.getByRole('combobox', { name: 'Demo user' });
+    await act(async () => {
+      fireEvent.change(select, { target: { value: DEMO_USERS[0].id } });
+      await Promise.resolve();
+    });
+    await expect(login).resolves.toMatchObject({ userId: DEMO_USERS[0].id });
+    await waitFor(() => {
+      expect(screen.queryByRole('alert')).toBeNull();
+    });
+  });
+
+  it('changes what purchases do and the platform from the panel', async () => {
+    const panel = await openPanel();
+    await act(async () => {
+      fireEvent.click(within(panel).getByRole('radio', { name: /^Cancel/ }));
+      fireEvent.click(within(panel).getByRole('radio', { name: 'Android' }));
+      await Promise.resolve();
+    });
+    await expect(
+      bridge.call('storeKitPurchase', {
+        productId: 'vip.yearly',
+        appAccountToken: '6f1c2b8e-6a0f-4d3e-9b1a-2c3d4e5f6a7b',
+      }),
+    ).resolves.toEqual({ state: 'cancelled' });
+    await expect(bridge.call('handshake', {})).resolves.toMatchObject({ platform: 'android' });
+  });
+
+  it('shows what the app would do on screen, and sends resumed on coming back', async () => {
+    const resumed = new Promise((resolve) => bridge.on('resumed', resolve));
+    await act(async () => {
+      await bridge.call('openAppRoute', { route: 'membership' });
+    });
+    const status = screen.getByRole('status');
+    expect(status.textContent).toContain('“membership”');
+    await act(async () => {
+      fireEvent.click(within(status).getByRole('button', { name: 'Back to the page' }));
+      await Promise.resolve();
+    });
+    await expect(resumed).resolves.toEqual({});
+    expect(status.textContent).toBe('');
+  });
+});

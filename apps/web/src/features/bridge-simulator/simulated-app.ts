@@ -1,0 +1,313 @@
+import {
+  BRIDGE_PROTOCOL_VERSION,
+  bridgeMethods,
+  bridgeRequestSchema,
+  type BridgeErrorCode,
+  type BridgeEvent,
+  type BridgeEventData,
+  type BridgeMethod,
+  type BridgeResult,
+} from '@guquan/contract/bridge';
+import type { Session } from '@guquan/contract/session';
+import type { z } from 'zod';
+import { DemoApiError, type DemoApi, type SignedPurchase } from './demo-api';
+import { findSimulatedProduct } from './simulated-products';
+import type { SimulatorStore } from './simulator-state';
+import type { TransactionKeeper } from './transaction-keeper';
+
+/**
+ * The app's side of the bridge, played in the browser: reads the page's requests as the app
+ * would, answers them through the page's receiver (after the chosen delay, or never), and pushes
+ * events. What each method does is written down in docs/bridge-protocol.md ("The simulator").
+ */
+export const PENDING_APPROVAL_MS = 3_000;
+
+export interface SimulatedAppOptions {
+  store: SimulatorStore;
+  keeper: TransactionKeeper;
+  api: DemoApi;
+  /** Hands a message to the page as the app does: window.__goodsCircleBridge.receive(...). */
+  deliver: (message: unknown) => void;
+  now?: () => number;
+  /** How long an Ask to Buy purchase waits before it is approved. */
+  pendingApprovalMs?: number;
+}
+
+/** What the panel can do besides answering the page. */
+export interface SimulatedApp {
+  /** The page's message, as the app's message handler receives it. */
+  receive: (message: unknown) => void;
+  loadUsers: () => Promise<void>;
+  logIn: (userId: string) => Promise<void>;
+  logOut: () => void;
+  /** The tester declines the page's log-in request: login answers null. */
+  declineLogin: () => void;
+  dismissNotice: (id: number) => void;
+  forgetTransactions: () => void;
+}
+
+/** A method that fails: becomes `{ ok: false, error: { code, message } }`. */
+class AppFailure extends Error {
+  constructor(
+    readonly code: BridgeErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Handlers = {
+  [M in BridgeMethod]: (
+    params: z.output<(typeof bridgeMethods)[M]['params']>,
+  ) => Promise<BridgeResult<M>> | BridgeResult<M>;
+};
+
+export function createSimulatedApp(options: SimulatedAppOptions): SimulatedApp {
+  const { store, keeper, api, deliver } = options;
+  const now = options.now ?? Date.now;
+  const pendingApprovalMs = options.pendingApprovalMs ?? PENDING_APPROVAL_MS;
+  let loginWaiters: ((session: Session | null) => void)[] = [];
+
+  /** As the app serializes: an object on iOS, a JSON string on Android. */
+  const encode = (message: object) =>
+    store.get().settings.platform === 'android' ? JSON.stringify(message) : message;
+
+  const reply = (message: object) => {
+    // Read when the answer is ready, so a tester can switch dropping on while a call waits.
+    const { dropReplies, delayMs } = store.get().settings;
+    if (dropReplies) return;
+    setTimeout(() => {
+      deliver(encode(message));
+    }, delayMs);
+  };
+
+  const emit = <E extends BridgeEvent>(event: E, data: BridgeEventData<E>) => {
+    setTimeout(() => {
+      deliver(encode({ event, data }));
+    }, 0);
+  };
+
+  const refreshCount = () => {
+    store.update({ unfinishedCount: keeper.unfinished().length });
+  };
+
+  /** The stored session unless it has expired (the app would then be logged out). */
+  const currentSession = (): Session | null => {
+    const { session } = store.get();
+    if (session && Date.parse(session.expiresAt) <= now()) {
+      store.update({ session: null });
+      return null;
+    }
+    return session;
+  };
+
+  const asBridgeSession = (session: Session | null) =>
+    session ? { token: session.token, userId: session.userId } : null;
+
+  const settleLogin = (session: Session | null) => {
+    const waiters = loginWaiters;
+    loginWaiters = [];
+    store.update({ loginRequested: false });
+    for (const resolve of waiters) resolve(session);
+  };
+
+  const loadUsers = async () => {
+    store.update({ usersStatus: 'loading' });
+    try {
+      store.update({ users: await api.users(), usersStatus: 'ready' });
+    } catch (error) {
+      store.update({ usersStatus: 'error', problem: messageOf(error) });
+    }
+  };
+
+  const logInAs = async (userId: string): Promise<Session> => {
+    const session = await api.logIn(userId);
+    store.update({ session, problem: null });
+    return session;
+  };
+
+  const signPurchase = async (
+    productId: string,
+    appAccountToken: string,
+  ): Promise<SignedPurchase> => {
+    const session = currentSession();
+    if (!session) {
+      throw new AppFailure('failed', 'Nobody is logged in to the simulator: pick a demo user.');
+    }
+    try {
+      const signed = await api.signPurchase(session.token, { productId, appAccountToken });
+      keeper.add({ ...signed, productId });
+      refreshCount();
+      return signed;
+    } catch (error) {
+      throw new AppFailure('failed', messageOf(error));
+    }
+  };
+
+  const handlers: Handlers = {
+    handshake: () => ({
+      bridgeVersion: BRIDGE_PROTOCOL_VERSION,
+      platform: store.get().settings.platform,
+      appVersion: 'simulator',
+    }),
+    getSession: () => asBridgeSession(currentSession()),
+    login: async () => {
+      const current = currentSession();
+      if (current) return asBridgeSession(current);
+      if (store.get().settings.autoLogin) {
+        if (store.get().usersStatus !== 'ready') await loadUsers();
+        const first = store.get().users[0];
+        if (!first) throw new AppFailure('failed', 'The demo server has no users.');
+        try {
+          return asBridgeSession(await logInAs(first.id));
+        } catch (error) {
+          throw new AppFailure('failed', messageOf(error));
+        }
+      }
+      // The app would show its log-in screen: the panel asks the tester to pick a user.
+      store.update({ open: true, loginRequested: true });
+      if (store.get().usersStatus === 'idle') void loadUsers();
+      return asBridgeSession(
+        await new Promise<Session | null>((resolve) => loginWaiters.push(resolve)),
+      );
+    },
+    close: () => {
+      store.notify('The app would close this page now.');
+      return {};
+    },
+    openAppRoute: ({ route }) => {
+      store.notify(`The app would open its screen “${route}” on top of this page.`, {
+        resumesPage: true,
+      });
+      return {};
+    },
+    storeKitProducts: ({ productIds }) => ({
+      // As StoreKit, ids the App Store does not know are left out rather than failing.
+      products: productIds.flatMap((id) => findSimulatedProduct(id) ?? []),
+    }),
+    storeKitPurchase: async ({ productId, appAccountToken }) => {
+      if (!findSimulatedProduct(productId)) {
+        throw new AppFailure('failed', `The App Store has no product ${productId}.`);
+      }
+      switch (store.get().settings.purchaseOutcome) {
+        case 'cancel':
+          return { state: 'cancelled' };
+        case 'fail':
+          throw new AppFailure('failed', 'The purchase failed (simulated App Store error).');
+        case 'pending':
+          setTimeout(() => {
+            signPurchase(productId, appAccountToken).then(
+              ({ signedTransaction }) => {
+                emit('transactionUpdated', { signedTransaction });
+              },
+              (error: unknown) => {
+                store.notify(`The pending purchase could not be approved: ${messageOf(error)}`);
+              },
+            );
+          }, pendingApprovalMs);
+          return { state: 'pending' };
+        case 'approve': {
+          const { signedTransaction } = await signPurchase(productId, appAccountToken);
+          return { state: 'purchased', signedTransaction };
+        }
+      }
+    },
+    storeKitRestore: () => ({
+      signedTransactions: keeper.all().map((transaction) => transaction.signedTransaction),
+    }),
+    storeKitUnfinished: () => ({
+      signedTransactions: keeper.unfinished().map((transaction) => transaction.signedTransaction),
+    }),
+    storeKitFinish: ({ transactionId }) => {
+      keeper.finish(transactionId);
+      refreshCount();
+      return {};
+    },
+    accountDeleted: ({ deletesAt }) => {
+      const session = store.get().session;
+      store.update({ session: null });
+      if (session) void api.logOut(session.token);
+      store.notify(
+        `The app would log out and leave this page: the account is deleted on ${deletesAt}.`,
+      );
+      return {};
+    },
+  };
+
+  const answer = async (id: string, method: string, rawParams: unknown) => {
+    try {
+      if (!Object.hasOwn(handlers, method)) {
+        throw new AppFailure('unsupported_method', `This app does not know ${method}.`);
+      }
+      const known = method as BridgeMethod;
+      const params = bridgeMethods[known].params.safeParse(rawParams);
+      if (!params.success) {
+        throw new AppFailure('failed', `Invalid params for ${method}: ${params.error.message}`);
+      }
+      const handler = handlers[known] as (params: unknown) => unknown;
+      reply({ id, ok: true, result: await handler(params.data) });
+    } catch (error) {
+      const code = error instanceof AppFailure ? error.code : 'failed';
+      reply({ id, ok: false, error: { code, message: messageOf(error).slice(0, 500) } });
+    }
+  };
+
+  refreshCount();
+
+  return {
+    receive(message) {
+      const request = bridgeRequestSchema.safeParse(message);
+      if (request.success) {
+        void answer(request.data.id, request.data.method, request.data.params);
+        return;
+      }
+      const { id, v } = (typeof message === 'object' && message !== null ? message : {}) as {
+        id?: unknown;
+        v?: unknown;
+      };
+      // Without an id there is nobody to answer; the page's call times out.
+      if (typeof id !== 'string') return;
+      reply({
+        id,
+        ok: false,
+        error:
+          v === BRIDGE_PROTOCOL_VERSION
+            ? { code: 'failed', message: 'Malformed bridge message.' }
+            : {
+                code: 'unsupported_method',
+                message: `This app speaks bridge version ${BRIDGE_PROTOCOL_VERSION}.`,
+              },
+      });
+    },
+    loadUsers,
+    async logIn(userId) {
+      try {
+        settleLogin(await logInAs(userId));
+      } catch (error) {
+        store.update({ problem: messageOf(error) });
+      }
+    },
+    logOut() {
+      const session = store.get().session;
+      store.update({ session: null });
+      if (session) void api.logOut(session.token);
+    },
+    declineLogin() {
+      settleLogin(null);
+    },
+    dismissNotice(id) {
+      const notice = store.get().notices.find((item) => item.id === id);
+      store.dismissNotice(id);
+      if (notice?.resumesPage) emit('resumed', {});
+    },
+    forgetTransactions() {
+      keeper.clear();
+      refreshCount();
+    },
+  };
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof AppFailure || error instanceof DemoApiError) return error.message;
+  return error instanceof Error ? error.message : String(error);
+}
