@@ -364,8 +364,7 @@ function Purchase({
       <h2 id="vip-plans" className={styles.subheading}>
         {text.plansHeading}
       </h2>
-      <fieldset className={styles.plans} disabled={busy}>
-        <legend className={styles.visuallyHidden}>{text.plansHeading}</legend>
+      <fieldset className={styles.plans} disabled={busy} aria-labelledby="vip-plans">
         {data.plans.map((candidate) => {
           const price = priceOf(candidate, products);
           return (
