@@ -1,7 +1,7 @@
 // Bundles the server into dist/server.js and the seed command into dist/seed.js. Dependencies stay in node_modules; the workspace's own
 // packages (TypeScript source) are bundled in.
 import { build } from 'esbuild';
-import { readFile } from 'node:fs/promises';
+import { cp, readFile } from 'node:fs/promises';
 
 const pkg = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8'));
 const external = Object.keys(pkg.dependencies ?? {}).filter((name) => !name.startsWith('@guquan/'));
@@ -17,3 +17,7 @@ await build({
   sourcemap: true,
   logLevel: 'info',
 });
+
+// The StoreKit TEST chain the demo server signs and verifies with (never trusted in production),
+// next to the bundle, where src/membership/test-chain.ts looks for it.
+await cp('src/membership/test-chain', 'dist/test-chain', { recursive: true });

@@ -20,6 +20,13 @@ import { registerOpenApi } from './plugins/openapi.ts';
 import { shareRoutes } from './routes/share-routes.ts';
 import { sessionStore } from './auth/session-store.ts';
 import { demoRoutes } from './routes/demo-routes.ts';
+import { demoStoreKitRoutes } from './routes/demo-storekit-routes.ts';
+import { membershipRoutes } from './routes/membership-routes.ts';
+import { createAppStoreVerifier } from './membership/app-store-verifier.ts';
+import { membershipService } from './membership/membership-service.ts';
+import { appStoreRootCertificates } from './membership/root-certificates.ts';
+import { createStoreKitSigner } from './membership/storekit-signer.ts';
+import { loadCertificateChain } from './membership/test-chain.ts';
 import { sessionRoutes } from './routes/session-routes.ts';
 import { seedIfEmpty, type SeedOptions } from './seed/seed.ts';
 import { createShareReader, shareRepositories } from './shares/share-reader.ts';
@@ -89,10 +96,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  // Apple's roots first: a production server without them stops here, before opening anything.
+  const verifier = createAppStoreVerifier(config.appStore, appStoreRootCertificates(config));
   const build = options.webBuild ?? (await loadWebBuild(config.webDistDir));
   const db = await openData(app, config, options.seed ?? {});
   const shares = createShareReader(shareRepositories(db));
   const sessions = sessionStore(db);
+  const membership = membershipService({ db, verifier });
   const paths = dataPaths(config.dataDir);
 
   await registerSecurityHeaders(app, config.mode);
@@ -112,8 +122,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(healthRoutes, { version: packageJson.version });
       await api.register(shareRoutes, { shares });
       await api.register(sessionRoutes, { sessions });
-      // The simulator's log-in exists in demo mode only: production has no such paths at all.
-      if (config.mode === 'demo') await api.register(demoRoutes, { db, sessions });
+      await api.register(membershipRoutes, { sessions, membership });
+      // The simulator's log-in and App Store stand-in exist in demo mode only: production has no
+      // such paths at all.
+      if (config.mode === 'demo') {
+        await api.register(demoRoutes, { db, sessions });
+        const signer = createStoreKitSigner(loadCertificateChain(), config.appStore);
+        await api.register(demoStoreKitRoutes, { db, sessions, signer });
+      }
       api.get('/openapi.json', { schema: { hide: true } }, (_request, reply) =>
         reply.header('cache-control', 'no-cache').send(app.swagger()),
       );

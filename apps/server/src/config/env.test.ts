@@ -59,11 +59,47 @@ describe('loadConfig', () => {
     expect(() =>
       loadConfig({ APP_MODE: 'production', PUBLIC_ORIGIN: 'http://example.com' }, DEFAULTS),
     ).toThrow(/https/);
+    const apple = {
+      APPLE_BUNDLE_ID: 'com.example.app',
+      APPLE_APP_APPLE_ID: '1234567890',
+      APPLE_ENVIRONMENT: 'Production',
+      APPLE_ROOT_CERTS_DIR: '/etc/apple-roots',
+    };
     const config = loadConfig(
-      { APP_MODE: 'production', PUBLIC_ORIGIN: 'https://example.com/x', HOST: '0.0.0.0' },
+      { APP_MODE: 'production', PUBLIC_ORIGIN: 'https://example.com/x', HOST: '0.0.0.0', ...apple },
       DEFAULTS,
     );
     expect(config.publicOrigin).toBe('https://example.com');
+    expect(config.appStore).toEqual({
+      bundleId: 'com.example.app',
+      appAppleId: 1234567890,
+      environment: 'Production',
+      rootCertsDir: '/etc/apple-roots',
+    });
+  });
+
+  it('requires the App Store settings in production, and never an Xcode environment', () => {
+    const production = { APP_MODE: 'production', PUBLIC_ORIGIN: 'https://example.com' };
+    for (const name of [
+      'APPLE_BUNDLE_ID',
+      'APPLE_APP_APPLE_ID',
+      'APPLE_ENVIRONMENT',
+      'APPLE_ROOT_CERTS_DIR',
+    ]) {
+      expect(() => loadConfig(production, DEFAULTS)).toThrow(new RegExp(`${name}: required`));
+    }
+    expect(() => loadConfig({ APPLE_ENVIRONMENT: 'Xcode' }, DEFAULTS)).toThrow(/APPLE_ENVIRONMENT/);
+    expect(() => loadConfig({ APPLE_ENVIRONMENT: 'LocalTesting' }, DEFAULTS)).toThrow(
+      /APPLE_ENVIRONMENT/,
+    );
+    expect(() => loadConfig({ APPLE_ENVIRONMENT: 'Production' }, DEFAULTS)).toThrow(
+      /APPLE_APP_APPLE_ID/,
+    );
+    expect(loadConfig({}, DEFAULTS).appStore).toMatchObject({
+      bundleId: 'com.guquan.app',
+      environment: 'Sandbox',
+      rootCertsDir: undefined,
+    });
   });
 
   it('keeps demo mode on this machine', () => {

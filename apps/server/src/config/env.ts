@@ -24,7 +24,19 @@ const envSchema = z.object({
     .refine((value) => !value.includes('\0'), 'must be a directory path')
     .optional(),
   TRUST_PROXY: booleanFlag.default(false),
+  // The App Store: which app's transactions count, from which environment, trusting which roots.
+  // Xcode and LocalTesting are not accepted: the verifier skips signatures for them.
+  APPLE_BUNDLE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]+$/, 'must be a bundle id such as com.example.app')
+    .optional(),
+  APPLE_APP_APPLE_ID: z.coerce.number().int().positive().optional(),
+  APPLE_ENVIRONMENT: z.enum(['Production', 'Sandbox']).optional(),
+  APPLE_ROOT_CERTS_DIR: z.string().min(1).optional(),
 });
+
+/** The bundle id demo mode signs and checks when APPLE_BUNDLE_ID does not say. */
+export const DEMO_BUNDLE_ID = 'com.guquan.app';
 
 export type AppMode = 'demo' | 'production';
 
@@ -40,6 +52,19 @@ export interface Config {
   /** Where the data lives: the SQLite database, image originals and the resized-image cache. */
   dataDir: string;
   trustProxy: boolean;
+  appStore: AppStoreConfig;
+}
+
+export interface AppStoreConfig {
+  bundleId: string;
+  /** The app's Apple id; required for the Production environment. */
+  appAppleId: number | undefined;
+  environment: 'Production' | 'Sandbox';
+  /**
+   * A directory of Apple's root certificates (DER `.cer` or PEM). Required in production; demo
+   * mode trusts the StoreKit test chain instead and ignores it.
+   */
+  rootCertsDir: string | undefined;
 }
 
 /** Paths the entry point knows from its own location, used when the environment does not say. */
@@ -75,10 +100,25 @@ export function loadConfig(
     } else if (!values.PUBLIC_ORIGIN.startsWith('https://')) {
       problems.push('  PUBLIC_ORIGIN: must be an https:// origin in production');
     }
+    const apple = {
+      APPLE_BUNDLE_ID: "the app's bundle id",
+      APPLE_APP_APPLE_ID: "the app's Apple id (a number)",
+      APPLE_ENVIRONMENT: 'Production or Sandbox',
+      APPLE_ROOT_CERTS_DIR: "a directory holding Apple's root certificates",
+    } as const;
+    for (const [name, what] of Object.entries(apple)) {
+      if (values[name as keyof typeof apple] === undefined) {
+        problems.push(`  ${name}: required in production (${what})`);
+      }
+    }
   } else if (!LOOPBACK_HOSTS.has(values.HOST)) {
     problems.push(
       `  HOST: demo mode only listens on this machine (127.0.0.1, localhost or ::1), not ${values.HOST}; set APP_MODE=production to serve others`,
     );
+  }
+  const environment = values.APPLE_ENVIRONMENT ?? 'Sandbox';
+  if (environment === 'Production' && values.APPLE_APP_APPLE_ID === undefined) {
+    problems.push('  APPLE_APP_APPLE_ID: required when APPLE_ENVIRONMENT is Production');
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
 
@@ -93,5 +133,14 @@ export function loadConfig(
     // Relative paths are taken from the working directory once, so nothing later depends on it.
     dataDir: resolve(values.DATA_DIR ?? defaults.dataDir),
     trustProxy: values.TRUST_PROXY,
+    appStore: {
+      bundleId: values.APPLE_BUNDLE_ID ?? DEMO_BUNDLE_ID,
+      appAppleId: values.APPLE_APP_APPLE_ID,
+      environment,
+      rootCertsDir:
+        values.APPLE_ROOT_CERTS_DIR === undefined
+          ? undefined
+          : resolve(values.APPLE_ROOT_CERTS_DIR),
+    },
   };
 }

@@ -15,12 +15,17 @@ describe('migrations', () => {
     const tables = await current.db.introspection.getTables();
     expect(tables.map((table) => table.name).sort()).toEqual(
       [
+        'app_account_tokens',
+        'app_store_notifications',
+        'app_store_transactions',
         'cabinet_goods',
         'cabinets',
         'comments',
         'goods',
         'goods_images',
         'images',
+        'membership_plans',
+        'memberships',
         'note_images',
         'notes',
         'sessions',

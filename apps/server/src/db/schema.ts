@@ -114,6 +114,56 @@ export interface SessionsTable {
   revoked_at: string | null;
 }
 
+export type PlanPeriodColumn = 'month' | 'quarter' | 'year';
+
+export interface MembershipPlansTable {
+  product_id: string;
+  title_zh: string;
+  title_en: string;
+  period: PlanPeriodColumn;
+  price_fen: number;
+  position: number;
+}
+
+export interface AppAccountTokensTable {
+  user_id: number;
+  /** A UUID, lower case: StoreKit's appAccountToken for this user's purchases. */
+  token: string;
+  created_at: string;
+}
+
+export interface AppStoreTransactionsTable {
+  id: Generated<number>;
+  transaction_id: string;
+  original_transaction_id: string;
+  user_id: number;
+  product_id: string;
+  purchase_date: string;
+  expires_date: string;
+  /** Set when the App Store refunded or revoked it: it no longer counts. */
+  revoked_at: string | null;
+  environment: string;
+  created_at: string;
+}
+
+export interface MembershipsTable {
+  user_id: number;
+  product_id: string;
+  original_transaction_id: string;
+  /** The latest expiry among the user's transactions that still count. */
+  expires_at: string;
+  /** 1 on, 0 off, null unknown. */
+  auto_renew: number | null;
+  updated_at: string;
+}
+
+export interface AppStoreNotificationsTable {
+  notification_uuid: string;
+  notification_type: string;
+  subtype: string | null;
+  received_at: string;
+}
+
 export interface Database {
   images: ImagesTable;
   users: UsersTable;
@@ -125,4 +175,9 @@ export interface Database {
   note_images: NoteImagesTable;
   comments: CommentsTable;
   sessions: SessionsTable;
+  membership_plans: MembershipPlansTable;
+  app_account_tokens: AppAccountTokensTable;
+  app_store_transactions: AppStoreTransactionsTable;
+  memberships: MembershipsTable;
+  app_store_notifications: AppStoreNotificationsTable;
 }

@@ -15,6 +15,7 @@ import {
   type DemoImage,
 } from './demo-content.ts';
 import { drawPicture } from './demo-images.ts';
+import { DEMO_MEMBER_KEY, seedDemoMembership } from '../membership/demo-membership.ts';
 
 export interface SeedOptions {
   /** Size of the drawn images relative to their natural size; the tests draw small ones. */
@@ -38,6 +39,9 @@ const TABLES_CHILDREN_FIRST = [
   'cabinets',
   'goods_images',
   'goods',
+  'memberships',
+  'app_store_transactions',
+  'app_account_tokens',
   'users',
   'images',
 ] as const;
@@ -259,6 +263,9 @@ export async function seedDemoData(
           .execute();
       }
     }
+
+    // One demo user is already a member (the membership centre shows both states).
+    await seedDemoMembership(trx, lookup(users, DEMO_MEMBER_KEY, 'user'));
   });
 }
 

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config/env.ts';
+import { TEST_CHAIN_DIR } from '../membership/test-chain.ts';
 import { loadWebBuild, type WebBuild } from '../pages/web-build.ts';
 
 /** The web build the server tests run against (`npm run build` makes it). */
@@ -31,13 +32,29 @@ export async function makeTempDataDir(): Promise<{ dataDir: string; remove: () =
  * The real app, built in process as `npm start` builds it, with the logger silenced, on a data
  * directory of its own (seeded with the demo data on start, removed when the app closes).
  */
+/**
+ * What production mode requires of the App Store besides the tests' own settings: the StoreKit
+ * TEST root stands in for Apple's, so production-mode tests can start a server at all.
+ */
+export const PRODUCTION_APP_STORE_TEST_ENV = {
+  APPLE_BUNDLE_ID: 'com.guquan.app',
+  APPLE_APP_APPLE_ID: '1234567890',
+  APPLE_ENVIRONMENT: 'Production',
+  APPLE_ROOT_CERTS_DIR: TEST_CHAIN_DIR,
+} as const;
+
 export async function buildTestApp(
   env: Record<string, string> = {},
   overrides: { webBuild?: WebBuild } = {},
 ): Promise<FastifyInstance> {
   const temp = await makeTempDataDir();
   const config = loadConfig(
-    { LOG_LEVEL: 'silent', DATA_DIR: temp.dataDir, ...env },
+    {
+      LOG_LEVEL: 'silent',
+      DATA_DIR: temp.dataDir,
+      ...(env.APP_MODE === 'production' ? PRODUCTION_APP_STORE_TEST_ENV : {}),
+      ...env,
+    },
     { webDistDir: WEB_DIST_DIR, dataDir: temp.dataDir },
   );
   const app = await buildApp(config, {

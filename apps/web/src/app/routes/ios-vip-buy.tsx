@@ -1,5 +1,5 @@
-import { UnderConstruction } from '../../components/under-construction/under-construction';
+import { MembershipPage } from '../../features/membership/membership-page';
 
 export function Component() {
-  return <UnderConstruction />;
+  return <MembershipPage />;
 }

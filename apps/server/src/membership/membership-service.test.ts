@@ -1,0 +1,129 @@
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SessionUser } from '../auth/session-store.ts';
+import { DEMO_BUNDLE_ID } from '../config/env.ts';
+import { openTestDatabase, type TestDatabase } from '../test-support/test-database.ts';
+import { createAppStoreVerifier } from './app-store-verifier.ts';
+import { membershipService, type MembershipService } from './membership-service.ts';
+import { loadCertificateChain } from './test-chain.ts';
+import { DAY_MS, testAppStore } from './test-storekit.ts';
+import { X509Certificate } from 'node:crypto';
+
+let data: TestDatabase;
+let service: MembershipService;
+let user: SessionUser;
+const appStore = testAppStore();
+
+beforeEach(async () => {
+  data = await openTestDatabase({ seed: false });
+  const verifier = createAppStoreVerifier(
+    {
+      bundleId: DEMO_BUNDLE_ID,
+      environment: 'Sandbox',
+      appAppleId: undefined,
+      rootCertsDir: undefined,
+    },
+    [new X509Certificate(loadCertificateChain().root).raw],
+  );
+  service = membershipService({ db: data.db, verifier });
+  const row = await data.db
+    .insertInto('users')
+    .values({
+      public_id: 'AAAAAAAAAAAAAAAA',
+      nickname: 'buyer',
+      avatar_image_id: null,
+      created_at: new Date().toISOString(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  user = { id: row.id, publicId: 'AAAAAAAAAAAAAAAA' };
+});
+afterEach(() => data.close());
+
+async function snapshot() {
+  const { db } = data;
+  return {
+    transactions: await db.selectFrom('app_store_transactions').selectAll().orderBy('id').execute(),
+    memberships: await db.selectFrom('memberships').selectAll().execute(),
+    notifications: await db.selectFrom('app_store_notifications').selectAll().execute(),
+  };
+}
+
+async function purchase(days = 30) {
+  const { appAccountToken } = await service.overview(user);
+  const now = Date.now();
+  return appStore.transaction({
+    productId: 'vip.monthly',
+    appAccountToken,
+    purchaseDate: now,
+    expiresDate: now + days * DAY_MS,
+  });
+}
+
+describe('membershipService', () => {
+  it('grants a transaction sent many times, and in parallel, exactly once', async () => {
+    const { signedTransaction } = await purchase();
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => service.submit(user, signedTransaction)),
+    );
+    expect(new Set(results.map((result) => JSON.stringify(result))).size).toBe(1);
+    const after = await snapshot();
+    expect(after.transactions).toHaveLength(1);
+    expect(after.memberships).toHaveLength(1);
+    await service.submit(user, signedTransaction);
+    expect(await snapshot()).toEqual(after);
+  });
+
+  it('leaves nothing half-done when a grant dies inside its database transaction', async () => {
+    const earlier = await purchase(10);
+    await service.submit(user, earlier.signedTransaction);
+    const before = await snapshot();
+    // The membership write fails after the transaction row went in: as if the server died there.
+    for (const event of ['insert', 'update']) {
+      await sql
+        .raw(
+          `create trigger kill_${event} before ${event} on memberships begin select raise(abort, 'killed half-way'); end`,
+        )
+        .execute(data.db);
+    }
+    const later = await purchase(60);
+    await expect(service.submit(user, later.signedTransaction)).rejects.toThrow(/killed half-way/);
+    expect(await snapshot()).toEqual(before);
+
+    // Once the server is back, the same transaction (still unfinished in the app) is granted.
+    await sql.raw('drop trigger kill_insert').execute(data.db);
+    await sql.raw('drop trigger kill_update').execute(data.db);
+    const granted = await service.submit(user, later.signedTransaction);
+    expect(granted.transactionId).toBe(later.transactionId);
+    expect((await snapshot()).transactions).toHaveLength(2);
+  });
+
+  it('leaves nothing half-done when a notification dies half-way, and handles it when sent again', async () => {
+    const first = await purchase(10);
+    await service.submit(user, first.signedTransaction);
+    const before = await snapshot();
+    await sql
+      .raw(
+        `create trigger kill_update before update on memberships begin select raise(abort, 'killed half-way'); end`,
+      )
+      .execute(data.db);
+    const { appAccountToken } = await service.overview(user);
+    const renewal = appStore.transaction({
+      productId: 'vip.monthly',
+      appAccountToken,
+      originalTransactionId: first.transactionId,
+      purchaseDate: Date.now() + 10 * DAY_MS,
+      expiresDate: Date.now() + 40 * DAY_MS,
+    });
+    const notification = appStore.notification({
+      notificationType: 'DID_RENEW',
+      signedTransactionInfo: renewal.signedTransaction,
+    });
+    await expect(service.notification(notification)).rejects.toThrow(/killed half-way/);
+    expect(await snapshot()).toEqual(before);
+    await sql.raw('drop trigger kill_update').execute(data.db);
+    expect(await service.notification(notification)).toBe('processed');
+    expect(await service.notification(notification)).toBe('duplicate');
+    expect((await snapshot()).notifications).toHaveLength(1);
+  });
+});

@@ -1,0 +1,289 @@
+import type { JWSTransactionDecodedPayload } from '@apple/app-store-server-library';
+import type {
+  Membership,
+  MembershipResponse,
+  RestoreResponse,
+  TransactionErrorCode,
+} from '@guquan/contract/membership';
+import type { SessionUser } from '../auth/session-store.ts';
+import type { Db } from '../db/database.ts';
+import { AppStoreVerificationError, type AppStoreVerifier } from './app-store-verifier.ts';
+import {
+  appAccountToken,
+  findPlan,
+  findTransaction,
+  insertTransaction,
+  listPlans,
+  readMembership,
+  recompute,
+  recordNotification,
+  setRevoked,
+  userIdForOriginal,
+  userIdForToken,
+  type TransactionRow,
+  type Trx,
+} from './membership-store.ts';
+
+/** A signed transaction the server will not grant: the code says why (contract TRANSACTION_ERROR_CODES). */
+export class TransactionRejected extends Error {
+  override name = 'TransactionRejected';
+  constructor(
+    readonly code: TransactionErrorCode | 'verification_unavailable',
+    readonly status: number,
+  ) {
+    super(code);
+  }
+}
+
+export class NotificationRejected extends Error {
+  override name = 'NotificationRejected';
+}
+
+const SUBSCRIPTION_TYPE = 'Auto-Renewable Subscription';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function rejected(code: TransactionErrorCode): TransactionRejected {
+  return new TransactionRejected(code, code === 'wrong_account' ? 403 : 400);
+}
+
+function fromVerification(error: unknown): TransactionRejected {
+  if (error instanceof AppStoreVerificationError) {
+    return error.retry
+      ? new TransactionRejected('verification_unavailable', 503)
+      : rejected(error.code);
+  }
+  throw error;
+}
+
+/**
+ * The fields a membership needs, from a transaction the verifier accepted; a payload without
+ * them is not a subscription transaction of ours.
+ */
+async function readTransaction(
+  db: Db | Trx,
+  decoded: JWSTransactionDecodedPayload,
+  userId: number,
+): Promise<TransactionRow> {
+  const { transactionId, originalTransactionId, productId, purchaseDate, expiresDate } = decoded;
+  if (
+    !transactionId ||
+    transactionId.length > 64 ||
+    !originalTransactionId ||
+    originalTransactionId.length > 64 ||
+    !productId ||
+    purchaseDate === undefined ||
+    expiresDate === undefined ||
+    !Number.isFinite(purchaseDate) ||
+    !Number.isFinite(expiresDate) ||
+    expiresDate <= purchaseDate
+  ) {
+    throw rejected('invalid_transaction');
+  }
+  if (decoded.type !== SUBSCRIPTION_TYPE || !(await findPlan(db, productId))) {
+    throw rejected('unknown_product');
+  }
+  return {
+    transactionId,
+    originalTransactionId,
+    userId,
+    productId,
+    purchaseDate: iso(purchaseDate),
+    expiresDate: iso(expiresDate),
+    revokedAt: decoded.revocationDate === undefined ? null : iso(decoded.revocationDate),
+    environment: String(decoded.environment),
+  };
+}
+
+export interface MembershipServiceOptions {
+  db: Db;
+  verifier: AppStoreVerifier;
+  now?: () => Date;
+}
+
+export type NotificationOutcome = 'processed' | 'duplicate' | 'ignored' | 'unmatched';
+
+/** Notification types that change a membership; the App Store's others are acknowledged. */
+const HANDLED = new Set([
+  'SUBSCRIBED',
+  'DID_RENEW',
+  'EXPIRED',
+  'DID_CHANGE_RENEWAL_STATUS',
+  'REFUND',
+  'REVOKE',
+  'REFUND_REVERSED',
+]);
+
+/**
+ * Memberships from App Store transactions. A transaction counts once: its id is unique, and the
+ * row, the membership and (for notifications) the notification log change in one database
+ * transaction, so a crash half-way leaves nothing done.
+ */
+export function membershipService({
+  db,
+  verifier,
+  now = () => new Date(),
+}: MembershipServiceOptions) {
+  const verifyTransaction = async (signed: string) => {
+    try {
+      return await verifier.transaction(signed);
+    } catch (error) {
+      throw fromVerification(error);
+    }
+  };
+
+  /**
+   * Grants one signed transaction to the user it was bought for. `purchase`: a new purchase
+   * (its subscription renews); restore leaves the renewal status as known.
+   */
+  const grant = async (
+    user: SessionUser,
+    signed: string,
+    purchase: boolean,
+  ): Promise<{ membership: Membership; transactionId: string }> => {
+    const decoded = await verifyTransaction(signed);
+    const token = await appAccountToken(db, user.id, now());
+    if (decoded.appAccountToken?.toLowerCase() !== token) throw rejected('wrong_account');
+    const row = await readTransaction(db, decoded, user.id);
+    const moment = now();
+
+    const outcome = await db.transaction().execute(async (trx) => {
+      const known = await findTransaction(trx, row.transactionId);
+      if (known && known.userId !== user.id) return 'wrong_account' as const;
+      if (row.revokedAt !== null) {
+        if (known && known.revokedAt === null) {
+          await setRevoked(trx, row.transactionId, row.revokedAt);
+          await recompute(trx, user.id, moment);
+        }
+        return 'revoked' as const;
+      }
+      // Known already: a replay (a retry, the unfinished queue, a restore) changes nothing.
+      if (known) return 'known' as const;
+      if (!(await insertTransaction(trx, row, moment))) return 'known' as const;
+      await recompute(trx, user.id, moment, purchase ? true : undefined);
+      return 'granted' as const;
+    });
+    if (outcome === 'wrong_account' || outcome === 'revoked') throw rejected(outcome);
+    return {
+      membership: await readMembership(db, user.id, now()),
+      transactionId: row.transactionId,
+    };
+  };
+
+  return {
+    async overview(user: SessionUser): Promise<MembershipResponse> {
+      return {
+        membership: await readMembership(db, user.id, now()),
+        plans: await listPlans(db),
+        appAccountToken: await appAccountToken(db, user.id, now()),
+      };
+    },
+
+    submit: (user: SessionUser, signed: string) => grant(user, signed, true),
+
+    async restore(user: SessionUser, signedTransactions: string[]): Promise<RestoreResponse> {
+      const accepted: string[] = [];
+      const refused: RestoreResponse['rejected'] = [];
+      for (const [index, signed] of signedTransactions.entries()) {
+        try {
+          accepted.push((await grant(user, signed, false)).transactionId);
+        } catch (error) {
+          if (!(error instanceof TransactionRejected)) throw error;
+          refused.push({ index, code: error.code });
+        }
+      }
+      return { membership: await readMembership(db, user.id, now()), accepted, rejected: refused };
+    },
+
+    /** An App Store Server Notification V2; throws NotificationRejected when it does not verify. */
+    async notification(signedPayload: string): Promise<NotificationOutcome> {
+      let payload;
+      let decoded: JWSTransactionDecodedPayload | undefined;
+      let autoRenew: boolean | undefined;
+      try {
+        payload = await verifier.notification(signedPayload);
+        const data = payload.data;
+        if (data?.signedTransactionInfo) {
+          decoded = await verifier.transaction(data.signedTransactionInfo);
+        }
+        if (data?.signedRenewalInfo) {
+          const renewal = await verifier.renewalInfo(data.signedRenewalInfo);
+          if (renewal.autoRenewStatus !== undefined) autoRenew = renewal.autoRenewStatus === 1;
+        }
+      } catch (error) {
+        if (error instanceof AppStoreVerificationError) throw new NotificationRejected(error.code);
+        throw error;
+      }
+      const uuid = payload.notificationUUID;
+      const type = payload.notificationType;
+      if (!uuid || uuid.length > 64 || !type)
+        throw new NotificationRejected('invalid_notification');
+      const subtype = payload.subtype ?? null;
+      const moment = now();
+
+      return db.transaction().execute(async (trx): Promise<NotificationOutcome> => {
+        if (!(await recordNotification(trx, { uuid, type, subtype }, moment))) return 'duplicate';
+        if (!HANDLED.has(type) || !decoded) return 'ignored';
+        let row: TransactionRow;
+        try {
+          row = await readTransaction(trx, decoded, 0);
+        } catch (error) {
+          if (error instanceof TransactionRejected) return 'ignored';
+          throw error;
+        }
+        const userId =
+          (await userIdForOriginal(trx, row.originalTransactionId)) ??
+          (decoded.appAccountToken
+            ? await userIdForToken(trx, decoded.appAccountToken)
+            : undefined);
+        if (userId === undefined) return 'unmatched';
+        row = { ...row, userId };
+        const known = await findTransaction(trx, row.transactionId);
+        if (known && known.userId !== userId) return 'unmatched';
+
+        switch (type) {
+          case 'SUBSCRIBED':
+          case 'DID_RENEW':
+            await insertTransaction(trx, { ...row, revokedAt: null }, moment);
+            await recompute(trx, userId, moment, autoRenew ?? true);
+            break;
+          case 'EXPIRED':
+            await insertTransaction(trx, row, moment);
+            await recompute(trx, userId, moment, false);
+            break;
+          case 'DID_CHANGE_RENEWAL_STATUS':
+            await insertTransaction(trx, row, moment);
+            await recompute(
+              trx,
+              userId,
+              moment,
+              subtype === 'AUTO_RENEW_DISABLED'
+                ? false
+                : subtype === 'AUTO_RENEW_ENABLED'
+                  ? true
+                  : autoRenew,
+            );
+            break;
+          case 'REFUND':
+          case 'REVOKE': {
+            const at = row.revokedAt ?? moment.toISOString();
+            if (!(await insertTransaction(trx, { ...row, revokedAt: at }, moment))) {
+              await setRevoked(trx, row.transactionId, at);
+            }
+            await recompute(trx, userId, moment);
+            break;
+          }
+          case 'REFUND_REVERSED':
+            if (!(await insertTransaction(trx, { ...row, revokedAt: null }, moment))) {
+              await setRevoked(trx, row.transactionId, null);
+            }
+            await recompute(trx, userId, moment);
+            break;
+        }
+        return 'processed';
+      });
+    },
+  };
+}
+
+export type MembershipService = ReturnType<typeof membershipService>;

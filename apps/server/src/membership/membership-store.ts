@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import type { Membership, Plan } from '@guquan/contract/membership';
+import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+
+/**
+ * The only code that touches the membership tables. Functions taking `trx` run inside the
+ * caller's database transaction, so a grant is all or nothing.
+ */
+export type Trx = Transaction<Database>;
+
+export interface TransactionRow {
+  transactionId: string;
+  originalTransactionId: string;
+  userId: number;
+  productId: string;
+  purchaseDate: string;
+  expiresDate: string;
+  revokedAt: string | null;
+  environment: string;
+}
+
+export async function listPlans(db: Db): Promise<Plan[]> {
+  const rows = await db.selectFrom('membership_plans').selectAll().orderBy('position').execute();
+  return rows.map((row) => ({
+    productId: row.product_id,
+    titles: { 'zh-CN': row.title_zh, en: row.title_en },
+    period: row.period,
+    fallbackPriceFen: row.price_fen,
+  }));
+}
+
+export async function findPlan(db: Db | Trx, productId: string): Promise<Plan | undefined> {
+  const row = await db
+    .selectFrom('membership_plans')
+    .selectAll()
+    .where('product_id', '=', productId)
+    .executeTakeFirst();
+  return (
+    row && {
+      productId: row.product_id,
+      titles: { 'zh-CN': row.title_zh, en: row.title_en },
+      period: row.period,
+      fallbackPriceFen: row.price_fen,
+    }
+  );
+}
+
+/** The user's app account token: made on first use, the same ever after. */
+export async function appAccountToken(db: Db, userId: number, now: Date): Promise<string> {
+  await db
+    .insertInto('app_account_tokens')
+    .values({ user_id: userId, token: randomUUID(), created_at: now.toISOString() })
+    .onConflict((conflict) => conflict.column('user_id').doNothing())
+    .execute();
+  const row = await db
+    .selectFrom('app_account_tokens')
+    .select('token')
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return row.token;
+}
+
+export async function userIdForToken(db: Db | Trx, token: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('app_account_tokens')
+    .select('user_id')
+    .where('token', '=', token.toLowerCase())
+    .executeTakeFirst();
+  return row?.user_id;
+}
+
+/** The user who holds a subscription, from any transaction of it the server has. */
+export async function userIdForOriginal(
+  trx: Trx,
+  originalTransactionId: string,
+): Promise<number | undefined> {
+  const row = await trx
+    .selectFrom('app_store_transactions')
+    .select('user_id')
+    .where('original_transaction_id', '=', originalTransactionId)
+    .orderBy('id')
+    .executeTakeFirst();
+  return row?.user_id;
+}
+
+export async function findTransaction(
+  trx: Trx,
+  transactionId: string,
+): Promise<TransactionRow | undefined> {
+  const row = await trx
+    .selectFrom('app_store_transactions')
+    .selectAll()
+    .where('transaction_id', '=', transactionId)
+    .executeTakeFirst();
+  return (
+    row && {
+      transactionId: row.transaction_id,
+      originalTransactionId: row.original_transaction_id,
+      userId: row.user_id,
+      productId: row.product_id,
+      purchaseDate: row.purchase_date,
+      expiresDate: row.expires_date,
+      revokedAt: row.revoked_at,
+      environment: row.environment,
+    }
+  );
+}
+
+/** Inserts a transaction unless one with its id is there; true when this call inserted it. */
+export async function insertTransaction(
+  trx: Trx,
+  row: TransactionRow,
+  now: Date,
+): Promise<boolean> {
+  const inserted = await trx
+    .insertInto('app_store_transactions')
+    .values({
+      transaction_id: row.transactionId,
+      original_transaction_id: row.originalTransactionId,
+      user_id: row.userId,
+      product_id: row.productId,
+      purchase_date: row.purchaseDate,
+      expires_date: row.expiresDate,
+      revoked_at: row.revokedAt,
+      environment: row.environment,
+      created_at: now.toISOString(),
+    })
+    .onConflict((conflict) => conflict.column('transaction_id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+export async function setRevoked(
+  trx: Trx,
+  transactionId: string,
+  at: string | null,
+): Promise<void> {
+  await trx
+    .updateTable('app_store_transactions')
+    .set({ revoked_at: at })
+    .where('transaction_id', '=', transactionId)
+    .execute();
+}
+
+/**
+ * Brings the user's membership row in line with their transactions: it lasts until the latest
+ * expiry among those not revoked. `autoRenew` undefined keeps what is known.
+ */
+export async function recompute(
+  trx: Trx,
+  userId: number,
+  now: Date,
+  autoRenew?: boolean | null,
+): Promise<void> {
+  const latest = await trx
+    .selectFrom('app_store_transactions')
+    .select(['product_id', 'original_transaction_id', 'expires_date'])
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .orderBy('expires_date', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  if (!latest) {
+    await trx.deleteFrom('memberships').where('user_id', '=', userId).execute();
+    return;
+  }
+  const renew = autoRenew === undefined ? undefined : autoRenew === null ? null : autoRenew ? 1 : 0;
+  const values = {
+    product_id: latest.product_id,
+    original_transaction_id: latest.original_transaction_id,
+    expires_at: latest.expires_date,
+    updated_at: now.toISOString(),
+  };
+  await trx
+    .insertInto('memberships')
+    .values({ user_id: userId, ...values, auto_renew: renew ?? null })
+    .onConflict((conflict) =>
+      conflict
+        .column('user_id')
+        .doUpdateSet(renew === undefined ? values : { ...values, auto_renew: renew }),
+    )
+    .execute();
+}
+
+export async function readMembership(db: Db | Trx, userId: number, now: Date): Promise<Membership> {
+  const row = await db
+    .selectFrom('memberships')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (!row) return { status: 'none', expiresAt: null, productId: null, autoRenew: null };
+  return {
+    status: row.expires_at > now.toISOString() ? 'active' : 'expired',
+    expiresAt: row.expires_at,
+    productId: row.product_id,
+    autoRenew: row.auto_renew === null ? null : row.auto_renew === 1,
+  };
+}
+
+/** Logs a notification as handled; false when it was already (the App Store sends again). */
+export async function recordNotification(
+  trx: Trx,
+  notification: { uuid: string; type: string; subtype: string | null },
+  now: Date,
+): Promise<boolean> {
+  const inserted = await trx
+    .insertInto('app_store_notifications')
+    .values({
+      notification_uuid: notification.uuid,
+      notification_type: notification.type,
+      subtype: notification.subtype,
+      received_at: now.toISOString(),
+    })
+    .onConflict((conflict) => conflict.column('notification_uuid').doNothing())
+    .returning('notification_uuid')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
