@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 /// <reference lib="dom" />
 /**
  * The bridge simulator in a real browser against the real server. Until the in-app pages call
@@ -164,6 +165,13 @@ test.describe('production mode', () => {
     PUBLIC_ORIGIN: 'https://example.com',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
+    // Production refuses to start without its App Store configuration; the test chain stands in.
+    APPLE_BUNDLE_ID: 'com.guquan.app',
+    APPLE_APP_APPLE_ID: '1234567890',
+    APPLE_ENVIRONMENT: 'Production',
+    APPLE_ROOT_CERTS_DIR: fileURLToPath(
+      new URL('../../apps/server/src/membership/test-chain', import.meta.url),
+    ),
   };
   let server: ChildProcess | undefined;
   let dataDir = '';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { apiErrorSchema } from '@guquan/contract/api-error';
-import { signedTransactionSchema } from '@guquan/contract/bridge';
+import { demoStoreKitResponseSchema } from '@guquan/contract/membership';
 import {
   demoUsersResponseSchema,
   sessionSchema,
@@ -20,10 +20,7 @@ export const DEMO_PATHS = {
   currentSession: `${API_BASE_PATH}/sessions/current`,
 } as const;
 
-const signedPurchaseSchema = z.object({
-  signedTransaction: signedTransactionSchema,
-  transactionId: z.string().min(1).max(64),
-});
+const signedPurchaseSchema = demoStoreKitResponseSchema;
 export type SignedPurchase = z.infer<typeof signedPurchaseSchema>;
 
 export class DemoApiError extends Error {
