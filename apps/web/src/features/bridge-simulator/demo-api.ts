@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { apiErrorSchema } from '@guquan/contract/api-error';
 import { demoStoreKitResponseSchema } from '@guquan/contract/membership';
 import {
