@@ -20,6 +20,8 @@ import { registerOpenApi } from './plugins/openapi.ts';
 import { shareRoutes } from './routes/share-routes.ts';
 import { sessionStore } from './auth/session-store.ts';
 import { demoRoutes } from './routes/demo-routes.ts';
+import { designRoutes } from './routes/design-routes.ts';
+import { designRepository } from './designs/design-repository.ts';
 import { sessionRoutes } from './routes/session-routes.ts';
 import { seedIfEmpty, type SeedOptions } from './seed/seed.ts';
 import { createShareReader, shareRepositories } from './shares/share-reader.ts';
@@ -112,6 +114,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(healthRoutes, { version: packageJson.version });
       await api.register(shareRoutes, { shares });
       await api.register(sessionRoutes, { sessions });
+      await api.register(designRoutes, { designs: designRepository(db), sessions });
       // The simulator's log-in exists in demo mode only: production has no such paths at all.
       if (config.mode === 'demo') await api.register(demoRoutes, { db, sessions });
       api.get('/openapi.json', { schema: { hide: true } }, (_request, reply) =>

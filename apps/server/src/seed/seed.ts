@@ -15,6 +15,7 @@ import {
   type DemoImage,
 } from './demo-content.ts';
 import { drawPicture } from './demo-images.ts';
+import { demoDesignImages, seedDesigns } from '../designs/seed-designs.ts';
 
 export interface SeedOptions {
   /** Size of the drawn images relative to their natural size; the tests draw small ones. */
@@ -31,6 +32,10 @@ function daysAgo(days: number, minutes = 0): string {
 
 /** Tables in an order that deletes children before their parents. */
 const TABLES_CHILDREN_FIRST = [
+  'redemptions',
+  'point_ledger',
+  'point_balances',
+  'designs',
   'comments',
   'note_images',
   'notes',
@@ -124,6 +129,7 @@ export async function seedDemoData(
     ...DEMO_GOODS.flatMap((goods) => goods.images),
     ...DEMO_CABINETS.map((cabinet) => cabinet.cover),
     ...DEMO_NOTES.flatMap((note) => note.images),
+    ...demoDesignImages(),
   ];
   const drawn = await drawImages(allImages, paths.media, options.imageScale ?? 1);
 
@@ -259,6 +265,12 @@ export async function seedDemoData(
           .execute();
       }
     }
+
+    await seedDesigns(trx, {
+      userId: (key) => lookup(users, key, 'user'),
+      imageId,
+      daysAgo,
+    });
   });
 }
 
