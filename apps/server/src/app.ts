@@ -27,6 +27,8 @@ import { membershipService } from './membership/membership-service.ts';
 import { appStoreRootCertificates } from './membership/root-certificates.ts';
 import { createStoreKitSigner } from './membership/storekit-signer.ts';
 import { loadCertificateChain } from './membership/test-chain.ts';
+import { designRoutes } from './routes/design-routes.ts';
+import { designRepository } from './designs/design-repository.ts';
 import { sessionRoutes } from './routes/session-routes.ts';
 import { seedIfEmpty, type SeedOptions } from './seed/seed.ts';
 import { createShareReader, shareRepositories } from './shares/share-reader.ts';
@@ -123,6 +125,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(shareRoutes, { shares });
       await api.register(sessionRoutes, { sessions });
       await api.register(membershipRoutes, { sessions, membership });
+      await api.register(designRoutes, { designs: designRepository(db), sessions });
       // The simulator's log-in and App Store stand-in exist in demo mode only: production has no
       // such paths at all.
       if (config.mode === 'demo') {

@@ -1,6 +1,7 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { shareTables } from './migrations/0001-share-tables.ts';
 import { sessionTables } from './migrations/0002-sessions.ts';
+import { designPointTables } from './migrations/0003-designs-points.ts';
 import { membershipTables } from './migrations/0004-membership.ts';
 
 /**
@@ -10,6 +11,7 @@ import { membershipTables } from './migrations/0004-membership.ts';
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-share-tables': shareTables,
   '0002-sessions': sessionTables,
+  '0003-designs-points': designPointTables,
   '0004-membership': membershipTables,
 };
 

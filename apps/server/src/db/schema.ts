@@ -164,6 +164,47 @@ export interface AppStoreNotificationsTable {
   received_at: string;
 }
 
+export interface DesignsTable {
+  id: Generated<number>;
+  public_id: string;
+  designer_id: number;
+  title: string;
+  /** Watermarked: the full drawing is only ever in the app. */
+  preview_image_id: number;
+  price_points: number;
+  created_at: string;
+  retired_at: string | null;
+}
+
+export interface PointBalancesTable {
+  user_id: number;
+  balance: number;
+  updated_at: string;
+}
+
+export type PointReason = 'earned' | 'redemption';
+
+export interface PointLedgerTable {
+  id: Generated<number>;
+  user_id: number;
+  delta: number;
+  balance_after: number;
+  reason: PointReason;
+  reference: string;
+  created_at: string;
+}
+
+export interface RedemptionsTable {
+  id: Generated<number>;
+  public_id: string;
+  user_id: number;
+  design_id: number;
+  idempotency_key: string;
+  price_points: number;
+  ledger_entry_id: number;
+  created_at: string;
+}
+
 export interface Database {
   images: ImagesTable;
   users: UsersTable;
@@ -180,4 +221,8 @@ export interface Database {
   app_store_transactions: AppStoreTransactionsTable;
   memberships: MembershipsTable;
   app_store_notifications: AppStoreNotificationsTable;
+  designs: DesignsTable;
+  point_balances: PointBalancesTable;
+  point_ledger: PointLedgerTable;
+  redemptions: RedemptionsTable;
 }

@@ -10,7 +10,8 @@ export interface StoredImage {
 
 /**
  * An image anybody may see: it shows a public goods, cabinet or note that was not removed, or it
- * is a user's avatar (shown beside everything they share). Anything else is as good as absent,
+ * is a user's avatar (shown beside everything they share), or the watermarked preview of a design
+ * that is still available. Anything else is as good as absent,
  * so a private or removed item's pictures cannot be fetched by their id either.
  */
 export async function findServableImage(
@@ -54,6 +55,13 @@ export async function findServableImage(
             .whereRef('note_images.image_id', '=', 'images.id')
             .where('notes.visibility', '=', 'public')
             .where('notes.removed_at', 'is', null),
+        ),
+        eb.exists(
+          eb
+            .selectFrom('designs')
+            .select('designs.id')
+            .whereRef('designs.preview_image_id', '=', 'images.id')
+            .where('designs.retired_at', 'is', null),
         ),
       ]),
     )

@@ -31,6 +31,14 @@ export const DEMO_IDS = {
     private: 'N3Q28Pt-mLNzudM2',
     removed: 'haKDWycMXBGRVPn-',
   },
+  /** Design drawings (designs/demo-designs.ts says who has which, and who has how many points). */
+  designs: {
+    starry: 'wxO_jgJMSSReojI9',
+    sakura: 'A-3u4-IQxQK60Fy8',
+    shelf: 'RvPhC9YCbIH_NQtF',
+    premium: 's5sq9bF1uS8x5BLy',
+    retired: 'SCNPKJYmt9dgPSLJ',
+  },
   unknown: 'BmsOP1ywckU0CmUx',
 } as const;
 

@@ -24,6 +24,8 @@ export interface PictureSpec {
   palette: number;
   /** Varies the details (positions of stars, sizes) between pictures of one shape. */
   variant: number;
+  /** Covered with a watermark pattern (previews of design drawings that are redeemed in the app). */
+  watermark?: boolean;
 }
 
 /** Width and height of each shape at scale 1, in pixels: different aspect ratios on purpose. */
@@ -294,6 +296,24 @@ function drawing(spec: PictureSpec, w: number, h: number): string {
   }
 }
 
+/**
+ * A watermark over the whole picture: a tilted lattice of rings and diamonds in translucent
+ * white with a dark edge, visible on light and dark drawings alike and not croppable away.
+ */
+function watermark(w: number, h: number): string {
+  const cell = Math.round(Math.min(w, h) / 4);
+  const r = cell * 0.22;
+  return (
+    `<defs><pattern id="watermark" width="${cell}" height="${cell}" patternUnits="userSpaceOnUse" patternTransform="rotate(-30)">` +
+    `<circle cx="${cell / 2}" cy="${cell / 2}" r="${r}" fill="none" stroke="#fff" stroke-opacity="0.55" stroke-width="${r * 0.28}"/>` +
+    `<circle cx="${cell / 2}" cy="${cell / 2}" r="${r * 1.16}" fill="none" stroke="#000" stroke-opacity="0.18" stroke-width="${r * 0.06}"/>` +
+    `<path d="M0,${-r * 0.5} L${r * 0.5},0 L0,${r * 0.5} L${-r * 0.5},0 Z" fill="#fff" fill-opacity="0.45"/>` +
+    `<line x1="0" y1="${cell}" x2="${cell}" y2="0" stroke="#fff" stroke-opacity="0.3" stroke-width="${r * 0.08}"/>` +
+    `</pattern></defs>` +
+    `<rect width="${w}" height="${h}" fill="url(#watermark)"/>`
+  );
+}
+
 /** The picture as an SVG document of its own size times `scale` (the tests draw small ones). */
 export function drawPicture(
   spec: PictureSpec,
@@ -306,6 +326,7 @@ export function drawPicture(
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${baseWidth} ${baseHeight}">` +
     drawing(spec, baseWidth, baseHeight) +
+    (spec.watermark ? watermark(baseWidth, baseHeight) : '') +
     `</svg>`;
   return { svg, width, height };
 }

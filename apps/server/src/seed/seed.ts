@@ -16,6 +16,7 @@ import {
 } from './demo-content.ts';
 import { drawPicture } from './demo-images.ts';
 import { DEMO_MEMBER_KEY, seedDemoMembership } from '../membership/demo-membership.ts';
+import { demoDesignImages, seedDesigns } from '../designs/seed-designs.ts';
 
 export interface SeedOptions {
   /** Size of the drawn images relative to their natural size; the tests draw small ones. */
@@ -32,6 +33,10 @@ function daysAgo(days: number, minutes = 0): string {
 
 /** Tables in an order that deletes children before their parents. */
 const TABLES_CHILDREN_FIRST = [
+  'redemptions',
+  'point_ledger',
+  'point_balances',
+  'designs',
   'comments',
   'note_images',
   'notes',
@@ -128,6 +133,7 @@ export async function seedDemoData(
     ...DEMO_GOODS.flatMap((goods) => goods.images),
     ...DEMO_CABINETS.map((cabinet) => cabinet.cover),
     ...DEMO_NOTES.flatMap((note) => note.images),
+    ...demoDesignImages(),
   ];
   const drawn = await drawImages(allImages, paths.media, options.imageScale ?? 1);
 
@@ -266,6 +272,11 @@ export async function seedDemoData(
 
     // One demo user is already a member (the membership centre shows both states).
     await seedDemoMembership(trx, lookup(users, DEMO_MEMBER_KEY, 'user'));
+    await seedDesigns(trx, {
+      userId: (key) => lookup(users, key, 'user'),
+      imageId,
+      daysAgo,
+    });
   });
 }
 

@@ -1,5 +1,5 @@
-import { UnderConstruction } from '../../components/under-construction/under-construction';
+import { RedeemDesignPage } from '../../features/redeem-design/redeem-design-page';
 
 export function Component() {
-  return <UnderConstruction />;
+  return <RedeemDesignPage />;
 }

@@ -1,0 +1,237 @@
+import type { Transaction } from 'kysely';
+import type { Design, DesignView, RedemptionResult } from '@guquan/contract/design';
+import type { Db } from '../db/database.ts';
+import { newPublicId } from '../db/public-id.ts';
+import type { Database } from '../db/schema.ts';
+import { imageById, required, userSummaries } from '../shares/share-queries.ts';
+import { isUniqueViolation } from './unique-violation.ts';
+
+/** What asking to redeem a design came to. */
+export type RedeemOutcome =
+  | { state: 'redeemed'; result: RedemptionResult }
+  /** The same key came again: the original redemption, nothing debited this time. */
+  | { state: 'replayed'; result: RedemptionResult }
+  | { state: 'not_found' }
+  | { state: 'unavailable' }
+  | { state: 'already_redeemed' }
+  | { state: 'insufficient_points'; balance: number; pricePoints: number }
+  | { state: 'idempotency_key_reused' };
+
+export interface DesignRepositoryOptions {
+  now?: () => Date;
+  /** Tests only: runs inside the redemption's transaction right after the debit. */
+  afterDebit?: (trx: Transaction<Database>) => void | Promise<void>;
+}
+
+export interface Redeemer {
+  /** The user's row id (from the session). */
+  userId: number;
+  designId: string;
+  idempotencyKey: string;
+}
+
+type Trx = Transaction<Database>;
+
+async function balanceOf(trx: Trx | Db, userId: number): Promise<number> {
+  const row = await trx
+    .selectFrom('point_balances')
+    .select('balance')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row?.balance ?? 0;
+}
+
+/** A stored redemption as the API answers it, with the balance right after its debit. */
+async function redemptionResult(
+  trx: Trx,
+  where: { userId: number } & ({ key: string } | { designRowId: number }),
+): Promise<{ designRowId: number; result: RedemptionResult } | undefined> {
+  let query = trx
+    .selectFrom('redemptions')
+    .innerJoin('designs', 'designs.id', 'redemptions.design_id')
+    .innerJoin('point_ledger', 'point_ledger.id', 'redemptions.ledger_entry_id')
+    .select([
+      'redemptions.public_id',
+      'redemptions.design_id',
+      'redemptions.price_points',
+      'redemptions.created_at',
+      'designs.public_id as design_public_id',
+      'point_ledger.balance_after',
+    ])
+    .where('redemptions.user_id', '=', where.userId);
+  query =
+    'key' in where
+      ? query.where('redemptions.idempotency_key', '=', where.key)
+      : query.where('redemptions.design_id', '=', where.designRowId);
+  const row = await query.executeTakeFirst();
+  return (
+    row && {
+      designRowId: row.design_id,
+      result: {
+        redemption: {
+          id: row.public_id,
+          designId: row.design_public_id,
+          pricePoints: row.price_points,
+          redeemedAt: row.created_at,
+        },
+        balanceAfter: row.balance_after,
+      },
+    }
+  );
+}
+
+/**
+ * Designs, balances and redemptions: the only code that touches those tables. A redemption is
+ * one transaction whose every guard is also a database rule, so it holds on PostgreSQL with
+ * several servers as it does on SQLite (where transactions run one at a time anyway): the debit
+ * is a conditional UPDATE (`balance >= price`), and the unique indexes on (user, design) and
+ * (user, key) refuse a second redemption that slipped past the reads; such a refusal rolls the
+ * whole attempt back, debit included, and the attempt is answered from the row that won.
+ */
+export function designRepository(db: Db, options: DesignRepositoryOptions = {}) {
+  const now = options.now ?? (() => new Date());
+
+  async function findDesign(publicId: string) {
+    return db
+      .selectFrom('designs')
+      .selectAll()
+      .where('public_id', '=', publicId)
+      .executeTakeFirst();
+  }
+
+  async function redeemOnce(trx: Trx, { userId, designId, idempotencyKey }: Redeemer) {
+    const design = await trx
+      .selectFrom('designs')
+      .select(['id', 'public_id', 'price_points', 'retired_at'])
+      .where('public_id', '=', designId)
+      .executeTakeFirst();
+    if (!design) return { state: 'not_found' } as const;
+
+    const byKey = await redemptionResult(trx, { userId, key: idempotencyKey });
+    if (byKey) {
+      return byKey.designRowId === design.id
+        ? ({ state: 'replayed', result: byKey.result } as const)
+        : ({ state: 'idempotency_key_reused' } as const);
+    }
+    // Who has the drawing keeps it, even once it is retired: "already redeemed" comes first.
+    if (await redemptionResult(trx, { userId, designRowId: design.id })) {
+      return { state: 'already_redeemed' } as const;
+    }
+    if (design.retired_at !== null) return { state: 'unavailable' } as const;
+
+    const at = now().toISOString();
+    const price = design.price_points;
+    const debited = await trx
+      .updateTable('point_balances')
+      .set((eb) => ({ balance: eb('balance', '-', price), updated_at: at }))
+      .where('user_id', '=', userId)
+      .where('balance', '>=', price)
+      .returning('balance')
+      .executeTakeFirst();
+    if (!debited) {
+      return {
+        state: 'insufficient_points',
+        balance: await balanceOf(trx, userId),
+        pricePoints: price,
+      } as const;
+    }
+    await options.afterDebit?.(trx);
+
+    const publicId = newPublicId();
+    const entry = await trx
+      .insertInto('point_ledger')
+      .values({
+        user_id: userId,
+        delta: -price,
+        balance_after: debited.balance,
+        reason: 'redemption',
+        reference: `redemption:${publicId}`,
+        created_at: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('redemptions')
+      .values({
+        public_id: publicId,
+        user_id: userId,
+        design_id: design.id,
+        idempotency_key: idempotencyKey,
+        price_points: price,
+        ledger_entry_id: entry.id,
+        created_at: at,
+      })
+      .execute();
+    return {
+      state: 'redeemed',
+      result: {
+        redemption: {
+          id: publicId,
+          designId: design.public_id,
+          pricePoints: price,
+          redeemedAt: at,
+        },
+        balanceAfter: debited.balance,
+      },
+    } as const;
+  }
+
+  /** The design as the page shows it; the preview only while it is available. */
+  async function readDesign(publicId: string): Promise<Design | undefined> {
+    const row = await findDesign(publicId);
+    if (!row) return undefined;
+    const available = row.retired_at === null;
+    const [designers, preview] = await Promise.all([
+      userSummaries(db, [row.designer_id]),
+      available ? imageById(db, row.preview_image_id) : Promise.resolve(undefined),
+    ]);
+    return {
+      id: row.public_id,
+      title: row.title,
+      designer: required(designers.get(row.designer_id), 'designer'),
+      preview: preview ?? null,
+      pricePoints: row.price_points,
+      available,
+    };
+  }
+
+  return {
+    findDesign: readDesign,
+
+    /** The design and where the user stands with it; undefined for an unknown design. */
+    async view(userId: number, designId: string): Promise<DesignView | undefined> {
+      const design = await readDesign(designId);
+      if (!design) return undefined;
+      return db.transaction().execute(async (trx) => {
+        const designRow = await trx
+          .selectFrom('designs')
+          .select('id')
+          .where('public_id', '=', designId)
+          .executeTakeFirstOrThrow();
+        const redemption = await redemptionResult(trx, { userId, designRowId: designRow.id });
+        return {
+          design,
+          viewer: {
+            balance: await balanceOf(trx, userId),
+            redemption: redemption?.result.redemption ?? null,
+          },
+        };
+      });
+    },
+
+    async redeem(request: Redeemer): Promise<RedeemOutcome> {
+      try {
+        return await db.transaction().execute((trx) => redeemOnce(trx, request));
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        // A parallel attempt (same key or same design) committed first and everything of this
+        // one was rolled back: answering again now reads the winner.
+        return db.transaction().execute((trx) => redeemOnce(trx, request));
+      }
+    },
+
+    balanceOf: (userId: number) => balanceOf(db, userId),
+  };
+}
+
+export type DesignRepository = ReturnType<typeof designRepository>;

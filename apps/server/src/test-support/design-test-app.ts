@@ -1,0 +1,95 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { dataPaths } from '../config/data-paths.ts';
+import { openSqliteDatabase, type Db } from '../db/database.ts';
+import { buildTestApp, makeTempDataDir } from './test-app.ts';
+import { API_BASE_PATH } from '@guquan/contract/site-paths';
+import { DEMO_IDS, type DemoUserKey } from '../seed/demo-ids.ts';
+
+export interface DesignTestApp {
+  app: FastifyInstance;
+  /** A second connection to the app's database, to look at balances and the ledger. */
+  db: Db;
+  close: () => Promise<void>;
+}
+
+/** The real app on a data directory of its own, and a look into its database. */
+export async function buildDesignTestApp(): Promise<DesignTestApp> {
+  const temp = await makeTempDataDir();
+  const app = await buildTestApp({ DATA_DIR: temp.dataDir });
+  const db = openSqliteDatabase(dataPaths(temp.dataDir).database);
+  return {
+    app,
+    db,
+    close: async () => {
+      await db.destroy();
+      await app.close();
+      await temp.remove();
+    },
+  };
+}
+
+/** A session of a demo user, as the bridge simulator gets one. */
+export async function logIn(app: FastifyInstance, user: DemoUserKey): Promise<string> {
+  const response = await app.inject({
+    method: 'POST',
+    url: `${API_BASE_PATH}/demo/sessions`,
+    payload: { userId: DEMO_IDS.users[user] },
+  });
+  if (response.statusCode !== 201) throw new Error(`log-in failed: ${response.statusCode}`);
+  return response.json<{ token: string }>().token;
+}
+
+export interface PointsState {
+  balance: number;
+  ledgerSum: number;
+  ledgerEntries: number;
+  lastBalanceAfter: number | null;
+  redemptions: number;
+  redeemedPriceSum: number;
+}
+
+/** A user's points as the database has them, for checking that every change is accounted for. */
+export async function pointsOf(db: Db, user: DemoUserKey): Promise<PointsState> {
+  const { id } = await db
+    .selectFrom('users')
+    .select('id')
+    .where('public_id', '=', DEMO_IDS.users[user])
+    .executeTakeFirstOrThrow();
+  const balance = await db
+    .selectFrom('point_balances')
+    .select('balance')
+    .where('user_id', '=', id)
+    .executeTakeFirst();
+  const ledger = await db
+    .selectFrom('point_ledger')
+    .select([
+      sql<number | string>`coalesce(sum(delta), 0)`.as('sum'),
+      sql<number | string>`count(*)`.as('count'),
+    ])
+    .where('user_id', '=', id)
+    .executeTakeFirstOrThrow();
+  const last = await db
+    .selectFrom('point_ledger')
+    .select('balance_after')
+    .where('user_id', '=', id)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const redemptions = await db
+    .selectFrom('redemptions')
+    .select([
+      sql<number | string>`count(*)`.as('count'),
+      sql<number | string>`coalesce(sum(price_points), 0)`.as('sum'),
+    ])
+    .where('user_id', '=', id)
+    .executeTakeFirstOrThrow();
+  return {
+    balance: balance?.balance ?? 0,
+    ledgerSum: Number(ledger.sum),
+    ledgerEntries: Number(ledger.count),
+    lastBalanceAfter: last?.balance_after ?? null,
+    redemptions: Number(redemptions.count),
+    redeemedPriceSum: Number(redemptions.sum),
+  };
+}

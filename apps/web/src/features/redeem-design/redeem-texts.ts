@@ -1,0 +1,96 @@
+import type { Language } from '@guquan/contract/language';
+import { useLanguage } from '../../lib/i18n/language-context';
+
+/** The redeem page's texts in both languages. Points are earned in the app, never bought. */
+const zhCN = {
+  loading: '正在加载设计图',
+  previewLabel: '设计图预览（带水印）',
+  noPreview: '预览已下架',
+  designer: '设计师',
+  price: '兑换价格',
+  yourPoints: '我的积分',
+  points: (n: number) => `${n} 积分`,
+  redeem: '立即兑换',
+  redeeming: '兑换中…',
+  confirmTitle: '确认兑换',
+  confirmBody: (title: string, price: number, rest: number) =>
+    `将使用 ${price} 积分兑换「${title}」，兑换后剩余 ${rest} 积分。积分兑换后不退回。`,
+  confirm: '确认兑换',
+  cancel: '再想想',
+  redeemedHeading: '兑换成功',
+  redeemedBody: (balance: number) => `设计图已放入你的收藏，剩余 ${balance} 积分。`,
+  alreadyHeading: '你已兑换过这张设计图',
+  alreadyBody: '可以随时在谷圈 App 中查看和使用。',
+  openInApp: '在 App 中打开',
+  insufficientHeading: '积分不足',
+  insufficientBody: (missing: number) =>
+    `还差 ${missing} 积分。积分可在谷圈 App 中通过每日签到、发布笔记等方式获得。`,
+  unavailableHeading: '设计图已下架',
+  unavailableBody: '这张设计图已停止兑换。',
+  invalidHeading: '链接不完整',
+  invalidBody: '没有找到要兑换的设计图，请回到谷圈 App 重新打开。',
+  notFoundHeading: '设计图不存在',
+  notFoundBody: '这张设计图可能已被删除，请回到谷圈 App 看看其他设计图。',
+  loggedOutHeading: '请先登录',
+  loggedOutBody: '登录谷圈账号后即可查看积分并兑换设计图。',
+  logIn: '登录',
+  noAppHeading: '请在谷圈 App 中打开',
+  noAppBody: '兑换设计图需要使用谷圈 App 的账号和积分，请在 App 内打开此页面。',
+  failedHeading: '网络异常',
+  failedBody: '没能加载设计图，请检查网络后重试。',
+  retry: '重试',
+  redeemFailed: '没有收到兑换结果。请重试：同一次兑换不会重复扣除积分。',
+  tooManyRequests: '操作太频繁，请稍后再试。',
+  openFailed: '无法打开 App 页面，请稍后再试。',
+};
+
+export type RedeemTexts = typeof zhCN;
+
+const en: RedeemTexts = {
+  loading: 'Loading the design',
+  previewLabel: 'Design preview (watermarked)',
+  noPreview: 'Preview withdrawn',
+  designer: 'Designer',
+  price: 'Price',
+  yourPoints: 'Your points',
+  points: (n: number) => `${n} ${n === 1 ? 'point' : 'points'}`,
+  redeem: 'Redeem',
+  redeeming: 'Redeeming…',
+  confirmTitle: 'Confirm redemption',
+  confirmBody: (title: string, price: number, rest: number) =>
+    `Redeem “${title}” for ${price} points? You will have ${rest} points left. Points are not refunded.`,
+  confirm: 'Redeem',
+  cancel: 'Cancel',
+  redeemedHeading: 'Redeemed',
+  redeemedBody: (balance: number) =>
+    `The design is in your collection. You have ${balance} points left.`,
+  alreadyHeading: 'You have redeemed this design',
+  alreadyBody: 'You can view and use it in the 谷圈 app at any time.',
+  openInApp: 'Open in the app',
+  insufficientHeading: 'Not enough points',
+  insufficientBody: (missing: number) =>
+    `You need ${missing} more ${missing === 1 ? 'point' : 'points'}. Points are earned in the 谷圈 app: daily check-ins, posting notes and more.`,
+  unavailableHeading: 'No longer available',
+  unavailableBody: 'This design can no longer be redeemed.',
+  invalidHeading: 'This link is incomplete',
+  invalidBody: 'We could not tell which design to show. Open it again from the 谷圈 app.',
+  notFoundHeading: 'Design not found',
+  notFoundBody: 'This design may have been deleted. Have a look at other designs in the 谷圈 app.',
+  loggedOutHeading: 'Log in first',
+  loggedOutBody: 'Log in to your 谷圈 account to see your points and redeem designs.',
+  logIn: 'Log in',
+  noAppHeading: 'Open this page in the 谷圈 app',
+  noAppBody: 'Designs are redeemed with the points of your 谷圈 account, in the app.',
+  failedHeading: 'Connection problem',
+  failedBody: 'The design could not be loaded. Check your connection and try again.',
+  retry: 'Try again',
+  redeemFailed: 'We did not get an answer. Try again: the same redemption is never charged twice.',
+  tooManyRequests: 'Too many attempts. Please wait a moment and try again.',
+  openFailed: 'The app could not open the design. Please try again.',
+};
+
+const texts: Readonly<Record<Language, RedeemTexts>> = { 'zh-CN': zhCN, en };
+
+export function useRedeemTexts(): RedeemTexts {
+  return texts[useLanguage()];
+}

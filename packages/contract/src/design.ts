@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { API_BASE_PATH } from './site-paths.ts';
+import { imageSchema, publicIdSchema, userSummarySchema } from './share.ts';
+
+/**
+ * Redeeming a design drawing with points (PRODUCT.md "Redeem a design drawing"). Points are
+ * earned in the app, never bought (App Store rule 3.1.1). Both endpoints need a session.
+ */
+
+/** Points are whole numbers; a price is never 0 (a free drawing is not redeemed). */
+const points = z.number().int().nonnegative();
+const timestamp = z.iso.datetime({ offset: true });
+
+/**
+ * The key a page sends with one redemption attempt (`Idempotency-Key` header): a UUID, made once
+ * per attempt and sent again unchanged with every retry of that attempt.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+export const idempotencyKeySchema = z.uuid();
+
+export const designSchema = z.object({
+  id: publicIdSchema,
+  title: z.string().min(1).max(60),
+  designer: userSummarySchema,
+  /** Watermarked; null once the design is retired (its preview is no longer served). */
+  preview: imageSchema.nullable(),
+  pricePoints: points.positive(),
+  /** False once retired: nobody can redeem it any more (who has it keeps it). */
+  available: z.boolean(),
+});
+export type Design = z.infer<typeof designSchema>;
+
+export const redemptionSchema = z.object({
+  id: publicIdSchema,
+  designId: publicIdSchema,
+  pricePoints: points.positive(),
+  redeemedAt: timestamp,
+});
+export type Redemption = z.infer<typeof redemptionSchema>;
+
+/** GET /designs/:designId: the design, and where the logged-in user stands with it. */
+export const designViewSchema = z.object({
+  design: designSchema,
+  viewer: z.object({
+    /** The user's points now. */
+    balance: points,
+    /** The user's redemption of this design, or null. */
+    redemption: redemptionSchema.nullable(),
+  }),
+});
+export type DesignView = z.infer<typeof designViewSchema>;
+
+/**
+ * POST /designs/:designId/redemptions: 201 the first time, 200 with the same body when the same
+ * key comes again. `balanceAfter` is the balance right after this redemption's debit.
+ */
+export const redemptionResultSchema = z.object({
+  redemption: redemptionSchema,
+  balanceAfter: points,
+});
+export type RedemptionResult = z.infer<typeof redemptionResultSchema>;
+
+/** The refusals of a redemption: HTTP status per API error code. */
+export const REDEMPTION_FAILURES = {
+  /** A missing or malformed design id. */
+  invalid_id: 400,
+  /** A missing or malformed Idempotency-Key. */
+  invalid_idempotency_key: 400,
+  unauthorized: 401,
+  not_found: 404,
+  /** The user has this design already (through another attempt). */
+  already_redeemed: 409,
+  insufficient_points: 409,
+  /** The design was retired. */
+  unavailable: 410,
+  /** The key was used before for another design. */
+  idempotency_key_reused: 422,
+  too_many_requests: 429,
+} as const;
+export type RedemptionFailure = keyof typeof REDEMPTION_FAILURES;
+
+/** The API paths, e.g. /anime_merch_web/api/v1/designs/AbCd…; `:designId` for the routes. */
+export function designApiPath(designId = ':designId'): string {
+  return `${API_BASE_PATH}/designs/${designId}`;
+}
+
+export function redemptionsApiPath(designId = ':designId'): string {
+  return `${designApiPath(designId)}/redemptions`;
+}
+
+/** The app screen that shows a redeemed drawing (bridge `openAppRoute`). */
+export function designAppRoute(designId: string): string {
+  return `design/${designId}`;
+}
