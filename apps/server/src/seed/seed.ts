@@ -44,6 +44,7 @@ const TABLES_CHILDREN_FIRST = [
   'cabinets',
   'goods_images',
   'goods',
+  'sessions',
   'memberships',
   'app_store_transactions',
   'app_account_tokens',
