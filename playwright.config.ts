@@ -41,6 +41,8 @@ export default defineConfig({
     {
       name: 'android',
       use: { ...devices['Pixel 7'], browserName: 'chromium', launchOptions },
+      // Tests that change the shared demo data run once, in the iPhone project.
+      grepInvert: /@once/,
     },
   ],
   webServer: {

@@ -25,7 +25,8 @@ import {
   withLang,
 } from './fixtures.ts';
 
-const IN_APP_PAGE = withLang(`${BASE_PATH}/APPPage/logOut`, 'zh-CN');
+// A page that does not start the bridge itself (the harness does), on the demo server.
+const IN_APP_PAGE = withLang(`${BASE_PATH}/agreement/exposureNote/ExposureNoteAgreement`, 'zh-CN');
 const DEMO_META = '<meta name="guquan-mode" content="demo">';
 const HARNESS_URL = `${BASE_PATH}/__e2e/bridge-harness.js`;
 const HARNESS_CSS_URL = `${BASE_PATH}/__e2e/bridge-harness.css`;

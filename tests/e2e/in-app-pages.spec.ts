@@ -1,0 +1,259 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import {
+  SESSION_KEY,
+  SETTINGS_KEY,
+  DEFAULT_SETTINGS,
+  type SimulatorSettings,
+} from '../../apps/web/src/features/bridge-simulator/simulator-state.ts';
+import type { DemoUserKey } from '../../apps/server/src/seed/demo-ids.ts';
+import type { DesignView } from '@guquan/contract/design';
+import type { MembershipResponse } from '@guquan/contract/membership';
+import {
+  BASE_PATH,
+  DEMO_IDS,
+  expect,
+  expectNoAxeViolations,
+  expectSingleMain,
+  open,
+  test,
+  waitForApp,
+} from './fixtures.ts';
+
+/**
+ * The in-app pages driven through the bridge simulator, as an app user would meet them: the
+ * simulator plays the app (its session, its StoreKit), the real server does the rest.
+ */
+const API = `${BASE_PATH}/api/v1`;
+
+/**
+ * These tests change the demo data (points spent, memberships bought) of the one server the run
+ * shares, so they are tagged @once and run in the iPhone project only (playwright.config.ts), the
+ * platform of StoreKit.
+ */
+
+interface DemoSession {
+  token: string;
+  userId: string;
+  expiresAt: string;
+}
+
+async function logIn(request: APIRequestContext, user: DemoUserKey): Promise<DemoSession> {
+  const response = await request.post(`${API}/demo/sessions`, {
+    data: { userId: DEMO_IDS.users[user] },
+  });
+  expect(response.status()).toBe(201);
+  return (await response.json()) as DemoSession;
+}
+
+/**
+ * Starts the simulator as an app that already has a logged-in user (or none) and these
+ * settings: what the app would have when it opens the page.
+ */
+async function playTheApp(
+  page: Page,
+  session: DemoSession | null,
+  settings: Partial<SimulatorSettings> = {},
+): Promise<void> {
+  await page.addInitScript(
+    ([sessionKey, settingsKey, values]) => {
+      if (sessionStorage.getItem('e2e.seeded')) return;
+      sessionStorage.setItem('e2e.seeded', '1');
+      if (values.session) sessionStorage.setItem(sessionKey, JSON.stringify(values.session));
+      sessionStorage.setItem(settingsKey, JSON.stringify(values.settings));
+    },
+    [
+      SESSION_KEY,
+      SETTINGS_KEY,
+      { session, settings: { ...DEFAULT_SETTINGS, ...settings } },
+    ] as const,
+  );
+}
+
+function designUrl(id: string): string {
+  return `${BASE_PATH}/APPPage/cashDesign?designId=${id}&lang=en`;
+}
+
+async function readDesign(request: APIRequestContext, session: DemoSession, id: string) {
+  const response = await request.get(`${API}/designs/${id}`, {
+    headers: { authorization: `Bearer ${session.token}` },
+  });
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as DesignView).viewer;
+}
+
+test.describe('redeem a design drawing @once', () => {
+  test('redeems once with confirmation, shows the new balance and opens the drawing in the app', async ({
+    page,
+    request,
+  }) => {
+    const session = await logIn(request, 'karasuno');
+    const before = await readDesign(request, session, DEMO_IDS.designs.sakura);
+    expect(before.redemption).toBeNull();
+    await playTheApp(page, session);
+    await open(page, designUrl(DEMO_IDS.designs.sakura));
+    await waitForApp(page);
+    await expectSingleMain(page);
+    await expect(page.getByText(`${before.balance} points`).first()).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    await page.getByRole('button', { name: 'Redeem', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Confirm redemption' });
+    await expect(dialog).toBeVisible();
+    await expectNoAxeViolations(page, '[role="dialog"]');
+    // A double tap on the confirmation still redeems once.
+    await dialog.getByRole('button', { name: 'Redeem' }).dblclick();
+    await expect(page.getByRole('heading', { name: 'Redeemed' })).toBeVisible();
+
+    const after = await readDesign(request, session, DEMO_IDS.designs.sakura);
+    expect(after.redemption).not.toBeNull();
+    expect(after.balance).toBe(before.balance - 200);
+    await expect(page.getByText(`You have ${after.balance} points left`)).toBeVisible();
+
+    await page.getByRole('button', { name: 'Open in the app' }).click();
+    await expect(page.getByText(`design/${DEMO_IDS.designs.sakura}`)).toBeVisible();
+  });
+
+  for (const { name, user, design, heading } of [
+    { name: 'not enough points', user: 'satoru', design: 'shelf', heading: 'Not enough points' },
+    {
+      name: 'already redeemed',
+      user: 'yuyuan',
+      design: 'starry',
+      heading: 'You have redeemed this design',
+    },
+    {
+      name: 'no longer available',
+      user: 'karasuno',
+      design: 'retired',
+      heading: 'No longer available',
+    },
+  ] as const) {
+    test(`shows "${name}" and changes nothing`, async ({ page, request }) => {
+      const session = await logIn(request, user);
+      const before = await readDesign(request, session, DEMO_IDS.designs[design]);
+      await playTheApp(page, session);
+      await open(page, designUrl(DEMO_IDS.designs[design]));
+      await waitForApp(page);
+      await expect(page.getByRole('heading', { name: heading })).toBeVisible();
+      await expectNoAxeViolations(page);
+      const after = await readDesign(request, session, DEMO_IDS.designs[design]);
+      expect(after.balance).toBe(before.balance);
+    });
+  }
+
+  test('asks a logged-out user to log in through the app, then shows their points', async ({
+    page,
+  }) => {
+    await playTheApp(page, null, { autoLogin: true });
+    await open(page, designUrl(DEMO_IDS.designs.shelf));
+    await waitForApp(page);
+    await expect(page.getByRole('heading', { name: 'Log in first' })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await expect(page.getByRole('button', { name: 'Redeem', exact: true })).toBeVisible();
+  });
+
+  test('a missing design id and a plain browser (no app) each say what to do', async ({
+    page,
+    request,
+  }) => {
+    const session = await logIn(request, 'karasuno');
+    await playTheApp(page, session);
+    await open(page, `${BASE_PATH}/APPPage/cashDesign?lang=en`);
+    await waitForApp(page);
+    await expect(page.getByRole('heading', { name: 'This link is incomplete' })).toBeVisible();
+  });
+});
+
+test.describe('membership centre (iOS) @once', () => {
+  function membershipUrl(): string {
+    return `${BASE_PATH}/APPPage/iosVipBuy?lang=en`;
+  }
+
+  async function readMembership(request: APIRequestContext, session: DemoSession) {
+    const response = await request.get(`${API}/membership`, {
+      headers: { authorization: `Bearer ${session.token}` },
+    });
+    expect(response.status()).toBe(200);
+    return ((await response.json()) as MembershipResponse).membership;
+  }
+
+  test('buys a plan: consent first, App Store price, verifying, then active, and the app finishes the transaction', async ({
+    page,
+    request,
+  }) => {
+    const session = await logIn(request, 'chigu');
+    expect((await readMembership(request, session)).status).toBe('none');
+    await playTheApp(page, session);
+    await open(page, membershipUrl());
+    await waitForApp(page);
+    await expect(page.getByText('You are not a member yet')).toBeVisible();
+    await expect(page.getByText('¥25.00').first()).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Membership agreement' })).toHaveAttribute(
+      'href',
+      /\/agreement\/vip\/VipAgreement/,
+    );
+    await expectNoAxeViolations(page);
+
+    const buy = page.getByRole('button', { name: /Agree and subscribe/ });
+    await buy.click();
+    await expect(page.getByText(/Please read and agree/)).toBeVisible();
+    expect((await readMembership(request, session)).status).toBe('none');
+
+    await page.getByRole('checkbox').check();
+    await buy.click();
+    await expect(page.getByText(/^Done! Your membership is valid until/)).toBeVisible();
+    expect((await readMembership(request, session)).status).toBe('active');
+    await expect(page.getByText('Your membership is active')).toBeVisible();
+    const unfinished = await page.evaluate(
+      () => localStorage.getItem('guquan.bridgeSimulator.transactions') ?? '[]',
+    );
+    const kept = JSON.parse(unfinished) as { finished?: boolean }[];
+    expect(kept.filter((entry) => entry.finished === false)).toEqual([]);
+  });
+
+  test('a purchase that could not reach the server is kept, and sent again on the next visit', async ({
+    page,
+    request,
+    consoleGuard,
+  }) => {
+    consoleGuard.allow(/Failed to load resource: net::ERR_FAILED/);
+    const session = await logIn(request, 'beika');
+    await playTheApp(page, session);
+    await open(page, membershipUrl());
+    await waitForApp(page);
+    const transactions = `**${API}/membership/transactions`;
+    await page.route(transactions, (route) => route.abort('failed'));
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: /Agree and subscribe/ }).click();
+    await expect(page.getByText(/You have paid, but our server cannot be reached/)).toBeVisible();
+    expect((await readMembership(request, session)).status).toBe('none');
+
+    await page.unroute(transactions);
+    await page.reload();
+    await waitForApp(page);
+    await expect(page.getByText('Your membership is active')).toBeVisible();
+    expect((await readMembership(request, session)).status).toBe('active');
+  });
+
+  test('a cancelled purchase says so and charges nothing', async ({ page, request }) => {
+    const session = await logIn(request, 'conductor');
+    await playTheApp(page, session, { purchaseOutcome: 'cancel' });
+    await open(page, membershipUrl());
+    await waitForApp(page);
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: /Agree and subscribe/ }).click();
+    await expect(page.getByText(/The purchase was cancelled/)).toBeVisible();
+    expect((await readMembership(request, session)).status).toBe('none');
+  });
+
+  test('on Android the page says membership is bought on iOS', async ({ page, request }) => {
+    const session = await logIn(request, 'karasuno');
+    await playTheApp(page, session, { platform: 'android' });
+    await open(page, membershipUrl());
+    await waitForApp(page);
+    await expect(page.getByText(/cannot be bought on this device/)).toBeVisible();
+    await expect(page.getByRole('button', { name: /Agree and subscribe/ })).toHaveCount(0);
+    await expectNoAxeViolations(page);
+  });
+});
