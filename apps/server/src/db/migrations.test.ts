@@ -15,6 +15,11 @@ describe('migrations', () => {
     const tables = await current.db.introspection.getTables();
     expect(tables.map((table) => table.name).sort()).toEqual(
       [
+        'account_cases',
+        'account_deletion_requests',
+        'media_deletions',
+        'retained_records',
+        'sms_codes',
         'cabinet_goods',
         'cabinets',
         'comments',

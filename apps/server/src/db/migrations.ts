@@ -1,6 +1,7 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { shareTables } from './migrations/0001-share-tables.ts';
 import { sessionTables } from './migrations/0002-sessions.ts';
+import { accountDeletionTables } from './migrations/0005-account-deletion.ts';
 
 /**
  * Every migration, in order, listed in code: the server is one esbuild bundle, so there is no
@@ -9,6 +10,7 @@ import { sessionTables } from './migrations/0002-sessions.ts';
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-share-tables': shareTables,
   '0002-sessions': sessionTables,
+  '0005-account-deletion': accountDeletionTables,
 };
 
 const provider: MigrationProvider = {

@@ -15,6 +15,7 @@ import {
   type DemoImage,
 } from './demo-content.ts';
 import { drawPicture } from './demo-images.ts';
+import { seedAccountDeletionDemo } from './demo-account-deletion.ts';
 
 export interface SeedOptions {
   /** Size of the drawn images relative to their natural size; the tests draw small ones. */
@@ -31,6 +32,12 @@ function daysAgo(days: number, minutes = 0): string {
 
 /** Tables in an order that deletes children before their parents. */
 const TABLES_CHILDREN_FIRST = [
+  'media_deletions',
+  'retained_records',
+  'account_cases',
+  'sms_codes',
+  'account_deletion_requests',
+  'sessions',
   'comments',
   'note_images',
   'notes',
@@ -148,6 +155,7 @@ export async function seedDemoData(
         .executeTakeFirstOrThrow();
       users.set(user.key, row.id);
     }
+    await seedAccountDeletionDemo(trx, users, daysAgo);
 
     const goodsIds = new Map<string, number>();
     for (const goods of DEMO_GOODS) {
