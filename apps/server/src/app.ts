@@ -20,6 +20,10 @@ import { registerOpenApi } from './plugins/openapi.ts';
 import { shareRoutes } from './routes/share-routes.ts';
 import { sessionStore } from './auth/session-store.ts';
 import { demoRoutes } from './routes/demo-routes.ts';
+import { accountDeletionRoutes, demoSmsRoutes } from './routes/account-deletion-routes.ts';
+import { runAccountDeletionJob } from './account-deletion/deletion-job.ts';
+import { scheduleAccountDeletionJob } from './account-deletion/deletion-schedule.ts';
+import { aliyunSmsSender, demoSmsSender, type SmsSender } from './account-deletion/sms-sender.ts';
 import { sessionRoutes } from './routes/session-routes.ts';
 import { seedIfEmpty, type SeedOptions } from './seed/seed.ts';
 import { createShareReader, shareRepositories } from './shares/share-reader.ts';
@@ -40,6 +44,8 @@ export interface AppOptions {
   logger?: boolean;
   /** How the first start seeds an empty database (tests draw small images). */
   seed?: SeedOptions;
+  /** Replaces the SMS sender of the mode (tests: a failing provider). */
+  smsSender?: SmsSender;
 }
 
 /**
@@ -61,6 +67,12 @@ async function openData(app: FastifyInstance, config: Config, seed: SeedOptions)
     }
   }
   return db;
+}
+
+function requireSmsConfig(config: Config) {
+  // loadConfig refuses production without it; this only guards a hand-made Config.
+  if (!config.sms) throw new Error('Production needs the SMS provider configuration');
+  return config.sms;
 }
 
 /**
@@ -94,6 +106,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const shares = createShareReader(shareRepositories(db));
   const sessions = sessionStore(db);
   const paths = dataPaths(config.dataDir);
+  // Demo mode never sends a text: it keeps the code for the simulator to show.
+  const demoSms = config.mode === 'demo' ? demoSmsSender() : undefined;
+  const sms = options.smsSender ?? demoSms ?? aliyunSmsSender(requireSmsConfig(config));
+  scheduleAccountDeletionJob(app, () =>
+    runAccountDeletionJob(db, new Date(), {
+      paths,
+      sms,
+      log: (message, details) => {
+        app.log.warn(details, message);
+      },
+    }),
+  );
 
   await registerSecurityHeaders(app, config.mode);
   await app.register(compress, {
@@ -113,7 +137,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(shareRoutes, { shares });
       await api.register(sessionRoutes, { sessions });
       // The simulator's log-in exists in demo mode only: production has no such paths at all.
+      await api.register(accountDeletionRoutes, { db, sessions, sms });
       if (config.mode === 'demo') await api.register(demoRoutes, { db, sessions });
+      if (demoSms) await api.register(demoSmsRoutes, { db, sessions, sms: demoSms });
       api.get('/openapi.json', { schema: { hide: true } }, (_request, reply) =>
         reply.header('cache-control', 'no-cache').send(app.swagger()),
       );

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { readSmsConfig, type AliyunSmsConfig } from '../account-deletion/sms-config.ts';
 
 /**
  * The server's configuration, read from the environment once at start-up. Anything missing or
@@ -40,6 +41,8 @@ export interface Config {
   /** Where the data lives: the SQLite database, image originals and the resized-image cache. */
   dataDir: string;
   trustProxy: boolean;
+  /** The SMS provider (production only: demo mode never sends a text). */
+  sms: AliyunSmsConfig | null;
 }
 
 /** Paths the entry point knows from its own location, used when the environment does not say. */
@@ -80,6 +83,8 @@ export function loadConfig(
       `  HOST: demo mode only listens on this machine (127.0.0.1, localhost or ::1), not ${values.HOST}; set APP_MODE=production to serve others`,
     );
   }
+  const sms = readSmsConfig(env, values.APP_MODE);
+  problems.push(...sms.problems);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
 
   const displayHost = values.HOST.includes(':') ? `[${values.HOST}]` : values.HOST;
@@ -93,5 +98,6 @@ export function loadConfig(
     // Relative paths are taken from the working directory once, so nothing later depends on it.
     dataDir: resolve(values.DATA_DIR ?? defaults.dataDir),
     trustProxy: values.TRUST_PROXY,
+    sms: sms.config,
   };
 }
