@@ -1,4 +1,5 @@
-// Bundles the server into dist/server.js and the seed command into dist/seed.js. Dependencies stay in node_modules; the workspace's own
+// Bundles the server into dist/server.js, the seed command into dist/seed.js and the account
+// deletion job into dist/delete-accounts.js. Dependencies stay in node_modules; the workspace's own
 // packages (TypeScript source) are bundled in.
 import { build } from 'esbuild';
 import { cp, readFile } from 'node:fs/promises';
@@ -7,7 +8,11 @@ const pkg = JSON.parse(await readFile(new URL('./package.json', import.meta.url)
 const external = Object.keys(pkg.dependencies ?? {}).filter((name) => !name.startsWith('@guquan/'));
 
 await build({
-  entryPoints: { server: 'src/server.ts', seed: 'src/seed-cli.ts' },
+  entryPoints: {
+    server: 'src/server.ts',
+    seed: 'src/seed-cli.ts',
+    'delete-accounts': 'src/delete-accounts-cli.ts',
+  },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

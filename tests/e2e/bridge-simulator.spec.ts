@@ -170,6 +170,11 @@ test.describe('production mode', () => {
     APPLE_BUNDLE_ID: 'com.guquan.app',
     APPLE_APP_APPLE_ID: '1234567890',
     APPLE_ENVIRONMENT: 'Production',
+    ALIYUN_SMS_ACCESS_KEY_ID: 'test-key-id',
+    ALIYUN_SMS_ACCESS_KEY_SECRET: 'test-key-secret',
+    ALIYUN_SMS_SIGN_NAME: '谷圈',
+    ALIYUN_SMS_TEMPLATE_CODE: 'SMS_000001',
+    ALIYUN_SMS_TEMPLATE_ACCOUNT_DELETED: 'SMS_000002',
     APPLE_ROOT_CERTS_DIR: fileURLToPath(
       new URL('../../apps/server/src/membership/test-chain', import.meta.url),
     ),

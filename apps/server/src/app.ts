@@ -29,6 +29,10 @@ import { createStoreKitSigner } from './membership/storekit-signer.ts';
 import { loadCertificateChain } from './membership/test-chain.ts';
 import { designRoutes } from './routes/design-routes.ts';
 import { designRepository } from './designs/design-repository.ts';
+import { accountDeletionRoutes, demoSmsRoutes } from './routes/account-deletion-routes.ts';
+import { runAccountDeletionJob } from './account-deletion/deletion-job.ts';
+import { scheduleAccountDeletionJob } from './account-deletion/deletion-schedule.ts';
+import { aliyunSmsSender, demoSmsSender, type SmsSender } from './account-deletion/sms-sender.ts';
 import { sessionRoutes } from './routes/session-routes.ts';
 import { seedIfEmpty, type SeedOptions } from './seed/seed.ts';
 import { createShareReader, shareRepositories } from './shares/share-reader.ts';
@@ -49,6 +53,8 @@ export interface AppOptions {
   logger?: boolean;
   /** How the first start seeds an empty database (tests draw small images). */
   seed?: SeedOptions;
+  /** Replaces the SMS sender of the mode (tests: a failing provider). */
+  smsSender?: SmsSender;
 }
 
 /**
@@ -70,6 +76,12 @@ async function openData(app: FastifyInstance, config: Config, seed: SeedOptions)
     }
   }
   return db;
+}
+
+function requireSmsConfig(config: Config) {
+  // loadConfig refuses production without it; this only guards a hand-made Config.
+  if (!config.sms) throw new Error('Production needs the SMS provider configuration');
+  return config.sms;
 }
 
 /**
@@ -106,6 +118,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const sessions = sessionStore(db);
   const membership = membershipService({ db, verifier });
   const paths = dataPaths(config.dataDir);
+  // Demo mode never sends a text: it keeps the code for the simulator to show.
+  const demoSms = config.mode === 'demo' ? demoSmsSender() : undefined;
+  const sms = options.smsSender ?? demoSms ?? aliyunSmsSender(requireSmsConfig(config));
+  scheduleAccountDeletionJob(app, () =>
+    runAccountDeletionJob(db, new Date(), {
+      paths,
+      sms,
+      log: (message, details) => {
+        app.log.warn(details, message);
+      },
+    }),
+  );
 
   await registerSecurityHeaders(app, config.mode);
   await app.register(compress, {
@@ -126,13 +150,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(sessionRoutes, { sessions });
       await api.register(membershipRoutes, { sessions, membership });
       await api.register(designRoutes, { designs: designRepository(db), sessions });
-      // The simulator's log-in and App Store stand-in exist in demo mode only: production has no
-      // such paths at all.
+      await api.register(accountDeletionRoutes, { db, sessions, sms });
+      // The simulator's log-in, App Store and SMS stand-ins exist in demo mode only: production
+      // has no such paths at all.
       if (config.mode === 'demo') {
         await api.register(demoRoutes, { db, sessions });
         const signer = createStoreKitSigner(loadCertificateChain(), config.appStore);
         await api.register(demoStoreKitRoutes, { db, sessions, signer });
       }
+      if (demoSms) await api.register(demoSmsRoutes, { db, sessions, sms: demoSms });
       api.get('/openapi.json', { schema: { hide: true } }, (_request, reply) =>
         reply.header('cache-control', 'no-cache').send(app.swagger()),
       );

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { cancelPendingRequest } from '../account-deletion/deletion-requests.ts';
 import type { Db } from '../db/database.ts';
 
 /** How long a session lasts; the app asks for a new one by logging in again. */
@@ -16,7 +17,7 @@ export interface IssuedSession {
   expiresAt: string;
 }
 
-function hashToken(token: string): string {
+export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
@@ -30,16 +31,20 @@ export function sessionStore(db: Db, now: () => Date = () => new Date()) {
       const token = randomBytes(32).toString('base64url');
       const created = now();
       const expiresAt = new Date(created.getTime() + SESSION_LIFETIME_MS).toISOString();
-      await db
-        .insertInto('sessions')
-        .values({
-          token_hash: hashToken(token),
-          user_id: user.id,
-          created_at: created.toISOString(),
-          expires_at: expiresAt,
-          revoked_at: null,
-        })
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('sessions')
+          .values({
+            token_hash: hashToken(token),
+            user_id: user.id,
+            created_at: created.toISOString(),
+            expires_at: expiresAt,
+            revoked_at: null,
+          })
+          .execute();
+        // Logging in again during the cool-off withdraws a deletion request (privacy policy 11.5).
+        await cancelPendingRequest(trx, user.id, 'login', created);
+      });
       return { token, userId: user.publicId, expiresAt };
     },
 

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TEST_SMS_ENV } from '../test-support/test-app.ts';
 import { ConfigError, loadConfig } from './env.ts';
 
 const DIST = '/srv/web/dist';
@@ -65,11 +66,30 @@ describe('loadConfig', () => {
       APPLE_ENVIRONMENT: 'Production',
       APPLE_ROOT_CERTS_DIR: '/etc/apple-roots',
     };
-    const config = loadConfig(
-      { APP_MODE: 'production', PUBLIC_ORIGIN: 'https://example.com/x', HOST: '0.0.0.0', ...apple },
-      DEFAULTS,
+    const production = {
+      APP_MODE: 'production',
+      PUBLIC_ORIGIN: 'https://example.com/x',
+      HOST: '0.0.0.0',
+      ...apple,
+    };
+    expect(() => loadConfig(production, DEFAULTS)).toThrow(
+      /ALIYUN_SMS_ACCESS_KEY_ID: required[\s\S]*ALIYUN_SMS_TEMPLATE_ACCOUNT_DELETED: required/,
     );
+    const config = loadConfig({ ...production, ...TEST_SMS_ENV }, DEFAULTS);
     expect(config.publicOrigin).toBe('https://example.com');
+    expect(config.sms).toMatchObject({
+      signName: '谷圈',
+      codeTemplate: 'SMS_000001',
+      endpoint: 'https://dysmsapi.aliyuncs.com',
+    });
+    expect(() =>
+      loadConfig(
+        { ...production, ...TEST_SMS_ENV, ALIYUN_SMS_ENDPOINT: 'http://sms.example' },
+        DEFAULTS,
+      ),
+    ).toThrow(/ALIYUN_SMS_ENDPOINT/);
+    // Demo mode never sends a text and needs none of it.
+    expect(loadConfig({}, DEFAULTS).sms).toBeNull();
     expect(config.appStore).toEqual({
       bundleId: 'com.example.app',
       appAppleId: 1234567890,

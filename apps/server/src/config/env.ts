@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { readSmsConfig, type AliyunSmsConfig } from '../account-deletion/sms-config.ts';
 
 /**
  * The server's configuration, read from the environment once at start-up. Anything missing or
@@ -53,6 +54,8 @@ export interface Config {
   dataDir: string;
   trustProxy: boolean;
   appStore: AppStoreConfig;
+  /** The SMS provider (production only: demo mode never sends a text). */
+  sms: AliyunSmsConfig | null;
 }
 
 export interface AppStoreConfig {
@@ -120,6 +123,8 @@ export function loadConfig(
   if (environment === 'Production' && values.APPLE_APP_APPLE_ID === undefined) {
     problems.push('  APPLE_APP_APPLE_ID: required when APPLE_ENVIRONMENT is Production');
   }
+  const sms = readSmsConfig(env, values.APP_MODE);
+  problems.push(...sms.problems);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
 
   const displayHost = values.HOST.includes(':') ? `[${values.HOST}]` : values.HOST;
@@ -142,5 +147,6 @@ export function loadConfig(
           ? undefined
           : resolve(values.APPLE_ROOT_CERTS_DIR),
     },
+    sms: sms.config,
   };
 }

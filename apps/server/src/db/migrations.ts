@@ -3,6 +3,7 @@ import { shareTables } from './migrations/0001-share-tables.ts';
 import { sessionTables } from './migrations/0002-sessions.ts';
 import { designPointTables } from './migrations/0003-designs-points.ts';
 import { membershipTables } from './migrations/0004-membership.ts';
+import { accountDeletionTables } from './migrations/0005-account-deletion.ts';
 
 /**
  * Every migration, in order, listed in code: the server is one esbuild bundle, so there is no
@@ -13,6 +14,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0002-sessions': sessionTables,
   '0003-designs-points': designPointTables,
   '0004-membership': membershipTables,
+  '0005-account-deletion': accountDeletionTables,
 };
 
 const provider: MigrationProvider = {

@@ -25,6 +25,10 @@ export interface UsersTable {
   nickname: string;
   avatar_image_id: number | null;
   created_at: string;
+  /** The bound phone (digits only); null once the account is deleted. */
+  phone: string | null;
+  /** Set when the deletion job has anonymized the account. */
+  deleted_at: string | null;
 }
 
 export interface GoodsTable {
@@ -205,6 +209,57 @@ export interface RedemptionsTable {
   created_at: string;
 }
 
+export interface AccountDeletionRequestsTable {
+  id: Generated<number>;
+  user_id: number;
+  requested_at: string;
+  deletes_at: string;
+  cancelled_at: string | null;
+  cancel_reason: 'user' | 'login' | null;
+  completed_at: string | null;
+}
+
+export interface SmsCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  phone: string;
+  purpose: 'account_deletion';
+  /** scrypt of the code with a salt: `salt:hash`, hex. */
+  code_hash: string;
+  created_at: string;
+  expires_at: string;
+  attempts: Generated<number>;
+  used_at: string | null;
+}
+
+export interface AccountCasesTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: 'exposure_in_review' | 'appeal_open' | 'under_investigation';
+  title: string;
+  status: 'open' | 'closed';
+  opened_at: string;
+  closed_at: string | null;
+}
+
+export interface RetainedRecordsTable {
+  id: Generated<number>;
+  /** The anonymized account's row: no name or phone is left on it. */
+  user_id: number;
+  kind: 'goods';
+  /** JSON of the record as it was. */
+  payload: string;
+  created_at: string;
+  retain_until: string;
+}
+
+export interface MediaDeletionsTable {
+  id: Generated<number>;
+  image_public_id: string;
+  file_name: string;
+  queued_at: string;
+}
+
 export interface Database {
   images: ImagesTable;
   users: UsersTable;
@@ -225,4 +280,9 @@ export interface Database {
   point_balances: PointBalancesTable;
   point_ledger: PointLedgerTable;
   redemptions: RedemptionsTable;
+  account_deletion_requests: AccountDeletionRequestsTable;
+  sms_codes: SmsCodesTable;
+  account_cases: AccountCasesTable;
+  retained_records: RetainedRecordsTable;
+  media_deletions: MediaDeletionsTable;
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp } from '../test-support/test-app.ts';
+import { buildTestApp, TEST_SMS_ENV } from '../test-support/test-app.ts';
 
 let app: FastifyInstance;
 beforeAll(async () => {
@@ -68,6 +68,7 @@ describe('security headers', () => {
     const production = await buildTestApp({
       APP_MODE: 'production',
       PUBLIC_ORIGIN: 'https://guquan.example',
+      ...TEST_SMS_ENV,
     });
     try {
       const res = await production.inject({ url: '/anime_merch_web/website' });

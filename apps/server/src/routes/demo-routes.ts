@@ -25,6 +25,7 @@ export const demoRoutes: FastifyPluginCallbackZod<{ db: Db; sessions: SessionSto
       const users = await db
         .selectFrom('users')
         .select(['public_id as id', 'nickname'])
+        .where('deleted_at', 'is', null)
         .orderBy('id')
         .execute();
       return reply.header('cache-control', 'no-store').send({ users });
@@ -45,6 +46,8 @@ export const demoRoutes: FastifyPluginCallbackZod<{ db: Db; sessions: SessionSto
         .selectFrom('users')
         .select(['id', 'public_id as publicId'])
         .where('public_id', '=', request.body.userId)
+        // A deleted account can never log in again.
+        .where('deleted_at', 'is', null)
         .executeTakeFirst();
       if (!user) return sendApiError(reply, 404, 'not_found', 'There is no such demo user.');
       const session = await sessions.issue(user);

@@ -4,7 +4,7 @@ import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import { DEMO_IDS } from '../seed/demo-ids.ts';
 
 const DEMO_USERS = DEMO_IDS.users;
-import { buildTestApp } from '../test-support/test-app.ts';
+import { buildTestApp, TEST_SMS_ENV } from '../test-support/test-app.ts';
 
 let app: FastifyInstance;
 
@@ -90,6 +90,7 @@ describe('in production mode', () => {
     const production = await buildTestApp({
       APP_MODE: 'production',
       PUBLIC_ORIGIN: 'https://www.example.com',
+      ...TEST_SMS_ENV,
     });
     try {
       const users = await production.inject({ url: `${API_BASE_PATH}/demo/users` });

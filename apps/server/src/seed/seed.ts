@@ -17,6 +17,7 @@ import {
 import { drawPicture } from './demo-images.ts';
 import { DEMO_MEMBER_KEY, seedDemoMembership } from '../membership/demo-membership.ts';
 import { demoDesignImages, seedDesigns } from '../designs/seed-designs.ts';
+import { seedAccountDeletionDemo } from './demo-account-deletion.ts';
 
 export interface SeedOptions {
   /** Size of the drawn images relative to their natural size; the tests draw small ones. */
@@ -37,6 +38,12 @@ const TABLES_CHILDREN_FIRST = [
   'point_ledger',
   'point_balances',
   'designs',
+  'media_deletions',
+  'retained_records',
+  'account_cases',
+  'sms_codes',
+  'account_deletion_requests',
+  'sessions',
   'comments',
   'note_images',
   'notes',
@@ -159,6 +166,7 @@ export async function seedDemoData(
         .executeTakeFirstOrThrow();
       users.set(user.key, row.id);
     }
+    await seedAccountDeletionDemo(trx, users, daysAgo);
 
     const goodsIds = new Map<string, number>();
     for (const goods of DEMO_GOODS) {

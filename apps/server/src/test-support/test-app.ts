@@ -29,10 +29,6 @@ export async function makeTempDataDir(): Promise<{ dataDir: string; remove: () =
 }
 
 /**
- * The real app, built in process as `npm start` builds it, with the logger silenced, on a data
- * directory of its own (seeded with the demo data on start, removed when the app closes).
- */
-/**
  * What production mode requires of the App Store besides the tests' own settings: the StoreKit
  * TEST root stands in for Apple's, so production-mode tests can start a server at all.
  */
@@ -43,6 +39,11 @@ export const PRODUCTION_APP_STORE_TEST_ENV = {
   APPLE_ROOT_CERTS_DIR: TEST_CHAIN_DIR,
 } as const;
 
+/**
+ * The real app, built in process as `npm start` builds it, with the logger silenced, on a data
+ * directory of its own (seeded with the demo data on start, removed when the app closes). In
+ * production mode it gets the App Store and SMS settings production refuses to start without.
+ */
 export async function buildTestApp(
   env: Record<string, string> = {},
   overrides: { webBuild?: WebBuild } = {},
@@ -52,7 +53,9 @@ export async function buildTestApp(
     {
       LOG_LEVEL: 'silent',
       DATA_DIR: temp.dataDir,
-      ...(env.APP_MODE === 'production' ? PRODUCTION_APP_STORE_TEST_ENV : {}),
+      ...(env.APP_MODE === 'production'
+        ? { ...PRODUCTION_APP_STORE_TEST_ENV, ...TEST_SMS_ENV }
+        : {}),
       ...env,
     },
     { webDistDir: WEB_DIST_DIR, dataDir: temp.dataDir },
@@ -66,3 +69,12 @@ export async function buildTestApp(
   await app.ready();
   return app;
 }
+
+/** The SMS provider settings production refuses to start without (never used to send in tests). */
+export const TEST_SMS_ENV: Readonly<Record<string, string>> = {
+  ALIYUN_SMS_ACCESS_KEY_ID: 'test-key-id',
+  ALIYUN_SMS_ACCESS_KEY_SECRET: 'test-key-secret',
+  ALIYUN_SMS_SIGN_NAME: '谷圈',
+  ALIYUN_SMS_TEMPLATE_CODE: 'SMS_000001',
+  ALIYUN_SMS_TEMPLATE_ACCOUNT_DELETED: 'SMS_000002',
+};

@@ -1,0 +1,271 @@
+import { readdir } from 'node:fs/promises';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createShareReader, shareRepositories } from '../shares/share-reader.ts';
+import { DEMO_IDS, type DemoUserKey } from '../seed/demo-ids.ts';
+import { openTestDatabase, type TestDatabase } from '../test-support/test-database.ts';
+import { createRequest } from './deletion-requests.ts';
+import { DELETED_NICKNAME, runAccountDeletionJob } from './deletion-job.ts';
+import type { SmsMessage } from './sms-sender.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const REQUESTED = new Date('2025-12-01T08:00:00.000Z');
+const DUE = new Date(REQUESTED.getTime() + 15 * DAY_MS + 1000);
+
+let current: TestDatabase | undefined;
+afterEach(async () => {
+  await current?.close();
+  current = undefined;
+});
+
+async function setUp(): Promise<TestDatabase> {
+  current = await openTestDatabase();
+  return current;
+}
+
+async function userRow(t: TestDatabase, key: DemoUserKey) {
+  return t.db
+    .selectFrom('users')
+    .selectAll()
+    .where('public_id', '=', DEMO_IDS.users[key])
+    .executeTakeFirstOrThrow();
+}
+
+async function request(t: TestDatabase, key: DemoUserKey, at = REQUESTED): Promise<number> {
+  const user = await userRow(t, key);
+  await createRequest(t.db, user.id, at);
+  return user.id;
+}
+
+async function countOf(t: TestDatabase, table: 'goods' | 'cabinets' | 'notes' | 'comments') {
+  const row = await t.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Everything of a user the job must remove, counted. */
+async function leftOf(t: TestDatabase, id: number) {
+  const count = async (query: Promise<{ n: number | string }>) => Number((await query).n);
+  return {
+    goods: await count(
+      t.db
+        .selectFrom('goods')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('owner_id', '=', id)
+        .executeTakeFirstOrThrow(),
+    ),
+    cabinets: await count(
+      t.db
+        .selectFrom('cabinets')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('owner_id', '=', id)
+        .executeTakeFirstOrThrow(),
+    ),
+    notes: await count(
+      t.db
+        .selectFrom('notes')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('author_id', '=', id)
+        .executeTakeFirstOrThrow(),
+    ),
+    comments: await count(
+      t.db
+        .selectFrom('comments')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('author_id', '=', id)
+        .executeTakeFirstOrThrow(),
+    ),
+    sessions: await count(
+      t.db
+        .selectFrom('sessions')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('user_id', '=', id)
+        .executeTakeFirstOrThrow(),
+    ),
+  };
+}
+
+describe('runAccountDeletionJob', () => {
+  it('waits for the cool-off, then deletes and anonymizes, keeping only what the law requires', async () => {
+    const t = await setUp();
+    const reader = createShareReader(shareRepositories(t.db));
+    const before = await userRow(t, 'yuyuan');
+    const id = await request(t, 'yuyuan');
+    await t.db
+      .insertInto('sessions')
+      .values({
+        token_hash: 'a'.repeat(64),
+        user_id: id,
+        created_at: REQUESTED.toISOString(),
+        expires_at: DUE.toISOString(),
+        revoked_at: null,
+      })
+      .execute();
+    const othersGoods = (await countOf(t, 'goods')) - (await leftOf(t, id)).goods;
+    const filesBefore = await readdir(t.paths.media);
+    const sent: SmsMessage[] = [];
+    const sms = { send: (message: SmsMessage) => Promise.resolve(void sent.push(message)) };
+
+    const early = await runAccountDeletionJob(t.db, new Date(DUE.getTime() - 2000), {
+      paths: t.paths,
+      sms,
+    });
+    expect(early).toMatchObject({ deleted: 0, failed: 0 });
+    expect((await reader.read('goods', DEMO_IDS.goods.gallery)).state).toBe('ok');
+
+    const report = await runAccountDeletionJob(t.db, DUE, { paths: t.paths, sms });
+    expect(report).toMatchObject({ deleted: 1, blocked: 0, failed: 0 });
+    expect(await leftOf(t, id)).toEqual({
+      goods: 0,
+      cabinets: 0,
+      notes: 0,
+      comments: 0,
+      sessions: 0,
+    });
+    expect(await countOf(t, 'goods')).toBe(othersGoods);
+
+    const after = await t.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(after).toMatchObject({
+      nickname: DELETED_NICKNAME,
+      avatar_image_id: null,
+      phone: null,
+      deleted_at: DUE.toISOString(),
+    });
+    expect(after.public_id).not.toBe(before.public_id);
+
+    // The shares are gone (404), and so are the images and their files.
+    for (const [kind, shareId] of [
+      ['goods', DEMO_IDS.goods.gallery],
+      ['cabinet', DEMO_IDS.cabinets.main],
+    ] as const) {
+      expect((await reader.read(kind, shareId)).state).toBe('not_found');
+    }
+    const filesAfter = await readdir(t.paths.media);
+    expect(filesAfter.length).toBeLessThan(filesBefore.length);
+    const images = await t.db.selectFrom('images').select('file_name').execute();
+    expect(filesAfter.sort()).toEqual(images.map((image) => image.file_name).sort());
+    expect(await t.db.selectFrom('media_deletions').selectAll().execute()).toEqual([]);
+
+    // Kept by law: goods information for three years from publication, and the request.
+    const retained = await t.db.selectFrom('retained_records').selectAll().execute();
+    expect(retained.length).toBeGreaterThan(0);
+    for (const record of retained) {
+      expect(record.user_id).toBe(id);
+      const payload = JSON.parse(record.payload) as { publishedAt: string };
+      const until = new Date(payload.publishedAt);
+      until.setUTCMonth(until.getUTCMonth() + 36);
+      expect(record.retain_until).toBe(until.toISOString());
+    }
+    const done = await t.db
+      .selectFrom('account_deletion_requests')
+      .selectAll()
+      .where('user_id', '=', id)
+      .execute();
+    expect(done).toMatchObject([{ completed_at: DUE.toISOString(), cancelled_at: null }]);
+    expect(sent).toEqual([{ kind: 'account_deleted', phone: '13800000001' }]);
+
+    // Twice is harmless.
+    const snapshot = await t.db.selectFrom('users').selectAll().execute();
+    const second = await runAccountDeletionJob(t.db, new Date(DUE.getTime() + 60_000), {
+      paths: t.paths,
+      sms,
+    });
+    expect(second).toMatchObject({ deleted: 0, failed: 0, purged: 0 });
+    expect(await t.db.selectFrom('users').selectAll().execute()).toEqual(snapshot);
+    expect(await t.db.selectFrom('retained_records').selectAll().execute()).toEqual(retained);
+    expect(sent).toHaveLength(1);
+
+    // Later, what has outlived its period goes: the request after six months, goods after three years.
+    const sixMonthsOn = new Date(DUE);
+    sixMonthsOn.setUTCMonth(sixMonthsOn.getUTCMonth() + 6);
+    await runAccountDeletionJob(t.db, sixMonthsOn, { paths: t.paths });
+    expect(
+      await t.db
+        .selectFrom('account_deletion_requests')
+        .selectAll()
+        .where('user_id', '=', id)
+        .execute(),
+    ).toEqual([]);
+    const fourYearsOn = new Date(DUE.getTime() + 4 * 365 * DAY_MS);
+    await runAccountDeletionJob(t.db, fourYearsOn, { paths: t.paths });
+    expect(await t.db.selectFrom('retained_records').selectAll().execute()).toEqual([]);
+  });
+
+  it('leaves a user whose deletion fails half-way untouched, and finishes the others', async () => {
+    const t = await setUp();
+    const failing = await request(t, 'satoru');
+    const other = await request(t, 'chigu');
+    const before = await leftOf(t, failing);
+    const goodsBefore = await t.db
+      .selectFrom('goods')
+      .selectAll()
+      .where('owner_id', '=', failing)
+      .execute();
+    // The last step of this user's deletion fails, after everything else of theirs was deleted.
+    await sql`create trigger fail_one before update of nickname on users
+      when new.id = ${sql.lit(failing)} begin select raise(abort, 'disk full'); end`.execute(t.db);
+
+    const logged: string[] = [];
+    const report = await runAccountDeletionJob(t.db, DUE, {
+      paths: t.paths,
+      log: (message) => logged.push(message),
+    });
+    expect(report).toMatchObject({ deleted: 1, failed: 1 });
+    expect(logged.join()).toMatch(/untouched/);
+    // (Their comments under the other user's notes went with those notes.)
+    expect({ ...(await leftOf(t, failing)), comments: 0 }).toEqual({ ...before, comments: 0 });
+    expect((await leftOf(t, failing)).comments).toBeGreaterThan(0);
+    expect(
+      await t.db.selectFrom('goods').selectAll().where('owner_id', '=', failing).execute(),
+    ).toEqual(goodsBefore);
+    expect((await userRow(t, 'satoru')).deleted_at).toBeNull();
+    expect(
+      await t.db
+        .selectFrom('retained_records')
+        .selectAll()
+        .where('user_id', '=', failing)
+        .execute(),
+    ).toEqual([]);
+    expect((await leftOf(t, other)).goods).toBe(0);
+
+    // Once the fault is gone, the next run finishes the job.
+    await sql`drop trigger fail_one`.execute(t.db);
+    expect(await runAccountDeletionJob(t.db, DUE, { paths: t.paths })).toMatchObject({
+      deleted: 1,
+      failed: 0,
+    });
+    expect((await leftOf(t, failing)).goods).toBe(0);
+  });
+
+  it('skips a request cancelled by a log-in and one blocked by a case opened in the cool-off', async () => {
+    const t = await setUp();
+    const cancelled = await request(t, 'conductor');
+    await t.db
+      .updateTable('account_deletion_requests')
+      .set({ cancelled_at: REQUESTED.toISOString(), cancel_reason: 'login' })
+      .where('user_id', '=', cancelled)
+      .execute();
+    const blocked = await request(t, 'beika');
+    await t.db
+      .insertInto('account_cases')
+      .values({
+        user_id: blocked,
+        kind: 'under_investigation',
+        title: '调查中',
+        status: 'open',
+        opened_at: REQUESTED.toISOString(),
+        closed_at: null,
+      })
+      .execute();
+    const report = await runAccountDeletionJob(t.db, DUE, { paths: t.paths });
+    expect(report).toMatchObject({ deleted: 0, blocked: 1, failed: 0 });
+    expect((await userRow(t, 'conductor')).deleted_at).toBeNull();
+    expect((await userRow(t, 'beika')).deleted_at).toBeNull();
+  });
+});

@@ -1,0 +1,311 @@
+import { readdir, rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { Kysely, Transaction } from 'kysely';
+import { RETENTION, type RetainedKind } from '@guquan/contract/account-deletion';
+import type { DataPaths } from '../config/data-paths.ts';
+import type { Database } from '../db/schema.ts';
+import { newPublicId } from '../db/public-id.ts';
+import { findBlockers } from './deletion-requests.ts';
+import type { SmsSender } from './sms-sender.ts';
+
+/**
+ * The deletion job: for every request whose cool-off has passed, one transaction deletes the
+ * user's content, sessions and codes, anonymizes the account row (nickname 已注销用户, no avatar,
+ * no phone, a new public id) and keeps only what the law requires (privacy policy 8.2 and 11.5):
+ * goods information for three years from publication, in `retained_records`, out of public view.
+ * A crash leaves each user either done or untouched, and running it again does nothing more.
+ * Image files go after their rows, through a queue, so a crash between the two leaves no file
+ * behind for ever. Then it purges what has outlived its period.
+ */
+export const DELETED_NICKNAME = '已注销用户';
+
+export interface DeletionJobOptions {
+  /** Where image originals and their resized copies are removed from. */
+  paths?: Pick<DataPaths, 'media' | 'mediaCache'>;
+  /** Tells each deleted user by SMS (privacy policy 11.5 item 4). */
+  sms?: SmsSender;
+  log?: (message: string, details?: Record<string, unknown>) => void;
+}
+
+export interface DeletionJobReport {
+  deleted: number;
+  /** Due, but an open case blocks it (an investigation opened during the cool-off). */
+  blocked: number;
+  failed: number;
+  purged: number;
+}
+
+const retentionMonths = (kind: RetainedKind): number =>
+  RETENTION.find((entry) => entry.kind === kind)?.months ?? 0;
+
+function addMonths(iso: string | Date, months: number): string {
+  const date = new Date(iso);
+  date.setUTCMonth(date.getUTCMonth() + months);
+  return date.toISOString();
+}
+
+type Outcome = { state: 'deleted'; phone: string | null } | { state: 'blocked' | 'skipped' };
+
+async function deleteOneAccount(
+  trx: Transaction<Database>,
+  requestId: number,
+  userId: number,
+  now: Date,
+): Promise<Outcome> {
+  const at = now.toISOString();
+  const request = await trx
+    .selectFrom('account_deletion_requests')
+    .select('id')
+    .where('id', '=', requestId)
+    .where('cancelled_at', 'is', null)
+    .where('completed_at', 'is', null)
+    .where('deletes_at', '<=', at)
+    .executeTakeFirst();
+  if (!request) return { state: 'skipped' }; // cancelled or done meanwhile
+  if ((await findBlockers(trx, userId)).length > 0) return { state: 'blocked' };
+
+  const user = await trx
+    .selectFrom('users')
+    .select(['phone', 'avatar_image_id'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+
+  const goodsOfUser = trx.selectFrom('goods').select('id').where('owner_id', '=', userId);
+  const cabinetsOfUser = trx.selectFrom('cabinets').select('id').where('owner_id', '=', userId);
+  const notesOfUser = trx.selectFrom('notes').select('id').where('author_id', '=', userId);
+
+  // Goods information, kept three years from publication, out of public view.
+  const goodsRetention = retentionMonths('goods_and_transactions');
+  const goods = await trx.selectFrom('goods').selectAll().where('owner_id', '=', userId).execute();
+  const retained = goods
+    .map((row) => ({ row, until: addMonths(row.created_at, goodsRetention) }))
+    .filter(({ until }) => until > at);
+  if (retained.length > 0) {
+    await trx
+      .insertInto('retained_records')
+      .values(
+        retained.map(({ row, until }) => ({
+          user_id: userId,
+          kind: 'goods' as const,
+          payload: JSON.stringify({
+            publicId: row.public_id,
+            name: row.name,
+            work: row.work,
+            character: row.character,
+            category: row.category,
+            priceFen: row.price_fen,
+            status: row.status,
+            text: row.text,
+            tags: JSON.parse(row.tags) as unknown,
+            publishedAt: row.created_at,
+            removedAt: row.removed_at,
+          }),
+          created_at: at,
+          retain_until: until,
+        })),
+      )
+      .execute();
+  }
+
+  // The images the user's content and avatar use.
+  const imageIds = new Set<number>();
+  const linked = await trx
+    .selectFrom('goods_images')
+    .select('image_id')
+    .where('goods_id', 'in', goodsOfUser)
+    .union(trx.selectFrom('note_images').select('image_id').where('note_id', 'in', notesOfUser))
+    .union(
+      trx
+        .selectFrom('cabinets')
+        .select('cover_image_id as image_id')
+        .where('owner_id', '=', userId),
+    )
+    .execute();
+  for (const row of linked) imageIds.add(row.image_id);
+  if (user.avatar_image_id !== null) imageIds.add(user.avatar_image_id);
+
+  await trx
+    .deleteFrom('cabinet_goods')
+    .where((eb) =>
+      eb.or([eb('cabinet_id', 'in', cabinetsOfUser), eb('goods_id', 'in', goodsOfUser)]),
+    )
+    .execute();
+  await trx.deleteFrom('goods_images').where('goods_id', 'in', goodsOfUser).execute();
+  await trx.deleteFrom('goods').where('owner_id', '=', userId).execute();
+  await trx.deleteFrom('cabinets').where('owner_id', '=', userId).execute();
+  await trx
+    .deleteFrom('comments')
+    .where((eb) => eb.or([eb('author_id', '=', userId), eb('note_id', 'in', notesOfUser)]))
+    .execute();
+  await trx.deleteFrom('note_images').where('note_id', 'in', notesOfUser).execute();
+  await trx.deleteFrom('notes').where('author_id', '=', userId).execute();
+  await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  await trx.deleteFrom('sms_codes').where('user_id', '=', userId).execute();
+
+  await trx
+    .updateTable('users')
+    .set({
+      public_id: newPublicId(),
+      nickname: DELETED_NICKNAME,
+      avatar_image_id: null,
+      phone: null,
+      deleted_at: at,
+    })
+    .where('id', '=', userId)
+    .execute();
+
+  // Images nothing else uses any more: the row now, the file after the commit.
+  for (const imageId of imageIds) {
+    const stillUsed = await trx
+      .selectFrom('goods_images')
+      .select('image_id')
+      .where('image_id', '=', imageId)
+      .union(trx.selectFrom('note_images').select('image_id').where('image_id', '=', imageId))
+      .union(
+        trx
+          .selectFrom('cabinets')
+          .select('cover_image_id as image_id')
+          .where('cover_image_id', '=', imageId),
+      )
+      .union(
+        trx
+          .selectFrom('users')
+          .select('avatar_image_id as image_id')
+          .where('avatar_image_id', '=', imageId)
+          .$narrowType<{ image_id: number }>(),
+      )
+      .executeTakeFirst();
+    if (stillUsed) continue;
+    const image = await trx
+      .deleteFrom('images')
+      .where('id', '=', imageId)
+      .returning(['public_id', 'file_name'])
+      .executeTakeFirst();
+    if (image) {
+      await trx
+        .insertInto('media_deletions')
+        .values({ image_public_id: image.public_id, file_name: image.file_name, queued_at: at })
+        .execute();
+    }
+  }
+
+  const done = await trx
+    .updateTable('account_deletion_requests')
+    .set({ completed_at: at })
+    .where('id', '=', requestId)
+    .where('completed_at', 'is', null)
+    .where('cancelled_at', 'is', null)
+    .executeTakeFirst();
+  // Another server finished or a log-in cancelled it meanwhile: undo this run for the user.
+  if (Number(done.numUpdatedRows) !== 1) throw new Error('The deletion request changed meanwhile');
+  return { state: 'deleted', phone: user.phone };
+}
+
+/** Removes the image files whose rows are gone, originals and resized copies. */
+export async function removeQueuedMedia(
+  db: Kysely<Database>,
+  paths: Pick<DataPaths, 'media' | 'mediaCache'>,
+): Promise<number> {
+  const queued = await db.selectFrom('media_deletions').selectAll().execute();
+  for (const entry of queued) {
+    await rm(join(paths.media, basename(entry.file_name)), { force: true });
+    const cacheDir = join(paths.mediaCache, basename(entry.image_public_id.slice(0, 2)));
+    const cached = await readdir(cacheDir).catch(() => [] as string[]);
+    for (const name of cached) {
+      if (name.startsWith(`${entry.image_public_id}-`)) {
+        await rm(join(cacheDir, name), { force: true });
+      }
+    }
+    await db.deleteFrom('media_deletions').where('id', '=', entry.id).execute();
+  }
+  return queued.length;
+}
+
+/** Deletes what has outlived its period (privacy policy 8.2). */
+async function purgeExpired(db: Kysely<Database>, now: Date): Promise<number> {
+  const at = now.toISOString();
+  let purged = 0;
+  const count = (result: { numDeletedRows: bigint }) => {
+    purged += Number(result.numDeletedRows);
+  };
+  count(
+    await db
+      .deleteFrom('retained_records')
+      .where('retain_until', '<=', at)
+      .executeTakeFirstOrThrow(),
+  );
+  const requestsBefore = addMonths(now, -retentionMonths('deletion_request'));
+  count(
+    await db
+      .deleteFrom('account_deletion_requests')
+      .where((eb) =>
+        eb.or([eb('completed_at', '<=', requestsBefore), eb('cancelled_at', '<=', requestsBefore)]),
+      )
+      .executeTakeFirstOrThrow(),
+  );
+  const casesBefore = addMonths(now, -retentionMonths('reports_and_appeals'));
+  count(
+    await db
+      .deleteFrom('account_cases')
+      .where('status', '=', 'closed')
+      .where('closed_at', '<=', casesBefore)
+      .where(
+        'user_id',
+        'in',
+        db.selectFrom('users').select('id').where('deleted_at', 'is not', null),
+      )
+      .executeTakeFirstOrThrow(),
+  );
+  // A day of codes is all the send limits look at.
+  const codesBefore = new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString();
+  count(
+    await db
+      .deleteFrom('sms_codes')
+      .where('created_at', '<=', codesBefore)
+      .executeTakeFirstOrThrow(),
+  );
+  return purged;
+}
+
+export async function runAccountDeletionJob(
+  db: Kysely<Database>,
+  now: Date,
+  options: DeletionJobOptions = {},
+): Promise<DeletionJobReport> {
+  const log = options.log ?? (() => undefined);
+  const report: DeletionJobReport = { deleted: 0, blocked: 0, failed: 0, purged: 0 };
+  const due = await db
+    .selectFrom('account_deletion_requests')
+    .select(['id', 'user_id'])
+    .where('cancelled_at', 'is', null)
+    .where('completed_at', 'is', null)
+    .where('deletes_at', '<=', now.toISOString())
+    .orderBy('deletes_at')
+    .execute();
+  const phones: string[] = [];
+  for (const request of due) {
+    try {
+      const outcome = await db
+        .transaction()
+        .execute((trx) => deleteOneAccount(trx, request.id, request.user_id, now));
+      if (outcome.state === 'deleted') {
+        report.deleted += 1;
+        if (outcome.phone) phones.push(outcome.phone);
+      } else if (outcome.state === 'blocked') {
+        report.blocked += 1;
+        log('account deletion blocked by an open case', { requestId: request.id });
+      }
+    } catch (error) {
+      report.failed += 1;
+      log('account deletion failed; the account is untouched', { requestId: request.id, error });
+    }
+  }
+  if (options.paths) await removeQueuedMedia(db, options.paths);
+  for (const phone of phones) {
+    await options.sms?.send({ kind: 'account_deleted', phone }).catch((error: unknown) => {
+      log('could not send the deletion notice', { error });
+    });
+  }
+  report.purged = await purgeExpired(db, now);
+  return report;
+}

@@ -1,0 +1,143 @@
+import type { Kysely } from 'kysely';
+import {
+  DELETION_COOL_OFF_DAYS,
+  type DeletionBlocker,
+  type DeletionOverview,
+  type DeletionRequest,
+} from '@guquan/contract/account-deletion';
+import type { Database } from '../db/schema.ts';
+
+/** The repository of deletion requests and what the deletion page shows. */
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface PendingRequest extends DeletionRequest {
+  id: number;
+}
+
+export async function findPendingRequest(
+  db: Kysely<Database>,
+  userId: number,
+): Promise<PendingRequest | undefined> {
+  const row = await db
+    .selectFrom('account_deletion_requests')
+    .select(['id', 'requested_at', 'deletes_at'])
+    .where('user_id', '=', userId)
+    .where('cancelled_at', 'is', null)
+    .where('completed_at', 'is', null)
+    .executeTakeFirst();
+  return row && { id: row.id, requestedAt: row.requested_at, deletesAt: row.deletes_at };
+}
+
+/** Open cases that stop a deletion, oldest first. */
+export async function findBlockers(
+  db: Kysely<Database>,
+  userId: number,
+): Promise<DeletionBlocker[]> {
+  const rows = await db
+    .selectFrom('account_cases')
+    .select(['kind', 'title', 'opened_at'])
+    .where('user_id', '=', userId)
+    .where('status', '=', 'open')
+    .orderBy('opened_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ kind: row.kind, title: row.title, since: row.opened_at }));
+}
+
+export async function findPhone(db: Kysely<Database>, userId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('users')
+    .select('phone')
+    .where('id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row?.phone ?? null;
+}
+
+async function count(
+  db: Kysely<Database>,
+  table: 'goods' | 'cabinets' | 'notes' | 'comments',
+  userId: number,
+): Promise<number> {
+  const owner = table === 'goods' || table === 'cabinets' ? 'owner_id' : 'author_id';
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where(owner, '=', userId)
+    .where('removed_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * What the user loses that other features own (points, designs, membership). They plug in here;
+ * until they do, the page names the loss without a figure.
+ */
+export type LossesSource = (
+  db: Kysely<Database>,
+  userId: number,
+) => Promise<Partial<DeletionOverview['losses']>>;
+
+export async function content(
+  db: Kysely<Database>,
+  userId: number,
+): Promise<DeletionOverview['content']> {
+  return {
+    goods: await count(db, 'goods', userId),
+    cabinets: await count(db, 'cabinets', userId),
+    notes: await count(db, 'notes', userId),
+    comments: await count(db, 'comments', userId),
+  };
+}
+
+export function deletesAtFor(requestedAt: Date): string {
+  return new Date(requestedAt.getTime() + DELETION_COOL_OFF_DAYS * DAY_MS).toISOString();
+}
+
+/**
+ * Creates the request, or finds the one a parallel request created first (the unique index on
+ * pending requests decides). Runs inside the caller's transaction.
+ */
+export async function createRequest(
+  trx: Kysely<Database>,
+  userId: number,
+  now: Date,
+): Promise<PendingRequest> {
+  const existing = await findPendingRequest(trx, userId);
+  if (existing) return existing;
+  const requestedAt = now.toISOString();
+  const deletesAt = deletesAtFor(now);
+  const row = await trx
+    .insertInto('account_deletion_requests')
+    .values({
+      user_id: userId,
+      requested_at: requestedAt,
+      deletes_at: deletesAt,
+      cancelled_at: null,
+      cancel_reason: null,
+      completed_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, requestedAt, deletesAt };
+}
+
+/**
+ * Ends the user's pending request, if any: the user cancelled on the page, or logged in again
+ * (privacy policy 11.5: logging in during the cool-off withdraws the request).
+ */
+export async function cancelPendingRequest(
+  db: Kysely<Database>,
+  userId: number,
+  reason: 'user' | 'login',
+  now: Date,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('account_deletion_requests')
+    .set({ cancelled_at: now.toISOString(), cancel_reason: reason })
+    .where('user_id', '=', userId)
+    .where('cancelled_at', 'is', null)
+    .where('completed_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

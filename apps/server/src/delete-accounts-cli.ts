@@ -1,0 +1,39 @@
+import { aliyunSmsSender, demoSmsSender } from './account-deletion/sms-sender.ts';
+import { runAccountDeletionJob } from './account-deletion/deletion-job.ts';
+import { defaultPaths } from './config/default-paths.ts';
+import { dataPaths } from './config/data-paths.ts';
+import { ConfigError, loadConfig } from './config/env.ts';
+import { openSqliteDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrations.ts';
+
+/**
+ * `npm run delete-accounts`: runs the account deletion job once, now, on the data the server
+ * uses (the server also runs it hourly). Safe to run at any time, and twice.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig(process.env, defaultPaths(import.meta.url));
+  const paths = dataPaths(config.dataDir);
+  const db = openSqliteDatabase(paths.database);
+  try {
+    await migrateToLatest(db);
+    const report = await runAccountDeletionJob(db, new Date(), {
+      paths,
+      sms: config.sms ? aliyunSmsSender(config.sms) : demoSmsSender(),
+      log: (message, details) => {
+        console.warn(message, details ?? '');
+      },
+    });
+    console.log(
+      `Account deletion: ${report.deleted} deleted, ${report.blocked} blocked by open cases, ` +
+        `${report.failed} failed (left untouched), ${report.purged} expired records purged.`,
+    );
+    if (report.failed > 0) process.exitCode = 1;
+  } finally {
+    await db.destroy();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,299 @@
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  confirmDeletionBodySchema,
+  confirmDeletionResponseSchema,
+  DELETION_COOL_OFF_DAYS,
+  DELETION_ERROR_CODES as CODES,
+  deletionErrorSchema,
+  deletionOverviewSchema,
+  demoLatestSmsSchema,
+  maskPhone,
+  RETENTION,
+  SMS_RESEND_SECONDS,
+  sendCodeResponseSchema,
+  type DeletionError,
+} from '@guquan/contract/account-deletion';
+import { bearerToken, currentUser, requireUser } from '../auth/authenticate.ts';
+import { hashToken, type SessionStore } from '../auth/session-store.ts';
+import type { Db } from '../db/database.ts';
+import { sendApiError } from '../http/api-error.ts';
+import {
+  cancelPendingRequest,
+  content,
+  createRequest,
+  findBlockers,
+  findPendingRequest,
+  findPhone,
+  type LossesSource,
+} from '../account-deletion/deletion-requests.ts';
+import { checkCode, discardCode, issueCode, useCode } from '../account-deletion/sms-codes.ts';
+import type { DemoSmsSender, SmsSender } from '../account-deletion/sms-sender.ts';
+
+export interface AccountDeletionRoutesOptions {
+  db: Db;
+  sessions: SessionStore;
+  sms: SmsSender;
+  /** Points, designs and membership, from the features that own them. */
+  losses?: LossesSource;
+  now?: () => Date;
+}
+
+function sendDeletionError(
+  reply: FastifyReply,
+  status: number,
+  code: string,
+  message: string,
+  extra: Omit<DeletionError['error'], 'code' | 'message'> = {},
+): FastifyReply {
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .send({ error: { code, message, ...extra } });
+}
+
+const errors = {
+  400: deletionErrorSchema,
+  401: deletionErrorSchema,
+  409: deletionErrorSchema,
+};
+
+const CODE_ERRORS = {
+  missing: [CODES.noCode, 'No code was sent, or a newer one replaced it. Ask for a new code.'],
+  used: [CODES.codeUsed, 'This code has been used. Ask for a new code.'],
+  expired: [CODES.codeExpired, 'This code has expired. Ask for a new code.'],
+  attempts_exceeded: [CODES.tooManyAttempts, 'Too many wrong tries. Ask for a new code.'],
+  wrong: [CODES.wrongCode, 'The code is wrong.'],
+} as const;
+
+/**
+ * Account deletion for the logged-in user (PRODUCT.md "Delete account"): what it means, the SMS
+ * code, the request with its cool-off, and cancelling it. Every route needs a session.
+ */
+export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRoutesOptions> = (
+  app,
+  { db, sessions, sms, losses, now = () => new Date() },
+  done,
+) => {
+  const preHandler = requireUser(sessions);
+
+  app.get(
+    '/account/deletion',
+    { preHandler, schema: { response: { 200: deletionOverviewSchema, 401: deletionErrorSchema } } },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const phone = await findPhone(db, user.id);
+      const pending = await findPendingRequest(db, user.id);
+      const known = (await losses?.(db, user.id)) ?? {};
+      return reply.header('cache-control', 'no-store').send({
+        maskedPhone: phone === null ? null : maskPhone(phone),
+        content: await content(db, user.id),
+        losses: {
+          points: known.points ?? null,
+          designs: known.designs ?? null,
+          membershipUntil: known.membershipUntil ?? null,
+        },
+        retained: [...RETENTION],
+        blockers: await findBlockers(db, user.id),
+        request: pending
+          ? { requestedAt: pending.requestedAt, deletesAt: pending.deletesAt }
+          : null,
+        coolOffDays: DELETION_COOL_OFF_DAYS,
+      });
+    },
+  );
+
+  app.post(
+    '/account/deletion/code',
+    {
+      preHandler,
+      // Per address, against a flood of sessions; the per-user and per-phone limits are below.
+      config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+      schema: {
+        response: {
+          201: sendCodeResponseSchema,
+          ...errors,
+          429: deletionErrorSchema,
+          502: deletionErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const at = now();
+      if (await findPendingRequest(db, user.id)) {
+        return sendDeletionError(
+          reply,
+          409,
+          CODES.pending,
+          'The account is already scheduled for deletion.',
+        );
+      }
+      const blockers = await findBlockers(db, user.id);
+      if (blockers.length > 0) {
+        return sendDeletionError(reply, 409, CODES.blocked, 'Resolve the open cases first.', {
+          blockers,
+        });
+      }
+      const phone = await findPhone(db, user.id);
+      if (phone === null) {
+        return sendDeletionError(
+          reply,
+          409,
+          CODES.noPhone,
+          'Bind a phone number in the app first.',
+        );
+      }
+      const issued = await issueCode(db, user.id, phone, at);
+      if (!issued.ok) {
+        return sendDeletionError(
+          reply.header('retry-after', String(issued.retryAfterSeconds)),
+          429,
+          CODES.rateLimited,
+          `Too many codes. Try again in ${issued.retryAfterSeconds} seconds.`,
+          { retryAfterSeconds: issued.retryAfterSeconds },
+        );
+      }
+      try {
+        await sms.send({ kind: 'verification_code', phone, code: issued.code });
+      } catch (error) {
+        request.log.error({ err: error }, 'the deletion code could not be sent');
+        await discardCode(db, issued.codeId, at);
+        return sendDeletionError(
+          reply,
+          502,
+          CODES.smsFailed,
+          'The text could not be sent. Try again later.',
+        );
+      }
+      return reply
+        .code(201)
+        .header('cache-control', 'no-store')
+        .send({
+          maskedPhone: maskPhone(phone),
+          expiresAt: issued.expiresAt,
+          resendAfterSeconds: SMS_RESEND_SECONDS,
+        });
+    },
+  );
+
+  app.post(
+    '/account/deletion',
+    {
+      preHandler,
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      schema: {
+        body: confirmDeletionBodySchema,
+        response: {
+          200: confirmDeletionResponseSchema,
+          201: confirmDeletionResponseSchema,
+          ...errors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const at = now();
+      const answer = (status: 200 | 201, found: { requestedAt: string; deletesAt: string }) =>
+        reply
+          .code(status)
+          .header('cache-control', 'no-store')
+          .send({ request: { requestedAt: found.requestedAt, deletesAt: found.deletesAt } });
+
+      // A repeated confirmation (double tap, retry) gets the same request.
+      const pending = await findPendingRequest(db, user.id);
+      if (pending) return answer(200, pending);
+      const blockers = await findBlockers(db, user.id);
+      if (blockers.length > 0) {
+        return sendDeletionError(reply, 409, CODES.blocked, 'Resolve the open cases first.', {
+          blockers,
+        });
+      }
+      const phone = await findPhone(db, user.id);
+      if (phone === null) {
+        return sendDeletionError(
+          reply,
+          409,
+          CODES.noPhone,
+          'Bind a phone number in the app first.',
+        );
+      }
+      const checked = await checkCode(db, user.id, phone, request.body.code, at);
+      if (!checked.ok) {
+        const [code, message] = CODE_ERRORS[checked.reason];
+        return sendDeletionError(
+          reply,
+          400,
+          code,
+          message,
+          checked.reason === 'wrong' ? { attemptsLeft: checked.attemptsLeft } : {},
+        );
+      }
+      const token = bearerToken(request);
+      const outcome = await db.transaction().execute(async (trx) => {
+        if (!(await useCode(trx, checked.codeId, at))) {
+          const raced = await findPendingRequest(trx, user.id);
+          return raced
+            ? { state: 'existing' as const, request: raced }
+            : { state: 'used' as const };
+        }
+        const created = await createRequest(trx, user.id, at);
+        // The other devices are logged out; this page keeps its session to show the date and
+        // offer the cancel button until the app, told through the bridge, logs out too.
+        await trx
+          .updateTable('sessions')
+          .set({ revoked_at: at.toISOString() })
+          .where('user_id', '=', user.id)
+          .where('revoked_at', 'is', null)
+          .where('token_hash', '!=', token ? hashToken(token) : '')
+          .execute();
+        return { state: 'created' as const, request: created };
+      });
+      if (outcome.state === 'used') {
+        const [code, message] = CODE_ERRORS.used;
+        return sendDeletionError(reply, 400, code, message);
+      }
+      return answer(outcome.state === 'created' ? 201 : 200, outcome.request);
+    },
+  );
+
+  app.delete(
+    '/account/deletion',
+    { preHandler, schema: { response: { 204: z.null(), 401: deletionErrorSchema } } },
+    async (request, reply) => {
+      // Idempotent: cancelling twice, or with nothing pending, leaves the same state.
+      await cancelPendingRequest(db, currentUser(request).id, 'user', now());
+      return reply.code(204).header('cache-control', 'no-store').send(null);
+    },
+  );
+  done();
+};
+
+/** Demo mode only: the code the demo sender kept, for the bridge simulator to show. */
+export const demoSmsRoutes: FastifyPluginCallbackZod<{
+  db: Db;
+  sessions: SessionStore;
+  sms: DemoSmsSender;
+}> = (app, { db, sessions, sms }, done) => {
+  app.get(
+    '/demo/sms/latest',
+    {
+      preHandler: requireUser(sessions),
+      schema: {
+        response: { 200: demoLatestSmsSchema, 401: deletionErrorSchema, 404: deletionErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const phone = await findPhone(db, currentUser(request).id);
+      const latest = phone === null ? undefined : sms.latestCode(phone);
+      if (phone === null || !latest) {
+        return sendApiError(reply, 404, 'not_found', 'No code has been sent to this account.');
+      }
+      return reply
+        .header('cache-control', 'no-store')
+        .send({ maskedPhone: maskPhone(phone), code: latest.code, sentAt: latest.sentAt });
+    },
+  );
+  done();
+};

@@ -1,0 +1,263 @@
+import type { DeletionBlockerKind, RetainedKind } from '@guquan/contract/account-deletion';
+import type { Language } from '@guquan/contract/language';
+
+/** The texts of the account deletion page; what it says matches the privacy policy, 8.2 and 11.5. */
+interface DeletionTexts {
+  intro: string;
+  deletedHeading: string;
+  deletedItems: (counts: {
+    goods: number;
+    cabinets: number;
+    notes: number;
+    comments: number;
+  }) => string[];
+  deletedProfile: string;
+  keptHeading: string;
+  kept: Record<RetainedKind, (months: number) => string>;
+  lostHeading: string;
+  lostPoints: (points: number | null) => string;
+  lostDesigns: (designs: number | null) => string;
+  lostMembership: (until: string | null) => string;
+  subscriptionWarning: string;
+  blockedHeading: string;
+  blockedIntro: string;
+  blocker: Record<DeletionBlockerKind, { label: string; resolve: string }>;
+  since: (date: string) => string;
+  verifyHeading: string;
+  sendTo: (phone: string) => string;
+  sendCode: string;
+  resendIn: (seconds: number) => string;
+  codeSent: (phone: string) => string;
+  codeLabel: string;
+  noPhone: string;
+  understand: (days: number) => string;
+  submit: string;
+  dialogHeading: string;
+  dialogBody: (date: string) => string;
+  dialogConfirm: string;
+  dialogBack: string;
+  coolOffHeading: string;
+  coolOffBody: (date: string) => string;
+  coolOffLogin: string;
+  cancelRequest: string;
+  cancelled: string;
+  loading: string;
+  noAppHeading: string;
+  noAppBody: string;
+  loggedOutHeading: string;
+  loggedOutBody: string;
+  login: string;
+  networkHeading: string;
+  networkBody: string;
+  retry: string;
+  errors: Record<string, string>;
+  rateLimited: (seconds: number) => string;
+  wrongCode: (left: number) => string;
+  requestFailed: string;
+}
+
+function duration(months: number, language: Language): string {
+  if (months % 12 === 0) {
+    const years = months / 12;
+    return language === 'en' ? `${years} year${years === 1 ? '' : 's'}` : `${years} 年`;
+  }
+  return language === 'en' ? `${months} months` : `${months} 个月`;
+}
+
+const zh: DeletionTexts = {
+  intro: '注销后账号无法恢复。请在提交前读完以下说明。',
+  deletedHeading: '将被删除的内容',
+  deletedItems: (c) => [
+    `你发布的 ${c.goods} 件谷子及其图片`,
+    `你的 ${c.cabinets} 个痛柜`,
+    `你的 ${c.notes} 篇笔记及其评论`,
+    `你发表的 ${c.comments} 条评论`,
+  ],
+  deletedProfile:
+    '账号资料（昵称、头像、绑定的手机号码）、登录状态、点赞与收藏记录。你发给他人的私信仍留在对方的会话中，发送者显示为“已注销用户”。',
+  keptHeading: '依法保留的信息',
+  kept: {
+    goods_and_transactions: (m) =>
+      `商品和交易信息（含会员订阅记录）：自交易完成或信息发布之日起保存 ${duration(m, 'zh-CN')}（《电子商务法》第三十一条），不再公开展示`,
+    network_logs: (m) =>
+      `网络日志和 IP 地址：保存 ${duration(m, 'zh-CN')}（《网络安全法》第二十一条）`,
+    deletion_request: (m) => `注销申请记录：注销完成后保存 ${duration(m, 'zh-CN')}`,
+    reports_and_appeals: (m) =>
+      `举报与申诉记录：处理完成后保存 ${duration(m, 'zh-CN')}；存在未结纠纷的，保存至纠纷解决`,
+  },
+  lostHeading: '你将失去',
+  lostPoints: (p) => (p === null ? '尚未使用的积分（作废）' : `尚未使用的 ${p} 积分（作废）`),
+  lostDesigns: (d) => (d === null ? '已兑换的设计图（作废）' : `已兑换的 ${d} 张设计图（作废）`),
+  lostMembership: (u) => (u === null ? '剩余的会员时长' : `会员权益（原到期日 ${u}）`),
+  subscriptionWarning:
+    '会员为 Apple 自动续期订阅，注销账号不会取消订阅。请先在 iPhone 的“设置 > Apple 账户 > 订阅”中取消，否则 Apple 会继续扣费。',
+  blockedHeading: '暂时无法注销',
+  blockedIntro: '为保护交易对方和你自己，以下事项处理完成后才能注销：',
+  blocker: {
+    exposure_in_review: {
+      label: '审核中的曝光',
+      resolve: '请等待审核完成（通常 3 个工作日内），或在 App 的“我的曝光”中撤回。',
+    },
+    appeal_open: {
+      label: '尚未处理完的申诉',
+      resolve: '请等待申诉处理完成，或在 App 的“消息 > 申诉进度”中撤回申诉。',
+    },
+    under_investigation: {
+      label: '账号正在接受调查',
+      resolve: '调查结束后即可注销。如有疑问，请通过 App 的“设置 > 帮助与客服”联系我们。',
+    },
+  },
+  since: (date) => `自 ${date}`,
+  verifyHeading: '验证身份',
+  sendTo: (phone) => `我们会向绑定的手机号 ${phone} 发送验证码。`,
+  sendCode: '获取验证码',
+  resendIn: (s) => `${s} 秒后可重新获取`,
+  codeSent: (phone) => `验证码已发送至 ${phone}，5 分钟内有效。`,
+  codeLabel: '短信验证码',
+  noPhone: '账号未绑定手机号码，请先在 App 的“设置 > 账号与安全”中绑定。',
+  understand: (days) =>
+    `我已阅读以上说明，理解注销后账号无法恢复，并知道提交后有 ${days} 天冷静期，冷静期内登录即撤销注销。`,
+  submit: '申请注销',
+  dialogHeading: '确定注销账号？',
+  dialogBody: (date) => `提交后，你的账号将于 ${date} 注销，此前可以随时撤销。`,
+  dialogConfirm: '确定注销',
+  dialogBack: '再想想',
+  coolOffHeading: '注销申请已提交',
+  coolOffBody: (date) => `你的账号将于 ${date} 注销。在此之前，你可以撤销申请。`,
+  coolOffLogin: '冷静期内重新登录谷圈 App，也会撤销注销申请。',
+  cancelRequest: '撤销注销',
+  cancelled: '已撤销注销申请，你的账号恢复正常。',
+  loading: '正在加载',
+  noAppHeading: '请在谷圈 App 中打开',
+  noAppBody: '注销账号需要在 App 中验证身份。请打开谷圈 App，进入“设置 > 账号与安全 > 注销账号”。',
+  loggedOutHeading: '请先登录',
+  loggedOutBody: '登录后才能注销账号。',
+  login: '登录',
+  networkHeading: '加载失败',
+  networkBody: '网络不稳定，请检查网络后重试。',
+  retry: '重试',
+  errors: {
+    code_missing: '请先获取验证码。',
+    code_expired: '验证码已过期，请重新获取。',
+    code_used: '验证码已使用，请重新获取。',
+    code_attempts_exceeded: '错误次数过多，请重新获取验证码。',
+    sms_failed: '短信发送失败，请稍后重试。',
+    no_bound_phone: '账号未绑定手机号码，请先在 App 中绑定。',
+    deletion_blocked: '有未处理完的事项，暂时无法注销。',
+  },
+  rateLimited: (s) =>
+    s >= 3600
+      ? `今天获取验证码的次数已达上限，请 ${Math.ceil(s / 3600)} 小时后再试。`
+      : `获取太频繁，请 ${s} 秒后再试。`,
+  wrongCode: (left) => `验证码不正确，还可以再试 ${left} 次。`,
+  requestFailed: '操作没有完成，请检查网络后重试。',
+};
+
+const en: DeletionTexts = {
+  intro: 'A deleted account cannot be restored. Please read all of this before you go on.',
+  deletedHeading: 'What is deleted',
+  deletedItems: (c) => [
+    `Your ${c.goods} goods and their pictures`,
+    `Your ${c.cabinets} cabinets`,
+    `Your ${c.notes} notes and their comments`,
+    `Your ${c.comments} comments`,
+  ],
+  deletedProfile:
+    'Your profile (nickname, avatar, bound phone number), your log-ins, likes and collections. Messages you sent stay in the other person’s chat, shown as from “deleted user”.',
+  keptHeading: 'What the law makes us keep',
+  kept: {
+    goods_and_transactions: (m) =>
+      `Goods and trade information, including membership records: ${duration(m, 'en')} from the trade or publication (E-Commerce Law, art. 31), no longer shown to anyone`,
+    network_logs: (m) =>
+      `Network logs and IP addresses: ${duration(m, 'en')} (Cybersecurity Law, art. 21)`,
+    deletion_request: (m) =>
+      `The record of this deletion: ${duration(m, 'en')} after it is completed`,
+    reports_and_appeals: (m) =>
+      `Reports and appeals: ${duration(m, 'en')} after they are handled; open disputes until resolved`,
+  },
+  lostHeading: 'What you lose',
+  lostPoints: (p) => (p === null ? 'Your unused points' : `Your ${p} unused points`),
+  lostDesigns: (d) =>
+    d === null ? 'The design drawings you redeemed' : `The ${d} design drawings you redeemed`,
+  lostMembership: (u) => (u === null ? 'Any membership time left' : `Your membership (until ${u})`),
+  subscriptionWarning:
+    'Membership is an Apple auto-renewing subscription: deleting your account does not cancel it. Cancel it first in iPhone Settings > Apple Account > Subscriptions, or Apple keeps charging you.',
+  blockedHeading: 'Your account cannot be deleted yet',
+  blockedIntro: 'To protect the people you traded with, and you, these must be settled first:',
+  blocker: {
+    exposure_in_review: {
+      label: 'An exposure post in review',
+      resolve:
+        'Wait for the review to finish (usually within 3 working days), or withdraw it in the app under My exposures.',
+    },
+    appeal_open: {
+      label: 'An appeal not yet handled',
+      resolve:
+        'Wait until the appeal is handled, or withdraw it in the app under Messages > Appeals.',
+    },
+    under_investigation: {
+      label: 'Your account is under investigation',
+      resolve:
+        'You can delete it once the investigation ends. Questions: Settings > Help in the app.',
+    },
+  },
+  since: (date) => `since ${date}`,
+  verifyHeading: 'Verify it is you',
+  sendTo: (phone) => `We will text a code to your bound phone ${phone}.`,
+  sendCode: 'Get code',
+  resendIn: (s) => `New code in ${s} s`,
+  codeSent: (phone) => `Code sent to ${phone}. It is valid for 5 minutes.`,
+  codeLabel: 'SMS code',
+  noPhone:
+    'No phone number is bound to your account. Bind one in the app under Settings > Account and security.',
+  understand: (days) =>
+    `I have read the above, understand that a deleted account cannot be restored, and know there is a ${days}-day cool-off during which logging in cancels the deletion.`,
+  submit: 'Delete account',
+  dialogHeading: 'Delete your account?',
+  dialogBody: (date) => `Your account will be deleted on ${date}. You can cancel until then.`,
+  dialogConfirm: 'Delete',
+  dialogBack: 'Go back',
+  coolOffHeading: 'Deletion requested',
+  coolOffBody: (date) => `Your account will be deleted on ${date}. You can cancel until then.`,
+  coolOffLogin: 'Logging in to the 谷圈 app again during the cool-off also cancels the deletion.',
+  cancelRequest: 'Cancel deletion',
+  cancelled: 'The deletion is cancelled. Your account is back to normal.',
+  loading: 'Loading',
+  noAppHeading: 'Open this page in the 谷圈 app',
+  noAppBody:
+    'Deleting your account needs the app to verify it is you. Open the 谷圈 app and go to Settings > Account and security > Delete account.',
+  loggedOutHeading: 'Please log in',
+  loggedOutBody: 'Log in to delete your account.',
+  login: 'Log in',
+  networkHeading: 'Could not load',
+  networkBody: 'The network seems unstable. Check your connection and try again.',
+  retry: 'Try again',
+  errors: {
+    code_missing: 'Get a code first.',
+    code_expired: 'The code has expired. Get a new one.',
+    code_used: 'The code has been used. Get a new one.',
+    code_attempts_exceeded: 'Too many wrong tries. Get a new code.',
+    sms_failed: 'The text could not be sent. Try again later.',
+    no_bound_phone: 'No phone number is bound. Bind one in the app first.',
+    deletion_blocked: 'Some matters are still open, so the account cannot be deleted yet.',
+  },
+  rateLimited: (s) =>
+    s >= 3600
+      ? `You have asked for too many codes today. Try again in ${Math.ceil(s / 3600)} h.`
+      : `Too many codes. Try again in ${s} s.`,
+  wrongCode: (left) => `The code is wrong. ${left} ${left === 1 ? 'try' : 'tries'} left.`,
+  requestFailed: 'That did not go through. Check your connection and try again.',
+};
+
+export const deletionTexts: Record<Language, DeletionTexts> = { 'zh-CN': zh, en };
+
+/** An exact date and time in the reader's language and time zone. */
+export function formatDateTime(iso: string, language: Language): string {
+  return new Intl.DateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short' }).format(
+    new Date(iso),
+  );
+}
+
+export function formatDate(iso: string, language: Language): string {
+  return new Intl.DateTimeFormat(language, { dateStyle: 'long' }).format(new Date(iso));
+}
