@@ -26,10 +26,12 @@ import {
 const API = `${BASE_PATH}/api/v1`;
 
 /**
- * These tests change the demo data (points spent, memberships bought) of the one server the run
- * shares, so they are tagged @once and run in the iPhone project only (playwright.config.ts), the
- * platform of StoreKit.
+ * These tests change the demo data (points spent, memberships bought, a deletion requested) of
+ * the one server the run shares, so they are tagged @once and run in the iPhone project only
+ * (playwright.config.ts), the platform of StoreKit; and one after another, since a deletion ends
+ * its user's other sessions.
  */
+test.describe.configure({ mode: 'serial' });
 
 interface DemoSession {
   token: string;
@@ -254,6 +256,81 @@ test.describe('membership centre (iOS) @once', () => {
     await waitForApp(page);
     await expect(page.getByText(/cannot be bought on this device/)).toBeVisible();
     await expect(page.getByRole('button', { name: /Agree and subscribe/ })).toHaveCount(0);
+    await expectNoAxeViolations(page);
+  });
+});
+
+test.describe('delete the account @once', () => {
+  const pageUrl = `${BASE_PATH}/APPPage/logOut?lang=en`;
+
+  async function deletionStatus(request: APIRequestContext, session: DemoSession) {
+    const response = await request.get(`${API}/account/deletion`, {
+      headers: { authorization: `Bearer ${session.token}` },
+    });
+    expect(response.status()).toBe(200);
+    return (await response.json()) as { request: { deletesAt: string } | null };
+  }
+
+  test('verifies by SMS code, confirms, shows the exact date of the cool-off, and cancels', async ({
+    page,
+    request,
+  }) => {
+    const session = await logIn(request, 'satoru');
+    expect((await deletionStatus(request, session)).request).toBeNull();
+    await playTheApp(page, session);
+    await open(page, pageUrl);
+    await waitForApp(page);
+    await expect(page.getByRole('heading', { name: 'What is deleted' })).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    await page.getByRole('button', { name: 'Get code' }).click();
+    await expect(page.getByText(/^Code sent to/)).toBeVisible();
+    const sms = await request.get(`${API}/demo/sms/latest`, {
+      headers: { authorization: `Bearer ${session.token}` },
+    });
+    expect(sms.status()).toBe(200);
+    const { code } = (await sms.json()) as { code: string };
+
+    // Nothing happens without the explicit confirmation.
+    await page.getByLabel('SMS code').fill(code);
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Delete account' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Delete your account?' });
+    await expect(dialog).toBeVisible();
+    expect((await deletionStatus(request, session)).request).toBeNull();
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+
+    await expect(page.getByRole('heading', { name: 'Deletion requested' })).toBeVisible();
+    const pending = (await deletionStatus(request, session)).request;
+    expect(pending).not.toBeNull();
+    const days = (Date.parse(pending?.deletesAt ?? '') - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(14.9);
+    expect(days).toBeLessThanOrEqual(15);
+    const date = new Intl.DateTimeFormat('en', { dateStyle: 'long' }).format(
+      new Date(pending?.deletesAt ?? ''),
+    );
+    await expect(
+      page.getByText(new RegExp(`deleted on .*${date.split(' ')[0] ?? ''}`)).first(),
+    ).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    await page.getByRole('button', { name: 'Cancel deletion' }).click();
+    await expect(page.getByText('The deletion is cancelled.', { exact: false })).toBeVisible();
+    expect((await deletionStatus(request, session)).request).toBeNull();
+  });
+
+  test('a user with open matters sees each blocker and how to resolve it', async ({
+    page,
+    request,
+  }) => {
+    const session = await logIn(request, 'karasuno');
+    await playTheApp(page, session);
+    await open(page, pageUrl);
+    await waitForApp(page);
+    await expect(
+      page.getByRole('heading', { name: 'Your account cannot be deleted yet' }),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Get code' })).toHaveCount(0);
     await expectNoAxeViolations(page);
   });
 });

@@ -194,11 +194,11 @@ describe('screens', () => {
     });
   });
 
-  it('accountDeleted shows a notice and logs out', async () => {
+  it('accountDeleted shows a notice and keeps the session while the page is open', async () => {
     await app.logIn(FIRST_USER.id);
     await bridge.call('accountDeleted', { deletesAt: '2026-03-16T00:00:00+08:00' });
     expect(store.get().notices[0]?.text).toContain('2026-03-16T00:00:00+08:00');
-    await expect(bridge.call('getSession', {})).resolves.toBeNull();
+    await expect(bridge.call('getSession', {})).resolves.not.toBeNull();
   });
 });
 

@@ -224,11 +224,10 @@ export function createSimulatedApp(options: SimulatedAppOptions): SimulatedApp {
       return {};
     },
     accountDeleted: ({ deletesAt }) => {
-      const session = store.get().session;
-      store.update({ session: null });
-      if (session) void api.logOut(session.token);
+      // The app logs out when the user leaves the page: until then the page can still show the
+      // date and let them cancel.
       store.notify(
-        `The app would log out and leave this page: the account is deleted on ${deletesAt}.`,
+        `The app would log out when you leave this page: the account is deleted on ${deletesAt}.`,
       );
       return {};
     },
