@@ -125,6 +125,14 @@ describe('runAccountDeletionJob', () => {
       sessions: 0,
     });
     expect(await countOf(t, 'goods')).toBe(othersGoods);
+    for (const table of ['redemptions', 'point_ledger', 'point_balances'] as const) {
+      const rows = await t.db
+        .selectFrom(table)
+        .select('user_id')
+        .where('user_id', '=', id)
+        .execute();
+      expect(rows, table).toEqual([]);
+    }
 
     const after = await t.db
       .selectFrom('users')
@@ -195,6 +203,35 @@ describe('runAccountDeletionJob', () => {
     const fourYearsOn = new Date(DUE.getTime() + 4 * 365 * DAY_MS);
     await runAccountDeletionJob(t.db, fourYearsOn, { paths: t.paths });
     expect(await t.db.selectFrom('retained_records').selectAll().execute()).toEqual([]);
+  });
+
+  it("ends a member's membership but keeps the App Store's payment records", async () => {
+    const t = await setUp();
+    const id = await request(t, 'satoru');
+    const payments = await t.db
+      .selectFrom('app_store_transactions')
+      .selectAll()
+      .where('user_id', '=', id)
+      .execute();
+    expect(payments.length).toBeGreaterThan(0);
+    expect(await runAccountDeletionJob(t.db, DUE, { paths: t.paths })).toMatchObject({
+      deleted: 1,
+    });
+    for (const table of ['memberships', 'app_account_tokens'] as const) {
+      const rows = await t.db
+        .selectFrom(table)
+        .select('user_id')
+        .where('user_id', '=', id)
+        .execute();
+      expect(rows, table).toEqual([]);
+    }
+    expect(
+      await t.db
+        .selectFrom('app_store_transactions')
+        .selectAll()
+        .where('user_id', '=', id)
+        .execute(),
+    ).toEqual(payments);
   });
 
   it('leaves a user whose deletion fails half-way untouched, and finishes the others', async () => {

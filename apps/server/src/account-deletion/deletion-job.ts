@@ -141,6 +141,21 @@ async function deleteOneAccount(
   await trx.deleteFrom('notes').where('author_id', '=', userId).execute();
   await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
   await trx.deleteFrom('sms_codes').where('user_id', '=', userId).execute();
+  // Points and the designs redeemed with them are lost (the page says so); the membership's
+  // state goes, while the App Store's payment records stay with the anonymized account, as
+  // transaction records the law makes us keep.
+  await trx.deleteFrom('redemptions').where('user_id', '=', userId).execute();
+  await trx.deleteFrom('point_ledger').where('user_id', '=', userId).execute();
+  await trx.deleteFrom('point_balances').where('user_id', '=', userId).execute();
+  await trx.deleteFrom('memberships').where('user_id', '=', userId).execute();
+  await trx.deleteFrom('app_account_tokens').where('user_id', '=', userId).execute();
+  // Designs the user drew: those who redeemed one keep it, but nobody can redeem it any more.
+  await trx
+    .updateTable('designs')
+    .set({ retired_at: at })
+    .where('designer_id', '=', userId)
+    .where('retired_at', 'is', null)
+    .execute();
 
   await trx
     .updateTable('users')
