@@ -113,7 +113,9 @@ describe('runAccountDeletionJob', () => {
       sms,
     });
     expect(early).toMatchObject({ deleted: 0, failed: 0 });
-    expect((await reader.read('goods', DEMO_IDS.goods.gallery)).state).toBe('ok');
+    // Still there, but out of public view during the cool-off (privacy policy 11.5).
+    expect(await countOf(t, 'goods')).toBe(othersGoods + (await leftOf(t, id)).goods);
+    expect((await reader.read('goods', DEMO_IDS.goods.gallery)).state).toBe('not_found');
 
     const report = await runAccountDeletionJob(t.db, DUE, { paths: t.paths, sms });
     expect(report).toMatchObject({ deleted: 1, blocked: 0, failed: 0 });

@@ -1,6 +1,12 @@
 import type { Cabinet, CabinetItem } from '@guquan/contract/share';
 import type { Db } from '../db/database.ts';
-import { imageById, imagesByOwner, required, userSummaries } from './share-queries.ts';
+import {
+  imageById,
+  imagesByOwner,
+  inDeletionCoolOff,
+  required,
+  userSummaries,
+} from './share-queries.ts';
 import type { StoredShare } from './stored-share.ts';
 
 /**
@@ -60,6 +66,7 @@ export async function findCabinet(
   return {
     visibility: row.visibility,
     removedAt: row.removed_at,
+    ownerLeaving: await inDeletionCoolOff(db, row.owner_id),
     item: {
       id: row.public_id,
       name: row.name,

@@ -1,6 +1,6 @@
 import type { Goods } from '@guquan/contract/share';
 import type { Db } from '../db/database.ts';
-import { imagesByOwner, required, userSummaries } from './share-queries.ts';
+import { imagesByOwner, inDeletionCoolOff, required, userSummaries } from './share-queries.ts';
 import { parseTags, type StoredShare } from './stored-share.ts';
 
 /** A goods by its public id, with its images in order and its owner; undefined when absent. */
@@ -18,6 +18,7 @@ export async function findGoods(db: Db, publicId: string): Promise<StoredShare<G
   return {
     visibility: row.visibility,
     removedAt: row.removed_at,
+    ownerLeaving: await inDeletionCoolOff(db, row.owner_id),
     item: {
       id: row.public_id,
       name: row.name,

@@ -1,6 +1,6 @@
 import { TOP_COMMENTS_LIMIT, type Comment, type Note } from '@guquan/contract/share';
 import type { Db } from '../db/database.ts';
-import { imagesByOwner, required, userSummaries } from './share-queries.ts';
+import { imagesByOwner, inDeletionCoolOff, required, userSummaries } from './share-queries.ts';
 import { parseTags, type StoredShare } from './stored-share.ts';
 
 /**
@@ -46,6 +46,7 @@ export async function findNote(db: Db, publicId: string): Promise<StoredShare<No
   return {
     visibility: row.visibility,
     removedAt: row.removed_at,
+    ownerLeaving: await inDeletionCoolOff(db, row.author_id),
     item: {
       id: row.public_id,
       title: row.title,

@@ -115,3 +115,18 @@ export function required<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`Missing ${what}`);
   return value;
 }
+
+/**
+ * Whether a user has asked to delete their account and is in the cool-off: their shares are out
+ * of public view until they cancel (privacy policy 11.5), and gone after.
+ */
+export async function inDeletionCoolOff(db: Db, userId: number): Promise<boolean> {
+  const pending = await db
+    .selectFrom('account_deletion_requests')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('cancelled_at', 'is', null)
+    .where('completed_at', 'is', null)
+    .executeTakeFirst();
+  return pending !== undefined;
+}

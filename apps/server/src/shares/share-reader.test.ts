@@ -37,7 +37,12 @@ function readerWith(stored: StoredShare<Goods> | undefined) {
   return { reader: createShareReader(repositories), seen };
 }
 
-const publicGoods = { item: goods, visibility: 'public', removedAt: null } as const;
+const publicGoods = {
+  item: goods,
+  visibility: 'public',
+  removedAt: null,
+  ownerLeaving: false,
+} as const;
 
 describe('createShareReader', () => {
   it.each([
@@ -71,8 +76,13 @@ describe('createShareReader', () => {
       item: goods,
       visibility: 'private',
       removedAt: '2025-11-03T00:00:00.000Z',
+      ownerLeaving: false,
     } as const;
     expect(await readerWith(removed).reader.read('goods', ID)).toEqual({ state: 'removed' });
+    // During the owner's deletion cool-off the item is out of public view.
+    expect(
+      await readerWith({ ...publicGoods, ownerLeaving: true }).reader.read('goods', ID),
+    ).toEqual({ state: 'not_found' });
     expect(await readerWith(publicGoods).reader.read('goods', ID)).toEqual({
       state: 'ok',
       item: goods,

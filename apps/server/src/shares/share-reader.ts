@@ -47,6 +47,8 @@ export function createShareReader(repositories: ShareRepositories): ShareReader 
       if (!stored) return { state: 'not_found' };
       if (stored.removedAt !== null) return { state: 'removed' };
       if (stored.visibility !== 'public') return { state: 'private' };
+      // Out of public view during the owner's deletion cool-off, as if it were not there.
+      if (stored.ownerLeaving) return { state: 'not_found' };
       const checked = shareSchemas[kind].safeParse(stored.item);
       if (!checked.success) {
         throw new ShareContractError(

@@ -6,6 +6,8 @@ export interface StoredShare<T> {
   item: T;
   visibility: Visibility;
   removedAt: string | null;
+  /** The owner or author asked to delete their account and is in the cool-off. */
+  ownerLeaving: boolean;
 }
 
 const tagsSchema = z.array(z.string());
