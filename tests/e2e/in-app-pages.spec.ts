@@ -143,6 +143,58 @@ test.describe('redeem a design drawing @once', () => {
     });
   }
 
+  test('an answer lost on the way back is retried with the same key: the points leave once', async ({
+    page,
+    request,
+    consoleGuard,
+  }) => {
+    consoleGuard.allow(/Failed to load resource: net::ERR_FAILED/);
+    const session = await logIn(request, 'karasuno');
+    const before = await readDesign(request, session, DEMO_IDS.designs.shelf);
+    expect(before.redemption).toBeNull();
+    await playTheApp(page, session);
+    await open(page, designUrl(DEMO_IDS.designs.shelf));
+    await waitForApp(page);
+
+    // The server redeems, but the phone never hears back.
+    const redemptions = `**${API}/designs/${DEMO_IDS.designs.shelf}/redemptions`;
+    await page.route(redemptions, async (route) => {
+      await route.fetch();
+      await route.abort('failed');
+    });
+    await page.getByRole('button', { name: 'Redeem', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'Confirm redemption' })
+      .getByRole('button', { name: 'Redeem' })
+      .click();
+    await expect(page.getByText(/We did not get an answer/)).toBeVisible();
+    expect((await readDesign(request, session, DEMO_IDS.designs.shelf)).balance).toBe(
+      before.balance - 150,
+    );
+
+    // The retry carries the same key: the server answers with the redemption it made.
+    await page.unroute(redemptions);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect(page.getByRole('heading', { name: 'Redeemed' })).toBeVisible();
+    const after = await readDesign(request, session, DEMO_IDS.designs.shelf);
+    expect(after.balance).toBe(before.balance - 150);
+    expect(after.redemption).not.toBeNull();
+  });
+
+  test('a design that cannot be loaded offers a retry', async ({ page, request, consoleGuard }) => {
+    consoleGuard.allow(/Failed to load resource: net::ERR_FAILED/);
+    const session = await logIn(request, 'karasuno');
+    await playTheApp(page, session);
+    const design = `**${API}/designs/${DEMO_IDS.designs.premium}`;
+    await page.route(design, (route) => route.abort('failed'));
+    await open(page, designUrl(DEMO_IDS.designs.premium));
+    await waitForApp(page);
+    await expect(page.getByRole('heading', { name: 'Connection problem' })).toBeVisible();
+    await page.unroute(design);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect(page.getByRole('heading', { name: 'Not enough points' })).toBeVisible();
+  });
+
   test('asks a logged-out user to log in through the app, then shows their points', async ({
     page,
   }) => {
@@ -249,6 +301,21 @@ test.describe('membership centre (iOS) @once', () => {
     expect((await readMembership(request, session)).status).toBe('none');
   });
 
+  test('a purchase the App Store fails, or one waiting for approval, says so and grants nothing yet', async ({
+    page,
+    request,
+  }) => {
+    const session = await logIn(request, 'yuyuan');
+    await playTheApp(page, session, { purchaseOutcome: 'fail' });
+    await open(page, membershipUrl());
+    await waitForApp(page);
+    await page.getByRole('checkbox').check();
+    const buy = page.getByRole('button', { name: /Agree and subscribe/ });
+    await buy.click();
+    await expect(page.getByText(/The purchase did not complete/)).toBeVisible();
+    expect((await readMembership(request, session)).status).toBe('none');
+  });
+
   test('on Android the page says membership is bought on iOS', async ({ page, request }) => {
     const session = await logIn(request, 'karasuno');
     await playTheApp(page, session, { platform: 'android' });
@@ -316,6 +383,37 @@ test.describe('delete the account @once', () => {
 
     await page.getByRole('button', { name: 'Cancel deletion' }).click();
     await expect(page.getByText('The deletion is cancelled.', { exact: false })).toBeVisible();
+    expect((await deletionStatus(request, session)).request).toBeNull();
+  });
+
+  test('a wrong code is refused with the tries left, and nothing is requested', async ({
+    page,
+    request,
+    consoleGuard,
+  }) => {
+    // The browser logs the API's 400 answer to the wrong code.
+    consoleGuard.allow(
+      /status of 400 \(Bad Request\) \(http:\/\/[^)]+\/api\/v1\/account\/deletion\)/,
+    );
+    const session = await logIn(request, 'yuyuan');
+    await playTheApp(page, session);
+    await open(page, pageUrl);
+    await waitForApp(page);
+    await page.getByRole('button', { name: 'Get code' }).click();
+    await expect(page.getByText(/^Code sent to/)).toBeVisible();
+    const sms = await request.get(`${API}/demo/sms/latest`, {
+      headers: { authorization: `Bearer ${session.token}` },
+    });
+    const { code } = (await sms.json()) as { code: string };
+    const wrong = code === '000000' ? '111111' : '000000';
+    await page.getByLabel('SMS code').fill(wrong);
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Delete account' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Delete your account?' })
+      .getByRole('button', { name: 'Delete', exact: true })
+      .click();
+    await expect(page.getByText(/The code is wrong\. 4 tries left\./)).toBeVisible();
     expect((await deletionStatus(request, session)).request).toBeNull();
   });
 
