@@ -1,0 +1,136 @@
+import Sqlite from 'better-sqlite3';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_BASE_PATH } from '@guquan/contract/site-paths';
+import { dataPaths } from '../config/data-paths.ts';
+import { DEMO_IDS } from '../seed/demo-ids.ts';
+import { makeTempDataDir } from '../test-support/test-app.ts';
+
+/**
+ * A real crash: the built server, as `npm start` runs it, is killed with SIGKILL while dozens of
+ * redemptions are in flight, then started again on the same data. Whatever the moment of the
+ * kill, every balance still equals its ledger and every redemption has its one ledger entry.
+ */
+const SERVER = fileURLToPath(new URL('../../dist/server.js', import.meta.url));
+const PORT = 18_700 + (process.pid % 200);
+const ORIGIN = `http://127.0.0.1:${PORT}`;
+
+let temp: { dataDir: string; remove: () => Promise<void> };
+
+async function startServer(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [SERVER], {
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: temp.dataDir,
+      APP_MODE: 'demo',
+    },
+    stdio: 'ignore',
+  });
+  for (let attempt = 0; attempt < 300; attempt += 1) {
+    try {
+      const response = await fetch(`${ORIGIN}${API_BASE_PATH}/health`);
+      if (response.ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.kill('SIGKILL');
+  throw new Error('the server did not start');
+}
+
+async function killed(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+async function logIn(userId: string): Promise<string> {
+  const response = await fetch(`${ORIGIN}${API_BASE_PATH}/demo/sessions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ userId }),
+  });
+  return ((await response.json()) as { token: string }).token;
+}
+
+function redeem(token: string, designId: string): Promise<unknown> {
+  return fetch(`${ORIGIN}${API_BASE_PATH}/designs/${designId}/redemptions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'idempotency-key': randomUUID() },
+  }).catch(() => undefined); // the server dies under it: that is the point
+}
+
+/** The invariants a crash must never break, read straight from the database file. */
+function checkLedger(): { redemptions: number } {
+  const db = new Sqlite(dataPaths(temp.dataDir).database, { readonly: true });
+  try {
+    const mismatched = db
+      .prepare(
+        `select b.user_id from point_balances b
+         left join (select user_id, sum(delta) as total from point_ledger group by user_id) l
+           on l.user_id = b.user_id
+         where b.balance <> coalesce(l.total, 0) or b.balance < 0`,
+      )
+      .all();
+    expect(mismatched).toEqual([]);
+    const orphans = db
+      .prepare(
+        `select r.id from redemptions r
+         left join point_ledger l on l.id = r.ledger_entry_id
+         where l.id is null or l.delta <> -r.price_points or l.user_id <> r.user_id`,
+      )
+      .all();
+    expect(orphans).toEqual([]);
+    const entries = db
+      .prepare(`select count(*) as n from point_ledger where reason = 'redemption'`)
+      .get() as { n: number };
+    const redemptions = db.prepare(`select count(*) as n from redemptions`).get() as { n: number };
+    expect(entries.n).toBe(redemptions.n);
+    return { redemptions: redemptions.n };
+  } finally {
+    db.close();
+  }
+}
+
+describe('a server killed in the middle of redemptions', () => {
+  beforeAll(async () => {
+    if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run \`npm run build\` first`);
+    temp = await makeTempDataDir();
+  });
+  afterAll(() => temp.remove());
+
+  it('leaves every balance equal to its ledger, whatever the moment of the kill', async () => {
+    const designs = Object.values(DEMO_IDS.designs);
+    const users = Object.values(DEMO_IDS.users);
+    const before = await (async () => {
+      const server = await startServer();
+      await killed(server);
+      return checkLedger().redemptions;
+    })();
+    let after = before;
+    for (const delayMs of [5, 20, 45, 80]) {
+      const server = await startServer();
+      const tokens = await Promise.all(users.map(logIn));
+      const inFlight = tokens.flatMap((token) =>
+        designs.flatMap((design) => [redeem(token, design), redeem(token, design)]),
+      );
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await killed(server);
+      await Promise.all(inFlight);
+      after = checkLedger().redemptions;
+    }
+    // Something was redeemed along the way, and nothing was left half-done.
+    const server = await startServer();
+    await killed(server);
+    expect(checkLedger().redemptions).toBe(after);
+    expect(after).toBeGreaterThanOrEqual(before);
+  }, 60_000);
+});
