@@ -5,16 +5,16 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
-import { dataPaths } from '../config/data-paths.ts';
-import { DEMO_IDS } from '../seed/demo-ids.ts';
-import { makeTempDataDir } from '../test-support/test-app.ts';
+import { dataPaths } from './config/data-paths.ts';
+import { DEMO_IDS } from './seed/demo-ids.ts';
+import { makeTempDataDir } from './test-support/test-app.ts';
 
 /**
  * A real crash: the built server, as `npm start` runs it, is killed with SIGKILL while dozens of
  * redemptions are in flight, then started again on the same data. Whatever the moment of the
  * kill, every balance still equals its ledger and every redemption has its one ledger entry.
  */
-const SERVER = fileURLToPath(new URL('../../dist/server.js', import.meta.url));
+const SERVER = fileURLToPath(new URL('../dist/server.js', import.meta.url));
 const PORT = 18_700 + (process.pid % 200);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 
@@ -66,6 +66,54 @@ function redeem(token: string, designId: string): Promise<unknown> {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'idempotency-key': randomUUID() },
   }).catch(() => undefined); // the server dies under it: that is the point
+}
+
+async function signedPurchase(token: string, productId: string): Promise<string | undefined> {
+  const membership = await fetch(`${ORIGIN}${API_BASE_PATH}/membership`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const { appAccountToken } = (await membership.json()) as { appAccountToken: string };
+  const signed = await fetch(`${ORIGIN}${API_BASE_PATH}/demo/storekit/transactions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ productId, appAccountToken }),
+  });
+  return ((await signed.json()) as { signedTransaction?: string }).signedTransaction;
+}
+
+function submit(token: string, signedTransaction: string): Promise<unknown> {
+  return fetch(`${ORIGIN}${API_BASE_PATH}/membership/transactions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ signedTransaction }),
+  }).catch(() => undefined);
+}
+
+/** Every membership ends when the latest transaction of its user that still counts ends. */
+function checkMemberships(): number {
+  const db = new Sqlite(dataPaths(temp.dataDir).database, { readonly: true });
+  try {
+    const wrong = db
+      .prepare(
+        `select m.user_id from memberships m
+         left join (select user_id, max(expires_date) as latest from app_store_transactions
+                    where revoked_at is null group by user_id) t on t.user_id = m.user_id
+         where t.latest is null or m.expires_at <> t.latest`,
+      )
+      .all();
+    expect(wrong).toEqual([]);
+    const missing = db
+      .prepare(
+        `select t.user_id from app_store_transactions t
+         left join memberships m on m.user_id = t.user_id where m.user_id is null`,
+      )
+      .all();
+    expect(missing).toEqual([]);
+    return (db.prepare('select count(*) as n from app_store_transactions').get() as { n: number })
+      .n;
+  } finally {
+    db.close();
+  }
 }
 
 /** The invariants a crash must never break, read straight from the database file. */
@@ -132,5 +180,29 @@ describe('a server killed in the middle of redemptions', () => {
     await killed(server);
     expect(checkLedger().redemptions).toBe(after);
     expect(after).toBeGreaterThanOrEqual(before);
-  }, 60_000);
+  }, 120_000);
+
+  it('leaves every membership matching its transactions, whatever the moment of the kill', async () => {
+    const users = Object.values(DEMO_IDS.users);
+    for (const delayMs of [5, 25, 60]) {
+      const server = await startServer();
+      const tokens = await Promise.all(users.map(logIn));
+      // Signed first (the App Store's part), then all sent at once (the page's part).
+      const purchases = await Promise.all(
+        tokens.flatMap((token) =>
+          ['vip.monthly', 'vip.quarterly', 'vip.yearly'].map(async (product) => ({
+            token,
+            signed: await signedPurchase(token, product),
+          })),
+        ),
+      );
+      const inFlight = purchases.flatMap(({ token, signed }) =>
+        signed ? [submit(token, signed), submit(token, signed)] : [],
+      );
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await killed(server);
+      await Promise.all(inFlight);
+      checkMemberships();
+    }
+  }, 120_000);
 });
