@@ -11,8 +11,9 @@ import { makeTempDataDir } from './test-support/test-app.ts';
 
 /**
  * A real crash: the built server, as `npm start` runs it, is killed with SIGKILL while dozens of
- * redemptions are in flight, then started again on the same data. Whatever the moment of the
- * kill, every balance still equals its ledger and every redemption has its one ledger entry.
+ * redemptions (or membership grants) are in flight, then started again on the same data. Whatever
+ * the moment of the kill, every balance still equals its ledger, every redemption has its one
+ * ledger entry, and every membership ends when its user's latest counting transaction ends.
  */
 const SERVER = fileURLToPath(new URL('../dist/server.js', import.meta.url));
 const PORT = 18_700 + (process.pid % 200);
