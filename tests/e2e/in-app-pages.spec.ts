@@ -316,6 +316,35 @@ test.describe('membership centre (iOS) @once', () => {
     expect((await readMembership(request, session)).status).toBe('none');
   });
 
+  test('a purchase waiting for approval says so, and becomes a membership when the App Store approves it', async ({
+    page,
+    request,
+  }) => {
+    const session = await logIn(request, 'conductor');
+    await playTheApp(page, session, { purchaseOutcome: 'pending' });
+    await open(page, membershipUrl());
+    await waitForApp(page);
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: /Agree and subscribe/ }).click();
+    await expect(page.getByText(/waiting for approval/)).toBeVisible();
+    // The approval arrives later, as an event from the app; the page verifies it then.
+    await expect(page.getByText('Your membership is active')).toBeVisible({ timeout: 15_000 });
+    expect((await readMembership(request, session)).status).toBe('active');
+  });
+
+  test('Restore Purchases on a device that bought nothing says there is nothing to restore', async ({
+    page,
+    request,
+  }) => {
+    const session = await logIn(request, 'yuyuan');
+    await playTheApp(page, session);
+    await open(page, membershipUrl());
+    await waitForApp(page);
+    await page.getByRole('button', { name: 'Restore purchases' }).click();
+    await expect(page.getByText('No subscription to restore was found.')).toBeVisible();
+    expect((await readMembership(request, session)).status).toBe('none');
+  });
+
   test('on Android the page says membership is bought on iOS', async ({ page, request }) => {
     const session = await logIn(request, 'karasuno');
     await playTheApp(page, session, { platform: 'android' });
@@ -415,6 +444,27 @@ test.describe('delete the account @once', () => {
       .click();
     await expect(page.getByText(/The code is wrong\. 4 tries left\./)).toBeVisible();
     expect((await deletionStatus(request, session)).request).toBeNull();
+  });
+
+  test('asking for codes too often is refused with the time to wait', async ({
+    page,
+    request,
+    consoleGuard,
+  }) => {
+    consoleGuard.allow(
+      /status of 429 \(Too Many Requests\) \(http:\/\/[^)]+\/api\/v1\/account\/deletion\/code\)/,
+    );
+    const session = await logIn(request, 'chigu');
+    await playTheApp(page, session);
+    await open(page, pageUrl);
+    await waitForApp(page);
+    await page.getByRole('button', { name: 'Get code' }).click();
+    await expect(page.getByText(/^Code sent to/)).toBeVisible();
+    // A reload forgets the page's countdown; the server still remembers.
+    await page.reload();
+    await waitForApp(page);
+    await page.getByRole('button', { name: 'Get code' }).click();
+    await expect(page.getByText(/Try again in/).first()).toBeVisible();
   });
 
   test('a user with open matters sees each blocker and how to resolve it', async ({
