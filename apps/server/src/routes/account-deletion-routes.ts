@@ -53,6 +53,28 @@ function sendDeletionError(
     .send({ error: { code, message, ...extra } });
 }
 
+/**
+ * What both steps (sending a code, confirming with it) check first: no open case blocks the
+ * deletion, and a phone is bound. The phone, or the refusal already sent.
+ */
+async function deletablePhone(
+  db: Db,
+  userId: number,
+  reply: FastifyReply,
+): Promise<string | FastifyReply> {
+  const blockers = await findBlockers(db, userId);
+  if (blockers.length > 0) {
+    return sendDeletionError(reply, 409, CODES.blocked, 'Resolve the open cases first.', {
+      blockers,
+    });
+  }
+  const phone = await findPhone(db, userId);
+  if (phone === null) {
+    return sendDeletionError(reply, 409, CODES.noPhone, 'Bind a phone number in the app first.');
+  }
+  return phone;
+}
+
 const errors = {
   400: deletionErrorSchema,
   401: deletionErrorSchema,
@@ -130,21 +152,8 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
           'The account is already scheduled for deletion.',
         );
       }
-      const blockers = await findBlockers(db, user.id);
-      if (blockers.length > 0) {
-        return sendDeletionError(reply, 409, CODES.blocked, 'Resolve the open cases first.', {
-          blockers,
-        });
-      }
-      const phone = await findPhone(db, user.id);
-      if (phone === null) {
-        return sendDeletionError(
-          reply,
-          409,
-          CODES.noPhone,
-          'Bind a phone number in the app first.',
-        );
-      }
+      const phone = await deletablePhone(db, user.id, reply);
+      if (typeof phone !== 'string') return phone;
       const issued = await issueCode(db, user.id, phone, at);
       if (!issued.ok) {
         return sendDeletionError(
@@ -204,21 +213,8 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
       // A repeated confirmation (double tap, retry) gets the same request.
       const pending = await findPendingRequest(db, user.id);
       if (pending) return answer(200, pending);
-      const blockers = await findBlockers(db, user.id);
-      if (blockers.length > 0) {
-        return sendDeletionError(reply, 409, CODES.blocked, 'Resolve the open cases first.', {
-          blockers,
-        });
-      }
-      const phone = await findPhone(db, user.id);
-      if (phone === null) {
-        return sendDeletionError(
-          reply,
-          409,
-          CODES.noPhone,
-          'Bind a phone number in the app first.',
-        );
-      }
+      const phone = await deletablePhone(db, user.id, reply);
+      if (typeof phone !== 'string') return phone;
       const checked = await checkCode(db, user.id, phone, request.body.code, at);
       if (!checked.ok) {
         const [code, message] = CODE_ERRORS[checked.reason];

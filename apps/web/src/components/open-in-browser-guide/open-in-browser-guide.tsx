@@ -1,12 +1,5 @@
-import {
-  useEffect,
-  useEffectEvent,
-  useId,
-  useRef,
-  useState,
-  useSyncExternalStore,
-  type KeyboardEvent,
-} from 'react';
+import { useEffect, useEffectEvent, useId, useRef, useState, useSyncExternalStore } from 'react';
+import { keepFocusInside } from '../../lib/dom/keep-focus-inside';
 import { copyToClipboard } from './copy-to-clipboard';
 import arrowUrl from './arrow.svg';
 import styles from './open-in-browser-guide.module.css';
@@ -54,8 +47,6 @@ function subscribeToLocation(onChange: () => void): () => void {
   };
 }
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled])';
-
 function GuideDialog({ onClose, texts, url }: Omit<OpenInBrowserGuideProps, 'open'>) {
   const titleId = useId();
   const linkId = useId();
@@ -87,22 +78,6 @@ function GuideDialog({ onClose, texts, url }: Omit<OpenInBrowserGuideProps, 'ope
       opener?.focus();
     };
   }, []);
-
-  function keepFocusInside(event: KeyboardEvent<HTMLDivElement>) {
-    if (event.key !== 'Tab') return;
-    const focusable = [...event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    const first = focusable[0];
-    const last = focusable.at(-1);
-    if (!first || !last) return;
-    const active = document.activeElement;
-    if (event.shiftKey && (active === first || active === event.currentTarget)) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && active === last) {
-      event.preventDefault();
-      first.focus();
-    }
-  }
 
   async function copyLink() {
     const copied = await copyToClipboard(link, inputRef.current);

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
 import buttons from '../../components/button.module.css';
+import { keepFocusInside } from '../../lib/dom/keep-focus-inside';
 import styles from './redeem-design-page.module.css';
 
 /**
@@ -24,22 +25,17 @@ export function ConfirmDialog({
   const titleId = useId();
   const bodyId = useId();
   const cancelRef = useRef<HTMLButtonElement>(null);
-  const confirmRef = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     cancelRef.current?.focus();
   }, []);
 
-  const onKeyDown = (event: KeyboardEvent) => {
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key === 'Escape') {
       event.preventDefault();
       onCancel();
-    } else if (event.key === 'Tab') {
-      // Two buttons: Tab and Shift+Tab go from one to the other.
-      event.preventDefault();
-      const next =
-        document.activeElement === cancelRef.current ? confirmRef.current : cancelRef.current;
-      next?.focus();
+    } else {
+      keepFocusInside(event);
     }
   };
 
@@ -63,7 +59,7 @@ export function ConfirmDialog({
           <button ref={cancelRef} type="button" className={styles.secondary} onClick={onCancel}>
             {cancelLabel}
           </button>
-          <button ref={confirmRef} type="button" className={buttons.primary} onClick={onConfirm}>
+          <button type="button" className={buttons.primary} onClick={onConfirm}>
             {confirmLabel}
           </button>
         </div>

@@ -5,7 +5,6 @@ import {
   useLayoutEffect,
   useRef,
   useState,
-  type KeyboardEvent,
   type PointerEvent,
 } from 'react';
 import type { Image } from '@guquan/contract/share';
@@ -22,6 +21,7 @@ import {
   type Size,
   type Transform,
 } from './zoom';
+import { keepFocusInside } from '../../../lib/dom/keep-focus-inside';
 import styles from './image-viewer.module.css';
 
 /** Farther than this (CSS px) down, or faster than DISMISS_SPEED, closes the viewer. */
@@ -264,22 +264,6 @@ export function ImageViewer({
     gesture.current = { type: 'none' };
   }
 
-  function keepFocusInside(event: KeyboardEvent<HTMLDivElement>) {
-    if (event.key !== 'Tab') return;
-    const focusable = [...event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    const first = focusable[0];
-    const last = focusable.at(-1);
-    if (!first || !last) return;
-    const active = document.activeElement;
-    if (event.shiftKey && (active === first || active === event.currentTarget)) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && active === last) {
-      event.preventDefault();
-      first.focus();
-    }
-  }
-
   const counter = `${index + 1} / ${total}`;
   return (
     <div
@@ -289,7 +273,9 @@ export function ImageViewer({
       aria-modal="true"
       aria-labelledby={titleId}
       tabIndex={-1}
-      onKeyDown={keepFocusInside}
+      onKeyDown={(event) => {
+        keepFocusInside(event, FOCUSABLE);
+      }}
     >
       <h2 id={titleId} className={styles.title}>
         {text.viewer}
