@@ -121,6 +121,30 @@ test.describe('a shared item', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(cabinet.name);
   });
 
+  test('a high-density phone fetches the cover once and every image at no more than twice its size', async ({
+    page,
+  }) => {
+    const cabinet = await readShare<Cabinet>(page, 'cabinet', DEMO_IDS.cabinets.main);
+    const media: string[] = [];
+    page.on('request', (request) => {
+      const match = /\/media\/([\w-]{16})\/(\d+)\.webp$/.exec(request.url());
+      if (match) media.push(`${match[1]}:${match[2]}`);
+    });
+    await open(page, sharePath('cabinet', cabinet.id));
+    await waitForApp(page);
+    await expect(page.locator('main img').first()).toHaveJSProperty('complete', true);
+    expect(await page.evaluate(() => window.devicePixelRatio)).toBeGreaterThan(2);
+    // The cover spans the 414 px column: 828 px would do, 960 is the first width that covers it.
+    expect(media.filter((request) => request.startsWith(`${cabinet.cover.id}:`))).toEqual([
+      `${cabinet.cover.id}:960`,
+    ]);
+    // The tiles are 127 px at most: 320 px images, never the 480 a 3× screen would pick.
+    const tileIds = new Set(cabinet.items.map((item) => item.cover.id));
+    const tileRequests = media.filter((request) => tileIds.has(request.split(':')[0] ?? ''));
+    expect(tileRequests.length).toBeGreaterThan(0);
+    for (const request of tileRequests) expect(request).toMatch(/:(160|320)$/);
+  });
+
   test('a note keeps its line breaks, marks #tags and @mentions, links only http(s), and shows its top comments', async ({
     page,
   }) => {

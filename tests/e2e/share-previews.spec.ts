@@ -41,6 +41,10 @@ test.describe('share previews in the raw HTML', () => {
       expect(imageResponse.headers()['content-type']).toBe('image/webp');
       // The page's largest image is asked for before any script runs.
       expect(html).toMatch(/<link rel="preload" as="image" href="[^"]+" imagesrcset="[^"]+"/);
+      // …with the very widths the page's first <img> lists, or the browser would fetch it twice.
+      const preloaded = /<link rel="preload" as="image" [^>]*imagesrcset="([^"]+)"/.exec(html)?.[1];
+      const firstImage = /<img [^>]*loading="eager"[^>]*>/.exec(html)?.[0] ?? '';
+      expect(/srcSet="([^"]+)"/.exec(firstImage)?.[1]).toBe(preloaded);
     });
   }
 

@@ -57,12 +57,13 @@ export function imageUrl(imageId: string, width: ImageWidth): string {
 }
 
 /**
- * `srcset` for an image: every width smaller than the original, and the first that is not (the
- * server never enlarges, so that one is the original's own size).
+ * `srcset` for an image: every width smaller than `largest` (at most the original's), and the
+ * first that is not. The server never enlarges, so a width past the original is the original's own.
  */
-export function imageSrcSet(image: { id: string; width: number }): string {
-  const smaller = IMAGE_WIDTHS.filter((width) => width < image.width);
-  const covering = IMAGE_WIDTHS.find((width) => width >= image.width);
+export function imageSrcSet(image: { id: string; width: number }, largest = Infinity): string {
+  const limit = Math.min(image.width, largest);
+  const smaller = IMAGE_WIDTHS.filter((width) => width < limit);
+  const covering = IMAGE_WIDTHS.find((width) => width >= limit);
   const widths: readonly ImageWidth[] = covering ? [...smaller, covering] : smaller;
   return widths
     .map((width) => `${imageUrl(image.id, width)} ${Math.min(width, image.width)}w`)

@@ -1,15 +1,10 @@
 import type { Language } from '@guquan/contract/language';
 import type { PageHead } from '@guquan/contract/page-render';
 import type { Image, ShareItems } from '@guquan/contract/share';
-import { imageSrcSet, imageUrl, type ShareKind } from '@guquan/contract/share-paths';
+import { imageUrl, type ShareKind } from '@guquan/contract/share-paths';
+import { HERO_SLOT, slotSrcSet } from './share-image/image-slots';
 import type { ShareLoaderData } from './share-loader';
 
-/**
- * `sizes` of a share page's first (largest) image: the full width of the phone column, which
- * stops growing at 414 px. The page's <img> and the server's preload must say the same, or the
- * browser fetches the image twice.
- */
-export const HERO_IMAGE_SIZES = '(min-width: 414px) 414px, 100vw';
 /** The width previews (WeChat, QQ, Weibo, Twitter) get: large enough, small enough to be quick. */
 const PREVIEW_WIDTH = 750;
 const DESCRIPTION_LENGTH = 100;
@@ -66,10 +61,11 @@ export function shareHead(data: unknown, language: Language): PageHead {
             height: Math.round((image.height / image.width) * previewWidth),
             alt: image.alt,
           },
+          // The same srcset and sizes as the page's <img>, or the browser fetches it twice.
           preloadImage: {
             href: imageUrl(image.id, PREVIEW_WIDTH),
-            srcset: imageSrcSet(image),
-            sizes: HERO_IMAGE_SIZES,
+            srcset: slotSrcSet(image, HERO_SLOT),
+            sizes: HERO_SLOT.sizes,
           },
         }
       : {}),

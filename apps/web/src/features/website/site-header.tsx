@@ -1,3 +1,4 @@
+import { AppMark } from '../../components/app-mark/app-mark';
 import type { WebsiteTexts } from './website-content';
 import page from './website-page.module.css';
 import styles from './site-header.module.css';
@@ -7,9 +8,7 @@ export function SiteHeader({ text }: { text: WebsiteTexts['header'] }) {
     <header className={styles.header}>
       <div className={`${page.container} ${styles.bar}`}>
         <p className={styles.brand}>
-          <span className={styles.logo} aria-hidden="true">
-            谷
-          </span>
+          <AppMark className={styles.logo} />
           <span>{text.brand}</span>
         </p>
         <nav className={styles.nav} aria-label={text.navLabel}>

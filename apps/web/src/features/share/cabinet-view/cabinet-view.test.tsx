@@ -1,9 +1,8 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Cabinet } from '@guquan/contract/share';
-import { imageSrcSet } from '@guquan/contract/share-paths';
 import { cabinetFixture } from '../fixtures';
-import { HERO_IMAGE_SIZES } from '../share-head';
+import { HERO_SLOT, slotSrcSet } from '../share-image/image-slots';
 import { SharePage } from '../share-page/share-page';
 import { renderShareRoute, stubLayoutApis } from '../share-test-support';
 import { CabinetView } from './cabinet-view';
@@ -27,8 +26,8 @@ describe('CabinetView', () => {
       cabinetFixture.name,
     );
     const cover = screen.getByRole('img', { name: cabinetFixture.cover.alt });
-    expect(cover.getAttribute('sizes')).toBe(HERO_IMAGE_SIZES);
-    expect(cover.getAttribute('srcset')).toBe(imageSrcSet(cabinetFixture.cover));
+    expect(cover.getAttribute('sizes')).toBe(HERO_SLOT.sizes);
+    expect(cover.getAttribute('srcset')).toBe(slotSrcSet(cabinetFixture.cover, HERO_SLOT));
     expect(cover.getAttribute('loading')).toBe('eager');
     const article = screen.getByRole('article');
     expect(article.textContent).toContain(cabinetFixture.owner.nickname);

@@ -2,7 +2,7 @@ import { Link, useLocation } from 'react-router';
 import type { Cabinet } from '@guquan/contract/share';
 import { OpenAppButton } from '../open-app-button/open-app-button';
 import { useAppPrompt } from '../open-in-app/app-prompt';
-import { HERO_IMAGE_SIZES } from '../share-head';
+import { HERO_SLOT, TILE_SLOT } from '../share-image/image-slots';
 import { ShareImage } from '../share-image/share-image';
 import { goodsSharePath } from '../share-links';
 import { fill, useShareMessages } from '../share-messages';
@@ -12,9 +12,6 @@ import { UserChip } from '../user-chip/user-chip';
 import { UserText } from '../user-text/user-text';
 import shared from '../share-view.module.css';
 import styles from './cabinet-view.module.css';
-
-/** Three tiles a row in the column (at most 414 px wide, 16 px margins, 8 px gaps). */
-const TILE_SIZES = '(min-width: 414px) 127px, calc((100vw - 48px) / 3)';
 
 /** A cabinet share: its cover, whose it is, how many goods, and the goods, each to its own page. */
 export function CabinetView({ cabinet }: { cabinet: Cabinet }) {
@@ -26,7 +23,7 @@ export function CabinetView({ cabinet }: { cabinet: Cabinet }) {
     <article aria-labelledby="share-title">
       <ShareImage
         image={cabinet.cover}
-        sizes={HERO_IMAGE_SIZES}
+        slot={HERO_SLOT}
         priority
         fallbackAlt={fill(text.cover, { name: cabinet.name })}
         className={styles.cover}
@@ -54,7 +51,7 @@ export function CabinetView({ cabinet }: { cabinet: Cabinet }) {
                 <span className={styles.imageBox}>
                   <ShareImage
                     image={item.cover}
-                    sizes={TILE_SIZES}
+                    slot={TILE_SLOT}
                     fallbackAlt=""
                     className={styles.tileImage}
                   />

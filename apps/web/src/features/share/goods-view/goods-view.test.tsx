@@ -1,9 +1,8 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Goods } from '@guquan/contract/share';
-import { imageSrcSet } from '@guquan/contract/share-paths';
 import { goodsFixture } from '../fixtures';
-import { HERO_IMAGE_SIZES } from '../share-head';
+import { HERO_SLOT, slotSrcSet } from '../share-image/image-slots';
 import { renderShareRoute, stubLayoutApis } from '../share-test-support';
 import { SharePage } from '../share-page/share-page';
 import { GoodsView } from './goods-view';
@@ -55,8 +54,8 @@ describe('GoodsView', () => {
     const images = within(gallery).getAllByRole('img');
     expect(images).toHaveLength(3);
     const [first, ...rest] = images;
-    expect(first?.getAttribute('srcset')).toBe(imageSrcSet(first0()));
-    expect(first?.getAttribute('sizes')).toBe(HERO_IMAGE_SIZES);
+    expect(first?.getAttribute('srcset')).toBe(slotSrcSet(first0(), HERO_SLOT));
+    expect(first?.getAttribute('sizes')).toBe(HERO_SLOT.sizes);
     expect(first?.getAttribute('loading')).toBe('eager');
     for (const image of rest) expect(image.getAttribute('loading')).toBe('lazy');
     // The third image has no description: it gets one.

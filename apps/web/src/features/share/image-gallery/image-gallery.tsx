@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { Image } from '@guquan/contract/share';
-import { HERO_IMAGE_SIZES } from '../share-head';
+import { HERO_SLOT } from '../share-image/image-slots';
 import { ShareImage } from '../share-image/share-image';
 import { fill, useShareMessages } from '../share-messages';
 import styles from './image-gallery.module.css';
@@ -67,7 +67,7 @@ export function ImageGallery({
             >
               <ShareImage
                 image={image}
-                sizes={HERO_IMAGE_SIZES}
+                slot={HERO_SLOT}
                 priority={position === 0}
                 fallbackAlt={fill(text.imageAlt, { name, n: position + 1 })}
                 className={position === 0 ? styles.image : `${styles.image} ${styles.fitted}`}

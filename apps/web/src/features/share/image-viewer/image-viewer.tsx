@@ -8,6 +8,7 @@ import {
   type PointerEvent,
 } from 'react';
 import type { Image } from '@guquan/contract/share';
+import { FULL_SCREEN_SLOT } from '../share-image/image-slots';
 import { ShareImage } from '../share-image/share-image';
 import { fill, useShareMessages } from '../share-messages';
 import {
@@ -302,7 +303,7 @@ export function ImageViewer({
           >
             <ShareImage
               image={image}
-              sizes="100vw"
+              slot={FULL_SCREEN_SLOT}
               priority={position === startIndex}
               fallbackAlt={fill(text.imageAlt, { name, n: position + 1 })}
               className={styles.image}

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import logoUrl from '../../../assets/favicon.svg';
+import { AppMark } from '../../../components/app-mark/app-mark';
 import { useAppPrompt } from '../open-in-app/app-prompt';
 import { useShareMessages } from '../share-messages';
 import { dismissAppBar, isAppBarDismissed, subscribeToAppBar } from './dismissed-store';
@@ -16,7 +16,7 @@ export function OpenAppBar() {
   if (dismissed) return null;
   return (
     <aside className={styles.bar} aria-label={text.appName}>
-      <img className={styles.logo} src={logoUrl} width={32} height={32} alt="" />
+      <AppMark />
       <p className={styles.text}>
         <strong className={styles.name}>{text.appName}</strong>
         <span className={styles.line}>{text.appBarText}</span>

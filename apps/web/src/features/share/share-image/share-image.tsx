@@ -1,5 +1,6 @@
 import type { Image } from '@guquan/contract/share';
-import { IMAGE_WIDTHS, imageSrcSet, imageUrl } from '@guquan/contract/share-paths';
+import { IMAGE_WIDTHS, imageUrl } from '@guquan/contract/share-paths';
+import { slotSrcSet, type ImageSlot } from './image-slots';
 
 /** The `src` for browsers without srcset: the width previews use, or the original's if smaller. */
 const FALLBACK_WIDTH = 750;
@@ -11,19 +12,19 @@ function fallbackSrc(image: Image): string {
 
 /**
  * An image of a share: its own size (width/height from the contract, so nothing moves when it
- * arrives), the contract's srcset with the caller's `sizes`, lazy unless it is the page's first
+ * arrives), the widths its slot needs, lazy unless it is the page's first
  * (largest) image, decoded off the main thread, and always an alt text.
  */
 export function ShareImage({
   image,
-  sizes,
+  slot,
   priority = false,
   fallbackAlt,
   className,
   imageRef,
 }: {
   image: Image;
-  sizes: string;
+  slot: ImageSlot;
   /** The first image of the page: loaded at once, first. */
   priority?: boolean;
   /** Used when the image has no description of its own ('' for a decorative image). */
@@ -36,8 +37,8 @@ export function ShareImage({
       ref={imageRef}
       className={className}
       src={fallbackSrc(image)}
-      srcSet={imageSrcSet(image)}
-      sizes={sizes}
+      srcSet={slotSrcSet(image, slot)}
+      sizes={slot.sizes}
       width={image.width}
       height={image.height}
       alt={image.alt || fallbackAlt}

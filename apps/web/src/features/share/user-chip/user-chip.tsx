@@ -1,4 +1,5 @@
 import type { UserSummary } from '@guquan/contract/share';
+import { AVATAR_SLOT } from '../share-image/image-slots';
 import { ShareImage } from '../share-image/share-image';
 import styles from './user-chip.module.css';
 
@@ -17,7 +18,7 @@ export function UserChip({
   return (
     <p className={styles.chip}>
       {user.avatar ? (
-        <ShareImage image={user.avatar} sizes="40px" fallbackAlt="" className={avatarClass} />
+        <ShareImage image={user.avatar} slot={AVATAR_SLOT} fallbackAlt="" className={avatarClass} />
       ) : (
         <span className={`${avatarClass} ${styles.initial}`} aria-hidden="true">
           {Array.from(user.nickname)[0]}
