@@ -144,15 +144,21 @@ function routeModuleOfUrl(url: string): string | undefined {
 }
 
 /** Records which route modules' chunks the page requests, and how many documents it loads. */
-export function watchRequests(page: Page): { modules: Set<string>; documents: () => number } {
+export function watchRequests(page: Page): {
+  modules: Set<string>;
+  stylesheets: string[];
+  documents: () => number;
+} {
   const modules = new Set<string>();
+  const stylesheets: string[] = [];
   let documents = 0;
   page.on('request', (request) => {
     if (request.isNavigationRequest() && request.frame() === page.mainFrame()) documents += 1;
+    if (request.resourceType() === 'stylesheet') stylesheets.push(new URL(request.url()).pathname);
     const module = routeModuleOfUrl(request.url());
     if (module) modules.add(module);
   });
-  return { modules, documents: () => documents };
+  return { modules, stylesheets, documents: () => documents };
 }
 
 /**

@@ -105,3 +105,21 @@ test('back and forward and a link inside the app set the title of each route, wi
   expect(await hasMarker(page)).toBe(true);
   expect(requests.documents()).toBe(1);
 });
+
+test('a page reached inside the app fetches the styles its first load did not carry, and uses them', async ({
+  page,
+}) => {
+  const requests = watchRequests(page);
+  await gotoRoute(page, websiteRoute, 'zh-CN');
+  await waitForApp(page);
+  expect(requests.stylesheets).toEqual([]);
+  await navigateInApp(page, samplePath(routeById('cabinet-share')));
+  await expectTitle(page, titleOf(routeById('cabinet-share'), 'zh-CN'));
+  await expect
+    .poll(() =>
+      requests.stylesheets.some((path) => /\/assets\/share-pages-[\w-]+\.css$/.test(path)),
+    )
+    .toBe(true);
+  const grid = page.locator('main li:has(a[href*="goodsShare"])').first().locator('..');
+  await expect(grid).toHaveCSS('display', 'grid');
+});

@@ -29,7 +29,7 @@ function axeLanguage(projectName: string): Language {
 
 test.describe('every route opened by its URL', () => {
   for (const entry of pageRoutes) {
-    test(`${entry.path} answers 200 with its title in both languages, one <main>, its own chunk only and no axe violations`, async ({
+    test(`${entry.path} answers 200 with its title in both languages, one <main>, its own chunk only, no stylesheet fetched and no axe violations`, async ({
       page,
     }, testInfo) => {
       const requests = watchRequests(page);
@@ -51,6 +51,11 @@ test.describe('every route opened by its URL', () => {
         await expectSingleMain(page);
         await expect(page.getByRole('main')).not.toBeEmpty();
         expect([...requests.modules]).toEqual([entry.module]);
+        // The page's styles came inline with its HTML: the app does not fetch them again. (On this
+        // demo server the in-app pages also load the bridge simulator, with its own styles.)
+        expect(
+          requests.stylesheets.filter((path) => !path.includes('/install-simulator-')),
+        ).toEqual([]);
         if (language === axeLanguage(testInfo.project.name)) await expectNoAxeViolations(page);
       }
     });

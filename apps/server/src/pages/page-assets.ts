@@ -42,8 +42,15 @@ export function pageAssets(
   const linked: string[] = [];
   for (const file of styleFiles) {
     const css = build.styles.get(file);
-    if (css === undefined) linked.push(`<link rel="stylesheet" crossorigin href="${base}${file}">`);
-    else inline.push(css);
+    if (css === undefined) {
+      linked.push(`<link rel="stylesheet" crossorigin href="${base}${file}">`);
+      continue;
+    }
+    inline.push(css);
+    // The app loads each chunk's stylesheet with the chunk unless the page already links it. A
+    // disabled link says "already here" without a request: its rules are in the inline style.
+    // Without it the browser would fetch them again after the first paint and restyle the page.
+    linked.push(`<link rel="stylesheet" href="${base}${file}" disabled>`);
   }
   const url = (key: string) => `${base}${manifest[key]?.file ?? ''}`;
   const preloads = [...entryChunks.filter((key) => key !== entry), ...pageChunks].map(url);
