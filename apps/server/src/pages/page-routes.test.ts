@@ -89,6 +89,19 @@ describe('pages', () => {
     expect(style).toMatch(/\._topBar_\w+\{/); // the legal page's own styles
   });
 
+  it('names PNG icons it serves (an SVG icon would cost the page an SVG document)', async () => {
+    const res = await app.inject({ url: '/anime_merch_web/website' });
+    const icons = [
+      ...res.body.matchAll(/<link rel="(?:icon|apple-touch-icon)"[^>]* href="([^"]+)"/g),
+    ];
+    expect(icons).toHaveLength(2);
+    for (const [, href] of icons) {
+      const icon = await app.inject({ url: href ?? '' });
+      expect(icon.statusCode).toBe(200);
+      expect(icon.headers['content-type']).toBe('image/png');
+    }
+  });
+
   it('never lets HTML be cached without revalidation', async () => {
     const res = await app.inject({ url: '/anime_merch_web/website' });
     expect(res.headers['cache-control']).toBe('no-cache');
