@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { legalMarkdownPlugin } from './build/legal-markdown-plugin.ts';
@@ -7,12 +9,29 @@ import { CSP_NONCE_PLACEHOLDER } from '../../packages/contract/src/html-template
 
 const contentDir = fileURLToPath(new URL('../../content', import.meta.url));
 
-export default defineConfig({
+/**
+ * React Router 7 exports only its development build (remix-run/react-router#14102): dev warnings
+ * and checks the browser would download and run. The browser's build takes its production build.
+ */
+const reactRouterDir = dirname(createRequire(import.meta.url).resolve('react-router/package.json'));
+const reactRouterProduction = [
+  { find: /^react-router$/, replacement: join(reactRouterDir, 'dist/production/index.mjs') },
+  {
+    find: /^react-router\/dom$/,
+    replacement: join(reactRouterDir, 'dist/production/dom-export.mjs'),
+  },
+];
+
+export default defineConfig(({ command, isSsrBuild }) => ({
   base: '/anime_merch_web/',
   plugins: [react(), legalMarkdownPlugin(contentDir)],
   resolve: {
-    // Texts, facts and documents live in /content, outside the app's code.
-    alias: { '@content': contentDir },
+    alias: [
+      // Texts, facts and documents live in /content, outside the app's code.
+      { find: '@content', replacement: contentDir },
+      // The browser's build only: the server's keeps importing the package, as Node resolves it.
+      ...(command === 'build' && !isSsrBuild ? reactRouterProduction : []),
+    ],
   },
   // Vite stamps this on its script and preload tags; the server puts each request's nonce there.
   html: { cspNonce: CSP_NONCE_PLACEHOLDER },
@@ -52,4 +71,4 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
   },
-});
+}));
