@@ -145,6 +145,57 @@ test.describe('a shared item', () => {
     for (const request of tileRequests) expect(request).toMatch(/:(160|320)$/);
   });
 
+  test('a cabinet asks for its first rows of images with the page, the rest as the visitor scrolls to them', async ({
+    page,
+  }) => {
+    const cabinet = await readShare<Cabinet>(page, 'cabinet', DEMO_IDS.cabinets.main);
+    const tileIds = cabinet.items.map((item) => item.cover.id);
+    expect(tileIds.length).toBeGreaterThan(12);
+    const requested = new Set<string>();
+    page.on('request', (request) => {
+      const id = /\/media\/([\w-]{16})\//.exec(request.url())?.[1];
+      if (id) requested.add(id);
+    });
+    await open(page, sharePath('cabinet', cabinet.id));
+    await waitForApp(page);
+    await page.waitForLoadState('load');
+    const last = tileIds.at(-1) ?? '';
+    expect(requested.has(tileIds[0] ?? '')).toBe(true);
+    expect(requested.has(last), 'the last tile waits').toBe(false);
+
+    const tiles = page.locator(`main li a[href*="${fullPath(goodsRoute)}?id="]`);
+    await tiles.last().scrollIntoViewIfNeeded();
+    await expect.poll(() => requested.has(last)).toBe(true);
+    const lastImage = tiles.last().locator('img');
+    await expect(lastImage).toHaveJSProperty('complete', true);
+    await expect(lastImage).toHaveAttribute('srcset', new RegExp(`/media/${last}/`));
+    expect(await layoutShift(page)).toBeLessThan(0.01);
+    await expectNoAxeViolations(page);
+  });
+
+  test('without JavaScript a cabinet still shows every tile’s image', async ({ openContext }) => {
+    const page = await (await openContext({ javaScriptEnabled: false })).newPage();
+    const cabinet = await readShare<Cabinet>(page, 'cabinet', DEMO_IDS.cabinets.main);
+    await open(page, sharePath('cabinet', cabinet.id));
+    const images = page.locator('main li a img');
+    await expect(images).toHaveCount(cabinet.items.length);
+    for (const image of await images.all()) {
+      await image.scrollIntoViewIfNeeded();
+      await expect(image).toBeVisible();
+      await expect(image).toHaveJSProperty('complete', true);
+      expect(
+        await image.evaluate((element: HTMLImageElement) => element.naturalWidth),
+      ).toBeGreaterThan(0);
+      expect(await image.evaluate((element: HTMLImageElement) => element.currentSrc)).toMatch(
+        /\/320\.webp$/,
+      );
+    }
+    // The places held for scripts to fill are not shown above them.
+    const placeholders = page.locator('main li a [role="img"]:not(img)');
+    expect(await placeholders.count()).toBeGreaterThan(0);
+    await expect(placeholders.filter({ visible: true })).toHaveCount(0);
+  });
+
   test('a note keeps its line breaks, marks #tags and @mentions, links only http(s), and shows its top comments', async ({
     page,
   }) => {

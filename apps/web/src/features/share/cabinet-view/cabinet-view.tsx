@@ -13,6 +13,12 @@ import { UserText } from '../user-text/user-text';
 import shared from '../share-view.module.css';
 import styles from './cabinet-view.module.css';
 
+/**
+ * The tiles a phone shows without scrolling, about two rows: their images load with the page.
+ * The rest wait until they come near the screen (a cabinet can hold 200 goods).
+ */
+const TILES_LOADED_WITH_PAGE = 6;
+
 /** A cabinet share: its cover, whose it is, how many goods, and the goods, each to its own page. */
 export function CabinetView({ cabinet }: { cabinet: Cabinet }) {
   const text = useShareMessages();
@@ -52,6 +58,7 @@ export function CabinetView({ cabinet }: { cabinet: Cabinet }) {
                   <ShareImage
                     image={item.cover}
                     slot={TILE_SLOT}
+                    defer={index >= TILES_LOADED_WITH_PAGE}
                     fallbackAlt=""
                     className={styles.tileImage}
                   />

@@ -1,7 +1,8 @@
-import { cleanup, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { renderToString } from 'react-dom/server';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { goodsFixture } from '../fixtures';
-import { AVATAR_SLOT, FULL_SCREEN_SLOT, HERO_SLOT, slotSrcSet } from './image-slots';
+import { AVATAR_SLOT, FULL_SCREEN_SLOT, HERO_SLOT, TILE_SLOT, slotSrcSet } from './image-slots';
 import { ShareImage } from './share-image';
 
 afterEach(cleanup);
@@ -42,5 +43,73 @@ describe('ShareImage', () => {
     expect(document.querySelector('img')?.getAttribute('src')).toBe(
       '/anime_merch_web/media/smallAAAAAAAAAA1/320.webp',
     );
+  });
+});
+
+describe('ShareImage deferred until near the screen', () => {
+  type Callback = (entries: Pick<IntersectionObserverEntry, 'isIntersecting' | 'target'>[]) => void;
+  let report: Callback = () => undefined;
+  const observed = new Set<Element>();
+
+  beforeEach(() => {
+    observed.clear();
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        constructor(callback: Callback) {
+          report = callback;
+        }
+        observe(element: Element) {
+          observed.add(element);
+        }
+        unobserve(element: Element) {
+          observed.delete(element);
+        }
+      },
+    );
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('holds the place with the same name and no request, then becomes the image when near', async () => {
+    if (!third) throw new Error('fixture');
+    render(<ShareImage image={third} slot={TILE_SLOT} defer fallbackAlt="第 3 张" />);
+    const pending = screen.getByRole('img', { name: '第 3 张' });
+    expect(pending.tagName).toBe('SPAN');
+    expect(document.querySelector('img')).toBeNull();
+    await waitFor(() => {
+      expect(observed.has(pending)).toBe(true);
+    });
+
+    report([{ isIntersecting: false, target: pending }]);
+    expect(screen.getByRole('img', { name: '第 3 张' }).tagName).toBe('SPAN');
+    act(() => {
+      report([{ isIntersecting: true, target: pending }]);
+    });
+    const img = screen.getByRole('img', { name: '第 3 张' });
+    expect(img.tagName).toBe('IMG');
+    expect(img.getAttribute('srcset')).toBe(slotSrcSet(third, TILE_SLOT));
+    expect(observed.size).toBe(0);
+  });
+
+  it('gives pages without scripts the image inside <noscript>', () => {
+    if (!third) throw new Error('fixture');
+    const html = renderToString(
+      <ShareImage image={third} slot={TILE_SLOT} defer fallbackAlt="第 3 张" />,
+    );
+    expect(html).toMatch(/^<span [^>]*role="img" aria-label="第 3 张"><\/span><noscript><img /);
+    expect(html).toContain(`srcSet="${slotSrcSet(third, TILE_SLOT)}"`);
+  });
+});
+
+describe('ShareImage deferred, in a browser without IntersectionObserver', () => {
+  it('becomes the image once the page has settled', async () => {
+    if (!third) throw new Error('fixture');
+    expect(typeof IntersectionObserver).toBe('undefined');
+    render(<ShareImage image={third} slot={TILE_SLOT} defer fallbackAlt="第 3 张" />);
+    await waitFor(() => {
+      expect(screen.getByRole('img', { name: '第 3 张' }).tagName).toBe('IMG');
+    });
   });
 });

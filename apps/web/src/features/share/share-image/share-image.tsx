@@ -1,6 +1,8 @@
 import type { Image } from '@guquan/contract/share';
 import { IMAGE_WIDTHS, imageUrl } from '@guquan/contract/share-paths';
+import { useNearViewport } from '../../../lib/dom/use-near-viewport';
 import { slotSrcSet, type ImageSlot } from './image-slots';
+import styles from './share-image.module.css';
 
 /** The `src` for browsers without srcset: the width previews use, or the original's if smaller. */
 const FALLBACK_WIDTH = 750;
@@ -10,28 +12,56 @@ function fallbackSrc(image: Image): string {
   return imageUrl(image.id, IMAGE_WIDTHS.find((width) => width >= wanted) ?? FALLBACK_WIDTH);
 }
 
+interface ShareImageProps {
+  image: Image;
+  slot: ImageSlot;
+  /** The first image of the page: loaded at once, first. */
+  priority?: boolean;
+  /**
+   * Far down a long page: not even asked for until it comes near the screen. (A browser's own
+   * lazy loading starts 1250–3000 px ahead, so a cabinet's whole grid would load with the page and
+   * crowd a slow phone's first seconds.) The element's class must give it its size.
+   */
+  defer?: boolean;
+  /** Used when the image has no description of its own ('' for a decorative image). */
+  fallbackAlt: string;
+  className?: string;
+  imageRef?: (element: HTMLImageElement | null) => void;
+}
+
 /**
  * An image of a share: its own size (width/height from the contract, so nothing moves when it
- * arrives), the widths its slot needs, lazy unless it is the page's first
- * (largest) image, decoded off the main thread, and always an alt text.
+ * arrives), the widths its slot needs, lazy unless it is the page's first (largest) image,
+ * decoded off the main thread, and always an alt text.
  */
-export function ShareImage({
+export function ShareImage(props: ShareImageProps) {
+  const { image, defer = false, fallbackAlt, className } = props;
+  const [nearRef, near] = useNearViewport(defer);
+  if (near) return <ShareImageElement {...props} />;
+  const alt = image.alt || fallbackAlt;
+  return (
+    <>
+      {/* Holds the image's place, and its name for screen readers, until it is near. */}
+      <span
+        ref={nearRef}
+        className={className ? `${className} ${styles.pending}` : styles.pending}
+        {...(alt ? { role: 'img', 'aria-label': alt } : { 'aria-hidden': true })}
+      />
+      <noscript>
+        <ShareImageElement {...props} />
+      </noscript>
+    </>
+  );
+}
+
+function ShareImageElement({
   image,
   slot,
   priority = false,
   fallbackAlt,
   className,
   imageRef,
-}: {
-  image: Image;
-  slot: ImageSlot;
-  /** The first image of the page: loaded at once, first. */
-  priority?: boolean;
-  /** Used when the image has no description of its own ('' for a decorative image). */
-  fallbackAlt: string;
-  className?: string;
-  imageRef?: (element: HTMLImageElement | null) => void;
-}) {
+}: ShareImageProps) {
   return (
     <img
       ref={imageRef}
