@@ -22,7 +22,8 @@ export interface PageAssets {
  * The styles and scripts of a rendered page. The server's HTML is the page, so the app's code
  * (React, the router, the route's chunk) starts loading only after the first paint: on a slow
  * network it never competes with the page's own text, styles and first image. The script then
- * preloads every chunk at once (no waterfall) and imports the entry, which hydrates.
+ * preloads every chunk (no waterfall: all start within a few milliseconds) and imports the entry,
+ * which hydrates.
  */
 export function pageAssets(
   build: Pick<WebBuild, 'manifest' | 'entryStyles' | 'styles'>,
@@ -54,8 +55,11 @@ export function pageAssets(
   }
   const url = (key: string) => `${base}${manifest[key]?.file ?? ''}`;
   const preloads = [...entryChunks.filter((key) => key !== entry), ...pageChunks].map(url);
+  // One preload per task: starting a request costs the main thread a little each, and a dozen at
+  // once would hold it long enough to delay a tap. (A hidden tab, where timers are slowed to one a
+  // second, does them all at once.)
   const boot = entry
-    ? `const p=${JSON.stringify(preloads)};function s(){for(const h of p){const l=document.createElement("link");l.rel="modulepreload";l.crossOrigin="";l.href=h;document.head.append(l)}import(${JSON.stringify(url(entry))})}document.visibilityState==="hidden"?s():requestAnimationFrame(()=>{setTimeout(s,0)})`
+    ? `const p=${JSON.stringify(preloads)},v=()=>document.visibilityState==="hidden";function s(){const h=p.shift();if(h===undefined){import(${JSON.stringify(url(entry))});return}const l=document.createElement("link");l.rel="modulepreload";l.crossOrigin="";l.href=h;document.head.append(l);v()?s():setTimeout(s,0)}v()?s():requestAnimationFrame(()=>{setTimeout(s,0)})`
     : '';
   return {
     head: [
