@@ -325,6 +325,37 @@ test.describe('share states', () => {
 });
 
 test.describe('the gallery and the viewer', () => {
+  test('the gallery’s other images are asked for once the page has loaded, and are there before a swipe', async ({
+    page,
+  }) => {
+    const goods = await readShare<Goods>(page, 'goods', DEMO_IDS.goods.gallery);
+    const [first, second] = goods.images;
+    if (!first || !second) throw new Error('The demo goods has fewer than two images');
+    await open(page, sharePath('goods', goods.id));
+    await waitForApp(page);
+    const slide = page.locator('main section[aria-roledescription="carousel"] img').nth(1);
+    await expect(slide).toHaveJSProperty('complete', true);
+    const timing = await page.evaluate(
+      ({ firstId, secondId }) => {
+        const startOf = (id: string) =>
+          performance
+            .getEntriesByType('resource')
+            .find((entry) => entry.name.includes(`/media/${id}/`))?.startTime;
+        const navigation = performance.getEntriesByType('navigation')[0] as
+          PerformanceNavigationTiming | undefined;
+        return {
+          first: startOf(firstId),
+          second: startOf(secondId),
+          load: navigation?.loadEventStart,
+        };
+      },
+      { firstId: first.id, secondId: second.id },
+    );
+    expect(timing.first).toBeDefined();
+    expect(timing.load).toBeGreaterThan(0);
+    expect(timing.second).toBeGreaterThanOrEqual(timing.load ?? Infinity);
+  });
+
   test('swipe between images, open the viewer, zoom with a double tap and a pinch, Back closes it and stays on the page', async ({
     page,
   }) => {

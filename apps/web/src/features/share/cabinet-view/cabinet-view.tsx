@@ -58,7 +58,7 @@ export function CabinetView({ cabinet }: { cabinet: Cabinet }) {
                   <ShareImage
                     image={item.cover}
                     slot={TILE_SLOT}
-                    defer={index >= TILES_LOADED_WITH_PAGE}
+                    defer={index >= TILES_LOADED_WITH_PAGE ? 'near' : undefined}
                     fallbackAlt=""
                     className={styles.tileImage}
                   />

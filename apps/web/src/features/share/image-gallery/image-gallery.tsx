@@ -69,6 +69,7 @@ export function ImageGallery({
                 image={image}
                 slot={HERO_SLOT}
                 priority={position === 0}
+                defer={position === 0 ? undefined : 'settled'}
                 fallbackAlt={fill(text.imageAlt, { name, n: position + 1 })}
                 className={position === 0 ? styles.image : `${styles.image} ${styles.fitted}`}
               />

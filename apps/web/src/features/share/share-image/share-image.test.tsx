@@ -74,7 +74,7 @@ describe('ShareImage deferred until near the screen', () => {
 
   it('holds the place with the same name and no request, then becomes the image when near', async () => {
     if (!third) throw new Error('fixture');
-    render(<ShareImage image={third} slot={TILE_SLOT} defer fallbackAlt="第 3 张" />);
+    render(<ShareImage image={third} slot={TILE_SLOT} defer="near" fallbackAlt="第 3 张" />);
     const pending = screen.getByRole('img', { name: '第 3 张' });
     expect(pending.tagName).toBe('SPAN');
     expect(document.querySelector('img')).toBeNull();
@@ -93,10 +93,20 @@ describe('ShareImage deferred until near the screen', () => {
     expect(observed.size).toBe(0);
   });
 
+  it('loads a gallery’s other image once the page has settled, wherever it is', async () => {
+    if (!second) throw new Error('fixture');
+    render(<ShareImage image={second} slot={HERO_SLOT} defer="settled" fallbackAlt="第 2 张" />);
+    expect(screen.getByRole('img', { name: second.alt || '第 2 张' }).tagName).toBe('SPAN');
+    await waitFor(() => {
+      expect(screen.getByRole('img', { name: second.alt || '第 2 张' }).tagName).toBe('IMG');
+    });
+    expect(observed.size).toBe(0);
+  });
+
   it('gives pages without scripts the image inside <noscript>', () => {
     if (!third) throw new Error('fixture');
     const html = renderToString(
-      <ShareImage image={third} slot={TILE_SLOT} defer fallbackAlt="第 3 张" />,
+      <ShareImage image={third} slot={TILE_SLOT} defer="near" fallbackAlt="第 3 张" />,
     );
     expect(html).toMatch(/^<span [^>]*role="img" aria-label="第 3 张"><\/span><noscript><img /);
     expect(html).toContain(`srcSet="${slotSrcSet(third, TILE_SLOT)}"`);
@@ -107,7 +117,7 @@ describe('ShareImage deferred, in a browser without IntersectionObserver', () =>
   it('becomes the image once the page has settled', async () => {
     if (!third) throw new Error('fixture');
     expect(typeof IntersectionObserver).toBe('undefined');
-    render(<ShareImage image={third} slot={TILE_SLOT} defer fallbackAlt="第 3 张" />);
+    render(<ShareImage image={third} slot={TILE_SLOT} defer="near" fallbackAlt="第 3 张" />);
     await waitFor(() => {
       expect(screen.getByRole('img', { name: '第 3 张' }).tagName).toBe('IMG');
     });

@@ -1,6 +1,6 @@
 import type { Image } from '@guquan/contract/share';
 import { IMAGE_WIDTHS, imageUrl } from '@guquan/contract/share-paths';
-import { useNearViewport } from '../../../lib/dom/use-near-viewport';
+import { useDeferred, type DeferUntil } from '../../../lib/dom/use-deferred';
 import { slotSrcSet, type ImageSlot } from './image-slots';
 import styles from './share-image.module.css';
 
@@ -18,11 +18,13 @@ interface ShareImageProps {
   /** The first image of the page: loaded at once, first. */
   priority?: boolean;
   /**
-   * Far down a long page: not even asked for until it comes near the screen. (A browser's own
-   * lazy loading starts 1250–3000 px ahead, so a cabinet's whole grid would load with the page and
-   * crowd a slow phone's first seconds.) The element's class must give it its size.
+   * Not asked for with the page: `settled` once the page has loaded and gone quiet (the other
+   * images of a gallery, ready before a swipe), `near` then only when it comes near the screen (far
+   * down a long page: a browser's own lazy loading starts 1250–3000 px ahead, so a cabinet's whole
+   * grid would load with the page and crowd a slow phone's first seconds). The element's class
+   * must give it its size.
    */
-  defer?: boolean;
+  defer?: DeferUntil;
   /** Used when the image has no description of its own ('' for a decorative image). */
   fallbackAlt: string;
   className?: string;
@@ -35,15 +37,15 @@ interface ShareImageProps {
  * decoded off the main thread, and always an alt text.
  */
 export function ShareImage(props: ShareImageProps) {
-  const { image, defer = false, fallbackAlt, className } = props;
-  const [nearRef, near] = useNearViewport(defer);
-  if (near) return <ShareImageElement {...props} />;
+  const { image, defer, fallbackAlt, className } = props;
+  const [deferredRef, ready] = useDeferred(defer);
+  if (ready) return <ShareImageElement {...props} />;
   const alt = image.alt || fallbackAlt;
   return (
     <>
-      {/* Holds the image's place, and its name for screen readers, until it is near. */}
+      {/* Holds the image's place, and its name for screen readers, until it may load. */}
       <span
-        ref={nearRef}
+        ref={deferredRef}
         className={className ? `${className} ${styles.pending}` : styles.pending}
         {...(alt ? { role: 'img', 'aria-label': alt } : { 'aria-hidden': true })}
       />

@@ -58,24 +58,32 @@ function stopWatching(element: Element): void {
 }
 
 /**
- * Whether an element has come near the screen: false in the server's HTML and until the browser
- * reports it (it starts watching once the page has settled), then true for good. `watch` false answers true at once (nothing to wait for), as
- * does a browser without IntersectionObserver. Attach the returned ref to the element.
+ * What a deferred element waits for: the page to have loaded and gone quiet (`settled`), or that
+ * and then to come near the screen (`near`).
  */
-export function useNearViewport(watch: boolean): [(element: Element | null) => void, boolean] {
-  const [near, setNear] = useState(!watch);
+export type DeferUntil = 'settled' | 'near';
+
+/**
+ * Whether a deferred element may load: false in the server's HTML and until its moment comes,
+ * then true for good; true at once when `until` is undefined (nothing to wait for). A browser
+ * without IntersectionObserver treats `near` as `settled`. Attach the returned ref to the element.
+ */
+export function useDeferred(
+  until: DeferUntil | undefined,
+): [(element: Element | null) => void, boolean] {
+  const [ready, setReady] = useState(until === undefined);
   const [element, setElement] = useState<Element | null>(null);
   useEffect(() => {
-    if (near || !element) return;
+    if (ready || !element) return;
     let watching = true;
     void pageSettled().then(() => {
       if (!watching) return;
-      if (typeof IntersectionObserver !== 'function') {
-        setNear(true);
+      if (until === 'settled' || typeof IntersectionObserver !== 'function') {
+        setReady(true);
         return;
       }
       waiting.set(element, () => {
-        setNear(true);
+        setReady(true);
       });
       sharedObserver().observe(element);
     });
@@ -83,9 +91,9 @@ export function useNearViewport(watch: boolean): [(element: Element | null) => v
       watching = false;
       stopWatching(element);
     };
-  }, [near, element]);
+  }, [ready, element, until]);
   const ref = useCallback((next: Element | null) => {
     setElement(next);
   }, []);
-  return [ref, near];
+  return [ref, ready];
 }
