@@ -149,6 +149,11 @@ describe('AccountDeletionPage', () => {
 
     const dialog = await screen.findByRole('alertdialog', { name: '确定注销账号？' });
     expect(document.activeElement?.textContent).toBe('再想想');
+    // Tab and Shift+Tab stay inside the dialog.
+    fireEvent.keyDown(document.activeElement as Element, { key: 'Tab', shiftKey: true });
+    expect(document.activeElement?.textContent).toBe('确定注销');
+    fireEvent.keyDown(document.activeElement as Element, { key: 'Tab' });
+    expect(document.activeElement?.textContent).toBe('再想想');
     fireEvent.click(screen.getByRole('button', { name: '确定注销' }));
     const date = formatDateTime(REQUEST.deletesAt, 'zh-CN');
     expect(

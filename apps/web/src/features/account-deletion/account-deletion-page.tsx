@@ -10,6 +10,7 @@ import { PageColumn } from '../../components/page-column/page-column';
 import { StatusView } from '../../components/status-view/status-view';
 import { connectBridge } from '../../lib/bridge/connect-bridge';
 import type { Bridge } from '../../lib/bridge/native-bridge';
+import { keepFocusInside } from '../../lib/dom/keep-focus-inside';
 import { useLanguage } from '../../lib/i18n/language-context';
 import { deletionApi, type ApiResult } from './deletion-api';
 import { deletionTexts, formatDate, formatDateTime } from './deletion-texts';
@@ -504,18 +505,17 @@ function ConfirmDialog({
     backRef.current?.focus();
   }, []);
   return (
-    <div
-      className={styles.backdrop}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') onClose();
-      }}
-    >
+    <div className={styles.backdrop}>
       <div
         role="alertdialog"
         aria-modal="true"
         aria-labelledby={`${ids}-title`}
         aria-describedby={`${ids}-body`}
         className={styles.dialog}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') onClose();
+          else keepFocusInside(event);
+        }}
       >
         <h2 id={`${ids}-title`} className={styles.sectionTitle}>
           {t.dialogHeading}
