@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACCOUNT_DELETION_CODE_PATH,
@@ -8,51 +7,16 @@ import {
   type DeletionOverview,
 } from '@guquan/contract/account-deletion';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
-import { buildApp } from '../app.ts';
 import type { SmsSender } from '../account-deletion/sms-sender.ts';
-import { dataPaths } from '../config/data-paths.ts';
-import { loadConfig } from '../config/env.ts';
-import { openSqliteDatabase, type Db } from '../db/database.ts';
 import { DEMO_IDS, type DemoUserKey } from '../seed/demo-ids.ts';
-import {
-  loadTestWebBuild,
-  makeTempDataDir,
-  TEST_IMAGE_SCALE,
-  TEST_SMS_ENV,
-  WEB_DIST_DIR,
-  buildTestApp,
-} from '../test-support/test-app.ts';
+import { buildTestAppWithDb, type TestAppWithDb } from '../test-support/design-test-app.ts';
+import { TEST_SMS_ENV, buildTestApp } from '../test-support/test-app.ts';
 
-interface Started {
-  app: FastifyInstance;
-  /** A second connection to the app's database, to look and to move time. */
-  db: Db;
-  close: () => Promise<void>;
-}
+/** The app and a second connection to its database, to look and to move time. */
+type Started = TestAppWithDb;
 
-async function start(smsSender?: SmsSender): Promise<Started> {
-  const temp = await makeTempDataDir();
-  const config = loadConfig(
-    { LOG_LEVEL: 'silent', DATA_DIR: temp.dataDir },
-    { webDistDir: WEB_DIST_DIR, dataDir: temp.dataDir },
-  );
-  const app = await buildApp(config, {
-    webBuild: await loadTestWebBuild(),
-    logger: false,
-    seed: { imageScale: TEST_IMAGE_SCALE },
-    ...(smsSender ? { smsSender } : {}),
-  });
-  await app.ready();
-  const db = openSqliteDatabase(dataPaths(temp.dataDir).database);
-  return {
-    app,
-    db,
-    close: async () => {
-      await db.destroy();
-      await app.close();
-      await temp.remove();
-    },
-  };
+function start(smsSender?: SmsSender): Promise<Started> {
+  return buildTestAppWithDb(smsSender ? { smsSender } : {});
 }
 
 let s: Started;

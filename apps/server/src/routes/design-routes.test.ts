@@ -10,18 +10,18 @@ import {
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import { DEMO_IDS } from '../seed/demo-ids.ts';
 import {
-  buildDesignTestApp,
+  buildTestAppWithDb,
   logIn,
   pointsOf,
-  type DesignTestApp,
+  type TestAppWithDb,
 } from '../test-support/design-test-app.ts';
 
 const DESIGNS = DEMO_IDS.designs;
 
-let t: DesignTestApp;
+let t: TestAppWithDb;
 const tokens: Record<string, string> = {};
 beforeAll(async () => {
-  t = await buildDesignTestApp();
+  t = await buildTestAppWithDb();
   for (const user of ['yuyuan', 'satoru', 'karasuno', 'chigu', 'beika'] as const) {
     tokens[user] = await logIn(t.app, user);
   }

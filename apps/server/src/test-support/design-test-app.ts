@@ -2,21 +2,24 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { dataPaths } from '../config/data-paths.ts';
 import { openSqliteDatabase, type Db } from '../db/database.ts';
+import type { SmsSender } from '../account-deletion/sms-sender.ts';
 import { buildTestApp, makeTempDataDir } from './test-app.ts';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import { DEMO_IDS, type DemoUserKey } from '../seed/demo-ids.ts';
 
-export interface DesignTestApp {
+export interface TestAppWithDb {
   app: FastifyInstance;
-  /** A second connection to the app's database, to look at balances and the ledger. */
+  /** A second connection to the app's database, to look at balances, the ledger, or the clock. */
   db: Db;
   close: () => Promise<void>;
 }
 
 /** The real app on a data directory of its own, and a look into its database. */
-export async function buildDesignTestApp(): Promise<DesignTestApp> {
+export async function buildTestAppWithDb(
+  overrides: { smsSender?: SmsSender } = {},
+): Promise<TestAppWithDb> {
   const temp = await makeTempDataDir();
-  const app = await buildTestApp({ DATA_DIR: temp.dataDir });
+  const app = await buildTestApp({ DATA_DIR: temp.dataDir }, overrides);
   const db = openSqliteDatabase(dataPaths(temp.dataDir).database);
   return {
     app,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import type { SmsSender } from '../account-deletion/sms-sender.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config/env.ts';
 import { TEST_CHAIN_DIR } from '../membership/test-chain.ts';
@@ -41,31 +42,34 @@ export const PRODUCTION_APP_STORE_TEST_ENV = {
 
 /**
  * The real app, built in process as `npm start` builds it, with the logger silenced, on a data
- * directory of its own (seeded with the demo data on start, removed when the app closes). In
- * production mode it gets the App Store and SMS settings production refuses to start without.
+ * directory of its own (seeded with the demo data on start, removed when the app closes) unless
+ * `env.DATA_DIR` names one. In production mode it gets the App Store and SMS settings production
+ * refuses to start without.
  */
 export async function buildTestApp(
   env: Record<string, string> = {},
-  overrides: { webBuild?: WebBuild } = {},
+  overrides: { webBuild?: WebBuild; smsSender?: SmsSender } = {},
 ): Promise<FastifyInstance> {
-  const temp = await makeTempDataDir();
+  const temp = env.DATA_DIR === undefined ? await makeTempDataDir() : undefined;
+  const dataDir = env.DATA_DIR ?? temp?.dataDir ?? '';
   const config = loadConfig(
     {
       LOG_LEVEL: 'silent',
-      DATA_DIR: temp.dataDir,
+      DATA_DIR: dataDir,
       ...(env.APP_MODE === 'production'
         ? { ...PRODUCTION_APP_STORE_TEST_ENV, ...TEST_SMS_ENV }
         : {}),
       ...env,
     },
-    { webDistDir: WEB_DIST_DIR, dataDir: temp.dataDir },
+    { webDistDir: WEB_DIST_DIR, dataDir },
   );
   const app = await buildApp(config, {
     webBuild: overrides.webBuild ?? (await loadTestWebBuild()),
     logger: false,
     seed: { imageScale: TEST_IMAGE_SCALE },
+    ...(overrides.smsSender ? { smsSender: overrides.smsSender } : {}),
   });
-  app.addHook('onClose', temp.remove);
+  if (temp) app.addHook('onClose', temp.remove);
   await app.ready();
   return app;
 }
