@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createShareReader, shareRepositories } from '../shares/share-reader.ts';
-import { DEMO_IDS, type DemoUserKey } from '../seed/demo-ids.ts';
+import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
 import { openTestDatabase, type TestDatabase } from '../test-support/test-database.ts';
 import { createRequest } from './deletion-requests.ts';
 import { DELETED_NICKNAME, runAccountDeletionJob } from './deletion-job.ts';

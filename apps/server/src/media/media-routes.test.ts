@@ -8,7 +8,7 @@ import { goodsSchema, type Image } from '@guquan/contract/share';
 import { IMAGE_WIDTHS, imageUrl, MEDIA_PATH, shareApiPath } from '@guquan/contract/share-paths';
 import { dataPaths, type DataPaths } from '../config/data-paths.ts';
 import { openSqliteDatabase, type Db } from '../db/database.ts';
-import { DEMO_IDS } from '../seed/demo-ids.ts';
+import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { buildTestApp, makeTempDataDir } from '../test-support/test-app.ts';
 
 let app: FastifyInstance;

@@ -1,5 +1,5 @@
-import { DEMO_IDS, type DemoUserKey } from '../seed/demo-ids.ts';
-import type { DemoImage } from '../seed/demo-content.ts';
+import { DEMO_IDS, type DemoUserKey } from './demo-ids.ts';
+import type { DemoImage } from './demo-content.ts';
 
 /**
  * The demo designs and points, one user per state the redeem page can be in:

@@ -16,7 +16,7 @@ import { publicIdSchema } from '@guquan/contract/share';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import { currentUser, requireUser } from '../auth/authenticate.ts';
 import type { SessionStore } from '../auth/session-store.ts';
-import type { DesignRepository } from '../designs/design-repository.ts';
+import type { DesignRepository } from './design-repository.ts';
 import { sendApiError } from '../http/api-error.ts';
 
 export interface DesignRoutesOptions {

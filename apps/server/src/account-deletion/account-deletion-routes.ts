@@ -8,7 +8,6 @@ import {
   DELETION_ERROR_CODES as CODES,
   deletionErrorSchema,
   deletionOverviewSchema,
-  demoLatestSmsSchema,
   maskPhone,
   RETENTION,
   SMS_RESEND_SECONDS,
@@ -18,7 +17,6 @@ import {
 import { bearerToken, currentUser, requireUser } from '../auth/authenticate.ts';
 import { hashToken, type SessionStore } from '../auth/session-store.ts';
 import type { Db } from '../db/database.ts';
-import { sendApiError } from '../http/api-error.ts';
 import {
   cancelPendingRequest,
   content,
@@ -27,9 +25,9 @@ import {
   findPendingRequest,
   findPhone,
   type LossesSource,
-} from '../account-deletion/deletion-requests.ts';
-import { checkCode, discardCode, issueCode, useCode } from '../account-deletion/sms-codes.ts';
-import type { DemoSmsSender, SmsSender } from '../account-deletion/sms-sender.ts';
+} from './deletion-requests.ts';
+import { checkCode, discardCode, issueCode, useCode } from './sms-codes.ts';
+import type { SmsSender } from './sms-sender.ts';
 
 export interface AccountDeletionRoutesOptions {
   db: Db;
@@ -261,34 +259,6 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
       // Idempotent: cancelling twice, or with nothing pending, leaves the same state.
       await cancelPendingRequest(db, currentUser(request).id, 'user', now());
       return reply.code(204).header('cache-control', 'no-store').send(null);
-    },
-  );
-  done();
-};
-
-/** Demo mode only: the code the demo sender kept, for the bridge simulator to show. */
-export const demoSmsRoutes: FastifyPluginCallbackZod<{
-  db: Db;
-  sessions: SessionStore;
-  sms: DemoSmsSender;
-}> = (app, { db, sessions, sms }, done) => {
-  app.get(
-    '/demo/sms/latest',
-    {
-      preHandler: requireUser(sessions),
-      schema: {
-        response: { 200: demoLatestSmsSchema, 401: deletionErrorSchema, 404: deletionErrorSchema },
-      },
-    },
-    async (request, reply) => {
-      const phone = await findPhone(db, currentUser(request).id);
-      const latest = phone === null ? undefined : sms.latestCode(phone);
-      if (phone === null || !latest) {
-        return sendApiError(reply, 404, 'not_found', 'No code has been sent to this account.');
-      }
-      return reply
-        .header('cache-control', 'no-store')
-        .send({ maskedPhone: maskPhone(phone), code: latest.code, sentAt: latest.sentAt });
     },
   );
   done();

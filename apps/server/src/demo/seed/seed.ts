@@ -2,11 +2,11 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Transaction } from 'kysely';
-import type { DataPaths } from '../config/data-paths.ts';
-import type { Db } from '../db/database.ts';
-import { newPublicId } from '../db/public-id.ts';
+import type { DataPaths } from '../../config/data-paths.ts';
+import type { Db } from '../../db/database.ts';
+import { newPublicId } from '../../db/public-id.ts';
 import { DEMO_IDS } from './demo-ids.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
 import {
   DEMO_CABINETS,
   DEMO_GOODS,
@@ -15,8 +15,8 @@ import {
   type DemoImage,
 } from './demo-content.ts';
 import { drawPicture } from './demo-images.ts';
-import { DEMO_MEMBER_KEY, seedDemoMembership } from '../membership/demo-membership.ts';
-import { demoDesignImages, seedDesigns } from '../designs/seed-designs.ts';
+import { DEMO_MEMBER_KEY, seedDemoMembership } from './demo-membership.ts';
+import { demoDesignImages, seedDesigns } from './seed-designs.ts';
 import { seedAccountDeletionDemo } from './demo-account-deletion.ts';
 
 export interface SeedOptions {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorSchema } from '@guquan/contract/api-error';
 import { cabinetSchema, goodsSchema, noteSchema } from '@guquan/contract/share';
 import { shareApiPath, type ShareKind } from '@guquan/contract/share-paths';
-import { DEMO_IDS } from '../seed/demo-ids.ts';
+import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { buildTestApp } from '../test-support/test-app.ts';
 
 let app: FastifyInstance;

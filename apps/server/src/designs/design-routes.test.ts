@@ -8,7 +8,7 @@ import {
   redemptionsApiPath,
 } from '@guquan/contract/design';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
-import { DEMO_IDS } from '../seed/demo-ids.ts';
+import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import {
   buildTestAppWithDb,
   logIn,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
-import { DEMO_IDS } from '../seed/demo-ids.ts';
+import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 
 const DEMO_USERS = DEMO_IDS.users;
 import { buildTestApp, TEST_SMS_ENV } from '../test-support/test-app.ts';

@@ -7,8 +7,8 @@ import {
   type DeletionOverview,
 } from '@guquan/contract/account-deletion';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
-import type { SmsSender } from '../account-deletion/sms-sender.ts';
-import { DEMO_IDS, type DemoUserKey } from '../seed/demo-ids.ts';
+import type { SmsSender } from './sms-sender.ts';
+import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
 import { buildTestAppWithDb, type TestAppWithDb } from '../test-support/design-test-app.ts';
 import { TEST_SMS_ENV, buildTestApp } from '../test-support/test-app.ts';
 

@@ -1,6 +1,6 @@
 import type { DemoUserKey } from './demo-ids.ts';
 import type { GoodsStatus } from '@guquan/contract/share';
-import type { Visibility } from '../db/schema.ts';
+import type { Visibility } from '../../db/schema.ts';
 import { DEMO_IDS } from './demo-ids.ts';
 import type { PictureShape, PictureSpec } from './demo-images.ts';
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
-import { newPublicId } from '../db/public-id.ts';
-import type { Database } from '../db/schema.ts';
-import type { DemoImage } from '../seed/demo-content.ts';
-import type { DemoUserKey } from '../seed/demo-ids.ts';
+import { newPublicId } from '../../db/public-id.ts';
+import type { Database } from '../../db/schema.ts';
+import type { DemoImage } from './demo-content.ts';
+import type { DemoUserKey } from './demo-ids.ts';
 import { DEMO_DESIGNS, DEMO_POINTS } from './demo-designs.ts';
 
 /** The seed's lookups: row ids of what it has inserted, and its story's clock. */

@@ -1,8 +1,8 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '@guquan/contract/api-error';
-import { bearerToken, requireUser } from '../auth/authenticate.ts';
-import type { SessionStore } from '../auth/session-store.ts';
+import { bearerToken, requireUser } from './authenticate.ts';
+import type { SessionStore } from './session-store.ts';
 
 /** Ends the session the request carries (the app logs out). */
 export const sessionRoutes: FastifyPluginCallbackZod<{ sessions: SessionStore }> = (

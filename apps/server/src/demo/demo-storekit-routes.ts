@@ -7,7 +7,7 @@ import type { Db } from '../db/database.ts';
 import { sendApiError } from '../http/api-error.ts';
 import { findPlan } from '../membership/membership-store.ts';
 import { periodEnd } from '../membership/plan-period.ts';
-import type { StoreKitSigner } from '../membership/storekit-signer.ts';
+import type { StoreKitSigner } from './storekit-signer.ts';
 
 /**
  * The App Store's part in a simulated purchase: the bridge simulator asks here for a signed

@@ -2,8 +2,8 @@ import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GOODS_STATUSES } from '@guquan/contract/share';
 import { PUBLIC_ID_PATTERN } from '@guquan/contract/share-paths';
-import { openTestDatabase, type TestDatabase } from '../test-support/test-database.ts';
-import { TEST_IMAGE_SCALE } from '../test-support/test-app.ts';
+import { openTestDatabase, type TestDatabase } from '../../test-support/test-database.ts';
+import { TEST_IMAGE_SCALE } from '../../test-support/test-app.ts';
 import { DEMO_IDS } from './demo-ids.ts';
 import { isEmpty, seedDemoData, seedIfEmpty, wipeData } from './seed.ts';
 

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MembershipResponse, SubmitTransactionResponse } from '@guquan/contract/membership';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
-import { DEMO_IDS } from '../seed/demo-ids.ts';
+import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { buildTestApp } from '../test-support/test-app.ts';
 import {
   DAY_MS,
@@ -14,8 +14,8 @@ import {
   signerWithUntrustedChain,
   tamper,
   testAppStore,
-} from '../membership/test-storekit.ts';
-import type { StoreKitSigner } from '../membership/storekit-signer.ts';
+} from '../demo/test-storekit.ts';
+import type { StoreKitSigner } from '../demo/storekit-signer.ts';
 
 const USERS = DEMO_IDS.users;
 const appStore = testAppStore();

@@ -17,7 +17,7 @@ import {
   NotificationRejected,
   TransactionRejected,
   type MembershipService,
-} from '../membership/membership-service.ts';
+} from './membership-service.ts';
 
 const MESSAGES: Record<TransactionRejected['code'], string> = {
   invalid_transaction: 'The purchase could not be verified with the App Store.',

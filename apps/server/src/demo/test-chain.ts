@@ -2,11 +2,16 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The StoreKit TEST certificate chain (test-chain/README.md): demo mode and tests only. The
- * folder sits next to this module in src/ and is copied next to the bundle in dist/ (build.mjs),
- * so the same relative URL finds it in both.
+ * The StoreKit TEST certificate chain (test-chain/README.md): demo mode and tests only. It is
+ * read at run time from the source tree and never bundled into or copied to dist/, so a build
+ * holds no test key: this module runs from src/demo/ (tests, tsx) or from a demo chunk in
+ * apps/server/dist/ (the built demo server), and finds src/demo/test-chain/ from either.
  */
-export const TEST_CHAIN_DIR = fileURLToPath(new URL('./test-chain/', import.meta.url));
+const RUNS_FROM_SOURCE = import.meta.url.endsWith('.ts');
+
+export const TEST_CHAIN_DIR = fileURLToPath(
+  new URL(RUNS_FROM_SOURCE ? './test-chain/' : '../src/demo/test-chain/', import.meta.url),
+);
 
 export interface CertificateChain {
   /** PEM certificates, leaf first: what goes into a JWS `x5c` header. */

@@ -1,6 +1,6 @@
-import { newDemoTransactionId } from './storekit-signer.ts';
-import { insertTransaction, recompute, type Trx } from './membership-store.ts';
-import { periodEnd } from './plan-period.ts';
+import { newDemoTransactionId } from '../storekit-signer.ts';
+import { insertTransaction, recompute, type Trx } from '../../membership/membership-store.ts';
+import { periodEnd } from '../../membership/plan-period.ts';
 
 /** The demo user who is already a member when a demo server starts (DEMO_IDS.users). */
 export const DEMO_MEMBER_KEY = 'satoru';
