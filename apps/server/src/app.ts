@@ -27,6 +27,7 @@ import { designRoutes } from './designs/design-routes.ts';
 import { designRepository } from './designs/design-repository.ts';
 import { accountDeletionRoutes } from './account-deletion/account-deletion-routes.ts';
 import { runAccountDeletionJob } from './account-deletion/deletion-job.ts';
+import { cancelPendingRequest } from './account-deletion/deletion-requests.ts';
 import { scheduleAccountDeletionJob } from './account-deletion/deletion-schedule.ts';
 import { aliyunSmsSender, type SmsSender } from './account-deletion/sms-sender.ts';
 import { sessionRoutes } from './auth/session-routes.ts';
@@ -131,7 +132,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const build = options.webBuild ?? (await loadWebBuild(config.webDistDir));
   const db = await openData(app, config, demo, options.seed ?? {});
   const shares = createShareReader(shareRepositories(db));
-  const sessions = sessionStore(db);
+  const sessions = sessionStore(db, {
+    // Logging in again during the cool-off withdraws a deletion request (privacy policy 11.5).
+    onLogin: (trx, userId, at) => cancelPendingRequest(trx, userId, 'login', at),
+  });
   const membership = membershipService({ db, verifier });
   const paths = dataPaths(config.dataDir);
   // Demo mode never sends a text: it keeps the code for the simulator to show.

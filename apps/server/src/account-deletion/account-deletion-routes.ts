@@ -24,7 +24,6 @@ import {
   findBlockers,
   findPendingRequest,
   findPhone,
-  type LossesSource,
 } from './deletion-requests.ts';
 import { checkCode, discardCode, issueCode, useCode } from './sms-codes.ts';
 import type { SmsSender } from './sms-sender.ts';
@@ -33,8 +32,6 @@ export interface AccountDeletionRoutesOptions {
   db: Db;
   sessions: SessionStore;
   sms: SmsSender;
-  /** Points, designs and membership, from the features that own them. */
-  losses?: LossesSource;
   now?: () => Date;
 }
 
@@ -93,7 +90,7 @@ const CODE_ERRORS = {
  */
 export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRoutesOptions> = (
   app,
-  { db, sessions, sms, losses, now = () => new Date() },
+  { db, sessions, sms, now = () => new Date() },
   done,
 ) => {
   const preHandler = requireUser(sessions);
@@ -105,15 +102,11 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
       const user = currentUser(request);
       const phone = await findPhone(db, user.id);
       const pending = await findPendingRequest(db, user.id);
-      const known = (await losses?.(db, user.id)) ?? {};
       return reply.header('cache-control', 'no-store').send({
         maskedPhone: phone === null ? null : maskPhone(phone),
         content: await content(db, user.id),
-        losses: {
-          points: known.points ?? null,
-          designs: known.designs ?? null,
-          membershipUntil: known.membershipUntil ?? null,
-        },
+        // The page names each loss without a figure (the contract's null: "not known here").
+        losses: { points: null, designs: null, membershipUntil: null },
         retained: [...RETENTION],
         blockers: await findBlockers(db, user.id),
         request: pending

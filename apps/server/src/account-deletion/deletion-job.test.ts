@@ -207,6 +207,33 @@ describe('runAccountDeletionJob', () => {
     expect(await t.db.selectFrom('retained_records').selectAll().execute()).toEqual([]);
   });
 
+  it('keeps an image another reference still uses, a design preview among them', async () => {
+    const t = await setUp();
+    const id = await request(t, 'yuyuan');
+    // The leaving user's avatar is also the preview of a design someone else drew.
+    const design = await t.db
+      .selectFrom('designs')
+      .innerJoin('images', 'images.id', 'designs.preview_image_id')
+      .select(['designs.preview_image_id', 'images.file_name'])
+      .where('designs.designer_id', '!=', id)
+      .executeTakeFirstOrThrow();
+    await t.db
+      .updateTable('users')
+      .set({ avatar_image_id: design.preview_image_id })
+      .where('id', '=', id)
+      .execute();
+
+    const report = await runAccountDeletionJob(t.db, DUE, { paths: t.paths });
+    expect(report).toMatchObject({ deleted: 1, failed: 0 });
+    const image = await t.db
+      .selectFrom('images')
+      .select('id')
+      .where('id', '=', design.preview_image_id)
+      .executeTakeFirst();
+    expect(image).toBeDefined();
+    expect(await readdir(t.paths.media)).toContain(design.file_name);
+  });
+
   it("ends a member's membership but keeps the App Store's payment records", async () => {
     const t = await setUp();
     const id = await request(t, 'satoru');

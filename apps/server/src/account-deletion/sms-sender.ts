@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import type { AliyunSmsConfig } from './sms-config.ts';
+import type { AliyunSmsConfig } from '../config/sms-config.ts';
 
 /**
  * Sends the texts of account deletion. Production sends through Aliyun SMS (the processor the

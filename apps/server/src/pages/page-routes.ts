@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { parseAcceptLanguage, pickLanguage, type Language } from '@guquan/contract/language';
-import { ASSETS_PATH, BASE_PATH } from '@guquan/contract/site-paths';
+import { BASE_PATH } from '@guquan/contract/site-paths';
 import { pageAssets } from './page-assets.ts';
 import { fillTemplate } from './html-document.ts';
 import type { WebBuild } from './web-build.ts';
@@ -88,10 +88,6 @@ export async function sendPage(
       .header('vary', 'Accept-Language')
       .send(html)
   );
-}
-
-export function isPagePath(url: string): boolean {
-  return !url.startsWith(`${BASE_PATH}/api/`) && !url.startsWith(ASSETS_PATH);
 }
 
 export function pageRoutes(
