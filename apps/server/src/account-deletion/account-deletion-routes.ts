@@ -93,11 +93,14 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
   { db, sessions, sms, now = () => new Date() },
   done,
 ) => {
-  const preHandler = requireUser(sessions);
+  const authenticated = requireUser(sessions);
 
   app.get(
     '/account/deletion',
-    { preHandler, schema: { response: { 200: deletionOverviewSchema, 401: deletionErrorSchema } } },
+    {
+      onRequest: authenticated,
+      schema: { response: { 200: deletionOverviewSchema, 401: deletionErrorSchema } },
+    },
     async (request, reply) => {
       const user = currentUser(request);
       const phone = await findPhone(db, user.id);
@@ -120,7 +123,7 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
   app.post(
     '/account/deletion/code',
     {
-      preHandler,
+      onRequest: authenticated,
       // Per address, against a flood of sessions; the per-user and per-phone limits are below.
       config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
       schema: {
@@ -181,7 +184,7 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
   app.post(
     '/account/deletion',
     {
-      preHandler,
+      onRequest: authenticated,
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: {
         body: confirmDeletionBodySchema,
@@ -247,7 +250,7 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
 
   app.delete(
     '/account/deletion',
-    { preHandler, schema: { response: { 204: z.null(), 401: deletionErrorSchema } } },
+    { onRequest: authenticated, schema: { response: { 204: z.null(), 401: deletionErrorSchema } } },
     async (request, reply) => {
       // Idempotent: cancelling twice, or with nothing pending, leaves the same state.
       await cancelPendingRequest(db, currentUser(request).id, 'user', now());

@@ -13,7 +13,7 @@ export const sessionRoutes: FastifyPluginCallbackZod<{ sessions: SessionStore }>
   app.delete(
     '/sessions/current',
     {
-      preHandler: requireUser(sessions),
+      onRequest: requireUser(sessions),
       schema: { response: { 204: z.null(), 401: apiErrorSchema } },
     },
     async (request, reply) => {

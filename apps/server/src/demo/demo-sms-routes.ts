@@ -20,7 +20,7 @@ export const demoSmsRoutes: FastifyPluginCallbackZod<{
   app.get(
     '/demo/sms/latest',
     {
-      preHandler: requireUser(sessions),
+      onRequest: requireUser(sessions),
       schema: {
         response: { 200: demoLatestSmsSchema, 401: deletionErrorSchema, 404: deletionErrorSchema },
       },

@@ -74,7 +74,7 @@ export const designRoutes: FastifyPluginCallbackZod<DesignRoutesOptions> = (
   app.get(
     designApiPath().slice(API_BASE_PATH.length),
     {
-      preHandler: authenticated,
+      onRequest: authenticated,
       schema: {
         summary: 'A design drawing, the user’s points and whether the user has redeemed it',
         tags: ['designs'],
@@ -99,7 +99,7 @@ export const designRoutes: FastifyPluginCallbackZod<DesignRoutesOptions> = (
   app.post(
     redemptionsApiPath().slice(API_BASE_PATH.length),
     {
-      preHandler: authenticated,
+      onRequest: authenticated,
       config: {
         rateLimit: {
           max: REDEMPTIONS_PER_MINUTE,
