@@ -7,7 +7,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { constants as zlib } from 'node:zlib';
-import { API_BASE_PATH } from '@guquan/contract/site-paths';
+import { API_BASE_PATH, OPENAPI_PATH } from '@guquan/contract/site-paths';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config/env.ts';
 import { dataPaths } from './config/data-paths.ts';
@@ -35,6 +35,7 @@ import type { DemoMode } from './demo/demo-mode.ts';
 import type { SeedOptions } from './demo/seed/seed.ts';
 import { createShareReader, shareRepositories } from './shares/share-reader.ts';
 import { sendApiError } from './http/api-error.ts';
+import { apiRoute } from './http/api-paths.ts';
 import { installErrorHandling } from './http/error-handling.ts';
 import { pageRoutes } from './pages/page-routes.ts';
 import { loadWebBuild, type WebBuild } from './pages/web-build.ts';
@@ -173,7 +174,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       // The simulator's log-in, App Store and SMS stand-ins exist in demo mode only: production
       // has no such paths at all.
       if (demo) await demo.registerRoutes(api, { db, sessions, sms: demo.sms });
-      api.get('/openapi.json', { schema: { hide: true } }, (_request, reply) =>
+      api.get(apiRoute(OPENAPI_PATH), { schema: { hide: true } }, (_request, reply) =>
         reply.header('cache-control', 'no-cache').send(app.swagger()),
       );
       // Last in the prefix: whatever no route above took.

@@ -2,6 +2,8 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  ACCOUNT_DELETION_CODE_PATH,
+  ACCOUNT_DELETION_PATH,
   confirmDeletionBodySchema,
   confirmDeletionResponseSchema,
   DELETION_COOL_OFF_DAYS,
@@ -17,6 +19,7 @@ import {
 import { bearerToken, currentUser, requireUser } from '../auth/authenticate.ts';
 import { hashToken, type SessionStore } from '../auth/session-store.ts';
 import type { Db } from '../db/database.ts';
+import { apiRoute } from '../http/api-paths.ts';
 import {
   cancelPendingRequest,
   content,
@@ -96,7 +99,7 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
   const authenticated = requireUser(sessions);
 
   app.get(
-    '/account/deletion',
+    apiRoute(ACCOUNT_DELETION_PATH),
     {
       onRequest: authenticated,
       schema: { response: { 200: deletionOverviewSchema, 401: deletionErrorSchema } },
@@ -121,7 +124,7 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
   );
 
   app.post(
-    '/account/deletion/code',
+    apiRoute(ACCOUNT_DELETION_CODE_PATH),
     {
       onRequest: authenticated,
       // Per address, against a flood of sessions; the per-user and per-phone limits are below.
@@ -182,7 +185,7 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
   );
 
   app.post(
-    '/account/deletion',
+    apiRoute(ACCOUNT_DELETION_PATH),
     {
       onRequest: authenticated,
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
@@ -249,7 +252,7 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
   );
 
   app.delete(
-    '/account/deletion',
+    apiRoute(ACCOUNT_DELETION_PATH),
     { onRequest: authenticated, schema: { response: { 204: z.null(), 401: deletionErrorSchema } } },
     async (request, reply) => {
       // Idempotent: cancelling twice, or with nothing pending, leaves the same state.

@@ -1,6 +1,8 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '@guquan/contract/api-error';
+import { CURRENT_SESSION_PATH } from '@guquan/contract/session';
+import { apiRoute } from '../http/api-paths.ts';
 import { bearerToken, requireUser } from './authenticate.ts';
 import type { SessionStore } from './session-store.ts';
 
@@ -11,7 +13,7 @@ export const sessionRoutes: FastifyPluginCallbackZod<{ sessions: SessionStore }>
   done,
 ) => {
   app.delete(
-    '/sessions/current',
+    apiRoute(CURRENT_SESSION_PATH),
     {
       onRequest: requireUser(sessions),
       schema: { response: { 204: z.null(), 401: apiErrorSchema } },

@@ -1,6 +1,8 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { apiErrorSchema } from '@guquan/contract/api-error';
 import {
+  DEMO_SESSIONS_PATH,
+  DEMO_USERS_PATH,
   demoLoginRequestSchema,
   demoUsersResponseSchema,
   sessionSchema,
@@ -8,6 +10,7 @@ import {
 import type { SessionStore } from '../auth/session-store.ts';
 import type { Db } from '../db/database.ts';
 import { sendApiError } from '../http/api-error.ts';
+import { apiRoute } from '../http/api-paths.ts';
 
 /**
  * The demo log-in that the bridge simulator uses to play the app: pick a demo user, get a session.
@@ -19,7 +22,7 @@ export const demoRoutes: FastifyPluginCallbackZod<{ db: Db; sessions: SessionSto
   done,
 ) => {
   app.get(
-    '/demo/users',
+    apiRoute(DEMO_USERS_PATH),
     { schema: { response: { 200: demoUsersResponseSchema } } },
     async (_request, reply) => {
       const users = await db
@@ -33,7 +36,7 @@ export const demoRoutes: FastifyPluginCallbackZod<{ db: Db; sessions: SessionSto
   );
 
   app.post(
-    '/demo/sessions',
+    apiRoute(DEMO_SESSIONS_PATH),
     {
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: {

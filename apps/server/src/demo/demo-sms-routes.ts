@@ -1,5 +1,6 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import {
+  DEMO_LATEST_SMS_PATH,
   deletionErrorSchema,
   demoLatestSmsSchema,
   maskPhone,
@@ -9,6 +10,7 @@ import { currentUser, requireUser } from '../auth/authenticate.ts';
 import type { SessionStore } from '../auth/session-store.ts';
 import type { Db } from '../db/database.ts';
 import { sendApiError } from '../http/api-error.ts';
+import { apiRoute } from '../http/api-paths.ts';
 import type { DemoSmsSender } from './demo-sms-sender.ts';
 
 /** Demo mode only: the code the demo sender kept, for the bridge simulator to show. */
@@ -18,7 +20,7 @@ export const demoSmsRoutes: FastifyPluginCallbackZod<{
   sms: DemoSmsSender;
 }> = (app, { db, sessions, sms }, done) => {
   app.get(
-    '/demo/sms/latest',
+    apiRoute(DEMO_LATEST_SMS_PATH),
     {
       onRequest: requireUser(sessions),
       schema: {

@@ -1,10 +1,15 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { apiErrorSchema } from '@guquan/contract/api-error';
-import { demoStoreKitRequestSchema, demoStoreKitResponseSchema } from '@guquan/contract/membership';
+import {
+  DEMO_STOREKIT_TRANSACTIONS_PATH,
+  demoStoreKitRequestSchema,
+  demoStoreKitResponseSchema,
+} from '@guquan/contract/membership';
 import { requireUser } from '../auth/authenticate.ts';
 import type { SessionStore } from '../auth/session-store.ts';
 import type { Db } from '../db/database.ts';
 import { sendApiError } from '../http/api-error.ts';
+import { apiRoute } from '../http/api-paths.ts';
 import { findPlan } from '../membership/membership-store.ts';
 import { periodEnd } from '../membership/plan-period.ts';
 import type { StoreKitSigner } from './storekit-signer.ts';
@@ -20,7 +25,7 @@ export const demoStoreKitRoutes: FastifyPluginCallbackZod<{
   signer: StoreKitSigner;
 }> = (app, { db, sessions, signer }, done) => {
   app.post(
-    '/demo/storekit/transactions',
+    apiRoute(DEMO_STOREKIT_TRANSACTIONS_PATH),
     {
       onRequest: requireUser(sessions),
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },

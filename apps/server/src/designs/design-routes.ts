@@ -13,11 +13,11 @@ import {
   type RedemptionFailure,
 } from '@guquan/contract/design';
 import { publicIdSchema } from '@guquan/contract/share';
-import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import { currentUser, requireUser } from '../auth/authenticate.ts';
 import type { SessionStore } from '../auth/session-store.ts';
 import type { DesignRepository } from './design-repository.ts';
 import { sendApiError } from '../http/api-error.ts';
+import { apiRoute } from '../http/api-paths.ts';
 
 export interface DesignRoutesOptions {
   designs: DesignRepository;
@@ -72,7 +72,7 @@ export const designRoutes: FastifyPluginCallbackZod<DesignRoutesOptions> = (
   const authenticated = requireUser(sessions);
 
   app.get(
-    designApiPath().slice(API_BASE_PATH.length),
+    apiRoute(designApiPath()),
     {
       onRequest: authenticated,
       schema: {
@@ -97,7 +97,7 @@ export const designRoutes: FastifyPluginCallbackZod<DesignRoutesOptions> = (
   );
 
   app.post(
-    redemptionsApiPath().slice(API_BASE_PATH.length),
+    apiRoute(redemptionsApiPath()),
     {
       onRequest: authenticated,
       config: {

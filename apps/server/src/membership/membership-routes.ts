@@ -3,7 +3,11 @@ import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '@guquan/contract/api-error';
 import {
+  APP_STORE_NOTIFICATIONS_PATH,
   appStoreNotificationRequestSchema,
+  MEMBERSHIP_PATH,
+  MEMBERSHIP_RESTORE_PATH,
+  MEMBERSHIP_TRANSACTIONS_PATH,
   membershipResponseSchema,
   restoreRequestSchema,
   restoreResponseSchema,
@@ -13,6 +17,7 @@ import {
 import { currentUser, requireUser } from '../auth/authenticate.ts';
 import type { SessionStore } from '../auth/session-store.ts';
 import { sendApiError } from '../http/api-error.ts';
+import { apiRoute } from '../http/api-paths.ts';
 import {
   NotificationRejected,
   TransactionRejected,
@@ -61,7 +66,7 @@ export const membershipRoutes: FastifyPluginCallbackZod<{
   const authenticated = requireUser(sessions);
 
   app.get(
-    '/membership',
+    apiRoute(MEMBERSHIP_PATH),
     {
       onRequest: authenticated,
       schema: { response: { 200: membershipResponseSchema, 401: apiErrorSchema } },
@@ -73,7 +78,7 @@ export const membershipRoutes: FastifyPluginCallbackZod<{
   );
 
   app.post(
-    '/membership/transactions',
+    apiRoute(MEMBERSHIP_TRANSACTIONS_PATH),
     {
       onRequest: authenticated,
       config: perUser(20),
@@ -97,7 +102,7 @@ export const membershipRoutes: FastifyPluginCallbackZod<{
   );
 
   app.post(
-    '/membership/restore',
+    apiRoute(MEMBERSHIP_RESTORE_PATH),
     {
       onRequest: authenticated,
       config: perUser(10),
@@ -115,7 +120,7 @@ export const membershipRoutes: FastifyPluginCallbackZod<{
   // The App Store's calls carry no session: the signature is what is checked. It wants a 200 for
   // anything it should not send again, including types we do not act on.
   app.post(
-    '/app-store/notifications',
+    apiRoute(APP_STORE_NOTIFICATIONS_PATH),
     {
       config: { rateLimit: { max: 600, timeWindow: '1 minute' } },
       schema: {

@@ -1,7 +1,6 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '@guquan/contract/api-error';
-import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import { publicIdSchema, shareSchemas, type ShareReader } from '@guquan/contract/share';
 import {
   SHARE_FAILURES,
@@ -10,6 +9,7 @@ import {
   type ShareKind,
 } from '@guquan/contract/share-paths';
 import { sendApiError } from '../http/api-error.ts';
+import { apiRoute } from '../http/api-paths.ts';
 
 export interface ShareRoutesOptions {
   shares: ShareReader;
@@ -60,7 +60,7 @@ export const shareRoutes: FastifyPluginCallbackZod<ShareRoutesOptions> = (
   done,
 ) => {
   for (const kind of ['goods', 'cabinet', 'note'] as const) {
-    const path = shareApiPath(kind).slice(API_BASE_PATH.length);
+    const path = apiRoute(shareApiPath(kind));
     app.get(
       path,
       {
