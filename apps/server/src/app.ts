@@ -43,7 +43,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerStaticAssets } from './plugins/static-assets.ts';
 import { healthRoutes } from './health/health-routes.ts';
 
-export const BODY_LIMIT_BYTES = 64 * 1024;
+const BODY_LIMIT_BYTES = 64 * 1024;
 
 export interface AppOptions {
   /** A web build already loaded (tests share one); otherwise read from config.webDistDir. */

@@ -205,7 +205,7 @@ async function deleteOneAccount(
 }
 
 /** Removes the image files whose rows are gone, originals and resized copies. */
-export async function removeQueuedMedia(
+async function removeQueuedMedia(
   db: Kysely<Database>,
   paths: Pick<DataPaths, 'media' | 'mediaCache'>,
 ): Promise<number> {

@@ -81,7 +81,7 @@ export async function content(
   };
 }
 
-export function deletesAtFor(requestedAt: Date): string {
+function deletesAtFor(requestedAt: Date): string {
   return new Date(requestedAt.getTime() + DELETION_COOL_OFF_DAYS * DAY_MS).toISOString();
 }
 

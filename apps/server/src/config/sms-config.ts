@@ -2,7 +2,7 @@
  * The SMS provider's configuration. Production refuses to start without it (the deletion codes
  * must really reach the phone); demo mode never sends a text and ignores it.
  */
-export const SMS_ENV_VARS = [
+const SMS_ENV_VARS = [
   'ALIYUN_SMS_ACCESS_KEY_ID',
   'ALIYUN_SMS_ACCESS_KEY_SECRET',
   'ALIYUN_SMS_SIGN_NAME',

@@ -14,7 +14,7 @@ import { apiRoute } from '../http/api-paths.ts';
 
 /**
  * The demo log-in that the bridge simulator uses to play the app: pick a demo user, get a session.
- * Registered in demo mode only (app.ts); in production these paths do not exist.
+ * Registered by demo-mode.ts, which app.ts loads in demo mode only: production has no such paths.
  */
 export const demoRoutes: FastifyPluginCallbackZod<{ db: Db; sessions: SessionStore }> = (
   app,

@@ -16,7 +16,7 @@ import type { StoreKitSigner } from './storekit-signer.ts';
 
 /**
  * The App Store's part in a simulated purchase: the bridge simulator asks here for a signed
- * transaction of a plan, as StoreKit would hand one to the app. Demo mode only (app.ts): in
+ * transaction of a plan, as StoreKit would hand one to the app. Demo mode only (demo-mode.ts, loaded by app.ts in demo mode): in
  * production this path does not exist, and the test chain it signs with is not trusted there.
  */
 export const demoStoreKitRoutes: FastifyPluginCallbackZod<{

@@ -25,7 +25,7 @@ export interface DesignRoutesOptions {
 }
 
 /** Redemptions per user per minute: far above any person's taps, far below a script's. */
-export const REDEMPTIONS_PER_MINUTE = 60;
+const REDEMPTIONS_PER_MINUTE = 60;
 
 const MESSAGES: Readonly<
   Record<Exclude<RedemptionFailure, 'unauthorized' | 'too_many_requests'>, string>

@@ -19,7 +19,7 @@ export interface PageRoutesOptions {
 }
 
 /** The marker in-app pages look for before loading the bridge simulator (demo mode only). */
-export const DEMO_MODE_META = '<meta name="guquan-mode" content="demo">';
+const DEMO_MODE_META = '<meta name="guquan-mode" content="demo">';
 
 const SITE_NAMES: Readonly<Record<Language, string>> = { 'zh-CN': '谷圈', en: 'goods circle' };
 
@@ -30,7 +30,7 @@ const pageQuerySchema = z.looseObject({
 const acceptLanguageSchema = z.string().max(512);
 const userAgentSchema = z.string().max(1024);
 
-export function requestLanguage(request: FastifyRequest): Language {
+function requestLanguage(request: FastifyRequest): Language {
   const query = pageQuerySchema.safeParse(request.query);
   const lang = query.success ? query.data.lang : undefined;
   const header = acceptLanguageSchema.safeParse(request.headers['accept-language']);
@@ -41,7 +41,7 @@ export function requestLanguage(request: FastifyRequest): Language {
 }
 
 /** Renders the page for the request's URL: the route's markup, title, language and status. */
-export async function sendPage(
+async function sendPage(
   { build, publicOrigin, shares, demo }: PageRoutesOptions,
   request: FastifyRequest,
   reply: FastifyReply,

@@ -7,7 +7,7 @@ import type { DemoUserKey } from './demo-ids.ts';
  * demo range, never real ones), and 乌野排球部后援会 has an exposure in review, which blocks
  * deleting that account until the review ends.
  */
-export const DEMO_PHONES: Readonly<Record<DemoUserKey, string>> = {
+const DEMO_PHONES: Readonly<Record<DemoUserKey, string>> = {
   yuyuan: '13800000001',
   satoru: '13800000002',
   karasuno: '13800000003',
@@ -16,7 +16,7 @@ export const DEMO_PHONES: Readonly<Record<DemoUserKey, string>> = {
   beika: '13800000006',
 };
 
-export const DEMO_BLOCKED_USER: DemoUserKey = 'karasuno';
+const DEMO_BLOCKED_USER: DemoUserKey = 'karasuno';
 
 export async function seedAccountDeletionDemo(
   trx: Transaction<Database>,

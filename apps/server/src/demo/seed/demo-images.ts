@@ -46,7 +46,7 @@ const SIZES: Readonly<Record<PictureShape, readonly [number, number]>> = {
 /** [background, main, accent, light] per palette. */
 type Palette = readonly [string, string, string, string];
 const FIRST_PALETTE: Palette = ['#1d2b64', '#6a5acd', '#00d2ff', '#e0e7ff'];
-export const PALETTES: readonly Palette[] = [
+const PALETTES: readonly Palette[] = [
   FIRST_PALETTE, // deep blue and violet
   ['#ff7e29', '#1a1a1a', '#ffd166', '#fff3e0'], // orange and black
   ['#0b3d91', '#27ae60', '#56ccf2', '#e8f8f5'], // blue and green
