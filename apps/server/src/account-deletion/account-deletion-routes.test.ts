@@ -118,6 +118,16 @@ describe('authentication', () => {
     }
   });
 
+  it('turns a stranger away before reading the body: 401, never a validation error', async () => {
+    const response = await s.app.inject({
+      method: 'POST',
+      url: ACCOUNT_DELETION_PATH,
+      payload: { code: 'not a code' },
+    });
+    expect(response.statusCode).toBe(401);
+    expect(errorOf(response).code).toBe('unauthorized');
+  });
+
   it('answers 401 to an expired session and changes nothing', async () => {
     const authorization = await login('beika');
     await s.db
