@@ -3,7 +3,7 @@ import { dataPaths } from './config/data-paths.ts';
 import { ConfigError, loadConfig } from './config/env.ts';
 import { openSqliteDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
-import { seedDemoData, wipeData } from './seed/seed.ts';
+import { seedDemoData, wipeData } from './demo/seed/seed.ts';
 
 /**
  * `npm run seed`: wipes DATA_DIR's database and images and fills them with the demo data again.

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { readSmsConfig, type AliyunSmsConfig } from '../account-deletion/sms-config.ts';
+import { readSmsConfig, type AliyunSmsConfig } from './sms-config.ts';
 
 /**
  * The server's configuration, read from the environment once at start-up. Anything missing or

@@ -1,7 +1,7 @@
 import { dataPaths, type DataPaths } from '../config/data-paths.ts';
 import { openSqliteDatabase, type Db } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrations.ts';
-import { seedDemoData } from '../seed/seed.ts';
+import { seedDemoData } from '../demo/seed/seed.ts';
 import { makeTempDataDir, TEST_IMAGE_SCALE } from './test-app.ts';
 
 export interface TestDatabase {
