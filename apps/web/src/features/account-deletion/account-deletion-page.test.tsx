@@ -4,7 +4,7 @@ import type { DeletionOverview } from '@guquan/contract/account-deletion';
 import type { Language } from '@guquan/contract/language';
 import { LanguageProvider } from '../../lib/i18n/language-context';
 import { AccountDeletionPage } from './account-deletion-page';
-import { formatDateTime } from './deletion-texts';
+import { formatDateTime } from '../../lib/format/dates';
 
 const TOKEN = 'a'.repeat(43);
 const SESSION = { token: TOKEN, userId: '-mXliFgiAQwcM9MK' };
