@@ -4,9 +4,9 @@ import type { DesignView } from '@guquan/contract/design';
 import { publicIdSchema } from '@guquan/contract/share';
 import { imageSrcSet, imageUrl } from '@guquan/contract/share-paths';
 import buttons from '../../components/button.module.css';
+import { ConfirmDialog } from '../../components/confirm-dialog/confirm-dialog';
 import { PageColumn } from '../../components/page-column/page-column';
 import { StatusView } from '../../components/status-view/status-view';
-import { ConfirmDialog } from './confirm-dialog';
 import { useRedeemTexts, type RedeemTexts } from './redeem-texts';
 import { useRedeemDesign, type RedeemDesign } from './use-redeem-design';
 import styles from './redeem-design-page.module.css';
@@ -211,13 +211,9 @@ export function RedeemDesignPage() {
     case 'ready': {
       const { view } = page;
       const confirming = state.redeem.kind === 'confirming';
-      const closeDialog = () => {
-        state.cancelRedeem();
-        redeemButton.current?.focus();
-      };
       return (
         <PageColumn>
-          <article className={styles.page} inert={confirming}>
+          <article className={styles.page}>
             <DesignDetails view={view} text={text} />
             <section aria-live="polite">
               <RedeemPanel view={view} state={state} text={text} redeemButton={redeemButton} />
@@ -233,11 +229,9 @@ export function RedeemDesignPage() {
               )}
               confirmLabel={text.confirm}
               cancelLabel={text.cancel}
-              onConfirm={() => {
-                state.confirmRedeem();
-                redeemButton.current?.focus();
-              }}
-              onCancel={closeDialog}
+              onConfirm={state.confirmRedeem}
+              onCancel={state.cancelRedeem}
+              returnFocus={redeemButton}
             />
           ) : null}
         </PageColumn>
