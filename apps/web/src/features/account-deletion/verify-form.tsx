@@ -1,14 +1,25 @@
 import { useEffect, useId, useRef, useState, type SyntheticEvent } from 'react';
-import { DELETION_COOL_OFF_DAYS } from '@guquan/contract/account-deletion';
+import { DELETION_COOL_OFF_DAYS, type DeletionOverview } from '@guquan/contract/account-deletion';
+import type { Language } from '@guquan/contract/language';
 import buttons from '../../components/button.module.css';
 import { ConfirmDialog } from '../../components/confirm-dialog/confirm-dialog';
 import { formatDate } from '../../lib/format/dates';
 import { deletionApi, type DeletionResult } from './deletion-api';
-import type { OverviewProps } from './deletion-overview';
+import type { DeletionTexts } from './deletion-texts';
+import type { AccountDeletion } from './use-account-deletion';
 import styles from './account-deletion-page.module.css';
 
+export interface VerifyFormProps {
+  t: DeletionTexts;
+  language: Language;
+  overview: DeletionOverview;
+  token: string;
+  maskedPhone: string;
+  deletion: AccountDeletion;
+}
+
 /** The SMS code, the "I understand", and the confirmation before the request is made. */
-export function VerifyForm(props: OverviewProps & { maskedPhone: string }) {
+export function VerifyForm(props: VerifyFormProps) {
   const { t, language, overview, token, maskedPhone, deletion } = props;
   const [code, setCode] = useState('');
   const [agreed, setAgreed] = useState(false);
