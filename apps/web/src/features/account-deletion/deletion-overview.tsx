@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { DeletionOverview } from '@guquan/contract/account-deletion';
 import type { Language } from '@guquan/contract/language';
+import { Card } from '../../components/card/card';
 import buttons from '../../components/button.module.css';
 import { formatDate, formatDateTime } from '../../lib/format/dates';
 import type { DeletionTexts } from './deletion-texts';
@@ -42,7 +43,7 @@ export function DeletionOverviewView(props: OverviewProps) {
     <div className={styles.page}>
       <h1 className={styles.title}>{props.title}</h1>
       {request ? (
-        <section className={styles.coolOff} aria-labelledby="cool-off-heading">
+        <Card className={styles.coolOff} aria-labelledby="cool-off-heading">
           <h2 id="cool-off-heading" className={styles.sectionTitle}>
             {t.coolOffHeading}
           </h2>
@@ -63,7 +64,7 @@ export function DeletionOverviewView(props: OverviewProps) {
           >
             {t.cancelRequest}
           </button>
-        </section>
+        </Card>
       ) : (
         <p className={styles.intro}>{t.intro}</p>
       )}
@@ -73,7 +74,7 @@ export function DeletionOverviewView(props: OverviewProps) {
         </p>
       ) : null}
 
-      <section className={styles.card} aria-labelledby="deleted-heading">
+      <Card className={styles.card} aria-labelledby="deleted-heading">
         <h2 id="deleted-heading" className={styles.sectionTitle}>
           {t.deletedHeading}
         </h2>
@@ -83,9 +84,9 @@ export function DeletionOverviewView(props: OverviewProps) {
           ))}
           <li>{t.deletedProfile}</li>
         </ul>
-      </section>
+      </Card>
 
-      <section className={styles.card} aria-labelledby="lost-heading">
+      <Card className={styles.card} aria-labelledby="lost-heading">
         <h2 id="lost-heading" className={styles.sectionTitle}>
           {t.lostHeading}
         </h2>
@@ -99,9 +100,9 @@ export function DeletionOverviewView(props: OverviewProps) {
           </li>
         </ul>
         <p className={styles.warning}>{t.subscriptionWarning}</p>
-      </section>
+      </Card>
 
-      <section className={styles.card} aria-labelledby="kept-heading">
+      <Card className={styles.card} aria-labelledby="kept-heading">
         <h2 id="kept-heading" className={styles.sectionTitle}>
           {t.keptHeading}
         </h2>
@@ -110,10 +111,10 @@ export function DeletionOverviewView(props: OverviewProps) {
             <li key={entry.kind}>{t.kept[entry.kind](entry.months)}</li>
           ))}
         </ul>
-      </section>
+      </Card>
 
       {request ? null : blockers.length > 0 ? (
-        <section className={styles.blocked} aria-labelledby="blocked-heading">
+        <Card className={styles.blocked} aria-labelledby="blocked-heading">
           <h2 id="blocked-heading" className={styles.sectionTitle}>
             {t.blockedHeading}
           </h2>
@@ -133,7 +134,7 @@ export function DeletionOverviewView(props: OverviewProps) {
               </li>
             ))}
           </ul>
-        </section>
+        </Card>
       ) : overview.maskedPhone === null ? (
         <p className={styles.error} role="alert">
           {t.noPhone}

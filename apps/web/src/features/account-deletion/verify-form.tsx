@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type SyntheticEvent } from 'react';
 import { DELETION_COOL_OFF_DAYS, type DeletionOverview } from '@guquan/contract/account-deletion';
 import type { Language } from '@guquan/contract/language';
+import { Card } from '../../components/card/card';
 import buttons from '../../components/button.module.css';
 import { ConfirmDialog } from '../../components/confirm-dialog/confirm-dialog';
 import { formatDate } from '../../lib/format/dates';
@@ -102,7 +103,7 @@ export function VerifyForm(props: VerifyFormProps) {
   const deletesAtPreview = new Date(now + DELETION_COOL_OFF_DAYS * 24 * 60 * 60 * 1000);
 
   return (
-    <section className={styles.card} aria-labelledby={`${ids}-verify`}>
+    <Card className={styles.card} aria-labelledby={`${ids}-verify`}>
       <h2 id={`${ids}-verify`} className={styles.sectionTitle}>
         {t.verifyHeading}
       </h2>
@@ -177,6 +178,6 @@ export function VerifyForm(props: VerifyFormProps) {
           returnFocus={submitRef}
         />
       ) : null}
-    </section>
+    </Card>
   );
 }

@@ -1,4 +1,6 @@
 import type { Language } from '@guquan/contract/language';
+import { Card } from '../../components/card/card';
+import buttons from '../../components/button.module.css';
 import { PageColumn } from '../../components/page-column/page-column';
 import { useLanguage } from '../../lib/i18n/language-context';
 import { MembershipStatus } from './membership-status';
@@ -23,12 +25,12 @@ export function MembershipPage() {
         <h1 className={styles.heading}>{text.heading}</h1>
         <PhaseView phase={centre.phase} text={text} language={language} centre={centre} />
         <Benefits text={text} />
-        <section className={styles.card} aria-labelledby="vip-cancel">
+        <Card aria-labelledby="vip-cancel">
           <h2 id="vip-cancel" className={styles.subheading}>
             {text.cancelHeading}
           </h2>
           <p className={styles.small}>{text.cancelSteps}</p>
-        </section>
+        </Card>
       </div>
     </PageColumn>
   );
@@ -48,40 +50,48 @@ function PhaseView({
   switch (phase.name) {
     case 'connecting':
       return (
-        <section className={styles.status} aria-busy="true" aria-label={text.loading}>
+        <Card className={styles.status} aria-busy="true" aria-label={text.loading}>
           <p className={styles.skeletonLine} />
           <p className={styles.skeletonLineShort} />
           <p className="visually-hidden">{text.loading}</p>
-        </section>
+        </Card>
       );
     case 'no-app':
       return (
-        <section className={styles.status}>
+        <Card className={styles.status}>
           <p className={styles.statusTitle}>{text.onlyIos}</p>
           <p className={styles.small}>
             {phase.platform === 'android' ? text.onlyIosAndroid : text.onlyIosBrowser}
           </p>
-        </section>
+        </Card>
       );
     case 'signed-out':
       return (
-        <section className={styles.status}>
+        <Card className={styles.status}>
           <p className={styles.statusTitle}>{text.logInNeeded}</p>
-          <button type="button" className={styles.primary} onClick={centre.logIn}>
+          <button
+            type="button"
+            className={`${buttons.primary} ${styles.wide}`}
+            onClick={centre.logIn}
+          >
             {text.logIn}
           </button>
-        </section>
+        </Card>
       );
     case 'load-failed':
       return (
-        <section className={styles.status}>
+        <Card className={styles.status}>
           <p className={styles.statusTitle} role="alert">
             {text.loadFailed}
           </p>
-          <button type="button" className={styles.primary} onClick={centre.retry}>
+          <button
+            type="button"
+            className={`${buttons.primary} ${styles.wide}`}
+            onClick={centre.retry}
+          >
             {text.retry}
           </button>
-        </section>
+        </Card>
       );
     case 'ready':
       return (
@@ -97,10 +107,10 @@ function PhaseView({
               onMembership={centre.setMembership}
             />
           ) : (
-            <section className={styles.status}>
+            <Card className={styles.status}>
               <p className={styles.statusTitle}>{text.onlyIos}</p>
               <p className={styles.small}>{text.onlyIosAndroid}</p>
-            </section>
+            </Card>
           )}
         </>
       );
@@ -109,7 +119,7 @@ function PhaseView({
 
 function Benefits({ text }: { text: MembershipTexts }) {
   return (
-    <section className={styles.card} aria-labelledby="vip-benefits">
+    <Card aria-labelledby="vip-benefits">
       <h2 id="vip-benefits" className={styles.subheading}>
         {text.benefitsHeading}
       </h2>
@@ -121,6 +131,6 @@ function Benefits({ text }: { text: MembershipTexts }) {
           </li>
         ))}
       </ul>
-    </section>
+    </Card>
   );
 }

@@ -1,5 +1,6 @@
 import type { Language } from '@guquan/contract/language';
 import type { Membership } from '@guquan/contract/membership';
+import { Card } from '../../components/card/card';
 import { formatDate } from '../../lib/format/dates';
 import type { MembershipTexts } from './membership-texts';
 import styles from './membership-page.module.css';
@@ -16,7 +17,7 @@ export function MembershipStatus({
 }) {
   const date = membership.expiresAt ? formatDate(membership.expiresAt, language) : undefined;
   return (
-    <section className={styles.status} data-status={membership.status} aria-label={text.heading}>
+    <Card className={styles.status} data-status={membership.status} aria-label={text.heading}>
       <p className={styles.statusTitle}>
         {membership.status === 'active'
           ? text.statusActive
@@ -32,6 +33,6 @@ export function MembershipStatus({
       {membership.status === 'active' && membership.autoRenew !== null ? (
         <p className={styles.small}>{membership.autoRenew ? text.renewOn : text.renewOff}</p>
       ) : null}
-    </section>
+    </Card>
   );
 }

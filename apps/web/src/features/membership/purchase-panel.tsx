@@ -3,6 +3,8 @@ import type { Language } from '@guquan/contract/language';
 import { Link } from 'react-router';
 import type { StoreProduct } from '@guquan/contract/bridge';
 import type { Membership, MembershipResponse, Plan } from '@guquan/contract/membership';
+import { Card } from '../../components/card/card';
+import buttons from '../../components/button.module.css';
 import { formatDate } from '../../lib/format/dates';
 import { formatFen, type MembershipTexts } from './membership-texts';
 import type { MembershipFlow, PurchaseOutcome } from './purchase-flow';
@@ -114,7 +116,7 @@ export function PurchasePanel({
   };
 
   return (
-    <section className={styles.card} aria-labelledby="vip-plans">
+    <Card aria-labelledby="vip-plans">
       <h2 id="vip-plans" className={styles.subheading}>
         {text.plansHeading}
       </h2>
@@ -181,7 +183,7 @@ export function PurchasePanel({
       ) : null}
       <button
         type="button"
-        className={styles.primary}
+        className={`${buttons.primary} ${styles.wide}`}
         aria-disabled={busy}
         onClick={() => void buy()}
       >
@@ -191,7 +193,7 @@ export function PurchasePanel({
       </button>
       <button
         type="button"
-        className={styles.secondary}
+        className={`${buttons.secondary} ${styles.wide}`}
         aria-disabled={busy}
         onClick={() => void restore()}
       >
@@ -200,6 +202,6 @@ export function PurchasePanel({
       <p className={styles.notice} data-kind={notice.kind} role="status" aria-live="polite">
         {notice.kind === 'idle' ? '' : notice.text}
       </p>
-    </section>
+    </Card>
   );
 }

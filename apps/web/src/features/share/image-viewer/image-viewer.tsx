@@ -265,7 +265,7 @@ export function ImageViewer({
       focusable={FOCUSABLE}
       className={styles.viewer}
     >
-      <h2 id={titleId} className={styles.title}>
+      <h2 id={titleId} className="visually-hidden">
         {text.viewer}
       </h2>
       <div
