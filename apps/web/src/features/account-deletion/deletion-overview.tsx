@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { DeletionOverview } from '@guquan/contract/account-deletion';
 import type { Language } from '@guquan/contract/language';
 import { Card } from '../../components/card/card';
@@ -74,44 +74,29 @@ export function DeletionOverviewView(props: OverviewProps) {
         </p>
       ) : null}
 
-      <Card className={styles.card} aria-labelledby="deleted-heading">
-        <h2 id="deleted-heading" className={styles.sectionTitle}>
-          {t.deletedHeading}
-        </h2>
-        <ul className={styles.list}>
-          {t.deletedItems(content).map((line) => (
-            <li key={line}>{line}</li>
-          ))}
-          <li>{t.deletedProfile}</li>
-        </ul>
-      </Card>
-
-      <Card className={styles.card} aria-labelledby="lost-heading">
-        <h2 id="lost-heading" className={styles.sectionTitle}>
-          {t.lostHeading}
-        </h2>
-        <ul className={styles.list}>
-          <li>{t.lostPoints(losses.points)}</li>
-          <li>{t.lostDesigns(losses.designs)}</li>
-          <li>
-            {t.lostMembership(
-              losses.membershipUntil === null ? null : formatDate(losses.membershipUntil, language),
-            )}
-          </li>
-        </ul>
+      <ListCard
+        id="deleted-heading"
+        heading={t.deletedHeading}
+        lines={[...t.deletedItems(content), t.deletedProfile]}
+      />
+      <ListCard
+        id="lost-heading"
+        heading={t.lostHeading}
+        lines={[
+          t.lostPoints(losses.points),
+          t.lostDesigns(losses.designs),
+          t.lostMembership(
+            losses.membershipUntil === null ? null : formatDate(losses.membershipUntil, language),
+          ),
+        ]}
+      >
         <p className={styles.warning}>{t.subscriptionWarning}</p>
-      </Card>
-
-      <Card className={styles.card} aria-labelledby="kept-heading">
-        <h2 id="kept-heading" className={styles.sectionTitle}>
-          {t.keptHeading}
-        </h2>
-        <ul className={styles.list}>
-          {overview.retained.map((entry) => (
-            <li key={entry.kind}>{t.kept[entry.kind](entry.months)}</li>
-          ))}
-        </ul>
-      </Card>
+      </ListCard>
+      <ListCard
+        id="kept-heading"
+        heading={t.keptHeading}
+        lines={overview.retained.map((entry) => t.kept[entry.kind](entry.months))}
+      />
 
       {request ? null : blockers.length > 0 ? (
         <Card className={styles.blocked} aria-labelledby="blocked-heading">
@@ -143,5 +128,32 @@ export function DeletionOverviewView(props: OverviewProps) {
         <VerifyForm {...props} maskedPhone={overview.maskedPhone} />
       )}
     </div>
+  );
+}
+
+/** A card of the overview: a heading and a list of what it says, then anything to add. */
+function ListCard({
+  id,
+  heading,
+  lines,
+  children,
+}: {
+  id: string;
+  heading: string;
+  lines: readonly string[];
+  children?: ReactNode;
+}) {
+  return (
+    <Card className={styles.card} aria-labelledby={id}>
+      <h2 id={id} className={styles.sectionTitle}>
+        {heading}
+      </h2>
+      <ul className={styles.list}>
+        {lines.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+      {children}
+    </Card>
   );
 }
