@@ -12,6 +12,7 @@ await build({
     server: 'src/server.ts',
     seed: 'src/seed-cli.ts',
     'delete-accounts': 'src/delete-accounts-cli.ts',
+    prerender: 'src/prerender-cli.ts',
   },
   outdir: 'dist',
   bundle: true,
