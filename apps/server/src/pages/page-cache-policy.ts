@@ -1,16 +1,20 @@
 /**
- * How long caches may keep a page. Every origin answer is current: a share page reads its item on
- * every request (its ETag is the version of what it shows), so a change shows at the origin at
- * once. What a shared cache (nginx, a CDN) may add is bounded by these headers:
+ * How long caches may keep a share page, and the bound it sets on how late a change shows
+ * (removed, made private, owner in deletion cool-off, edited, a cabinet's goods changed):
  *
- *   fresh for SHARE_FRESH_SECONDS, then served stale for at most SHARE_STALE_SECONDS while it
- *   revalidates, so a change reaches every visitor within SHARE_CHANGE_BOUND_SECONDS (5 s).
+ * - the origin reads an item at most once per SHARE_REUSE_SECONDS (however many visitors come:
+ *   a share link's spike costs one query a second) and serves the page of what it read;
+ * - a shared cache (nginx, a CDN) keeps it fresh for SHARE_FRESH_SECONDS, then serves it stale
+ *   for at most SHARE_STALE_SECONDS while it revalidates;
+ * - browsers (max-age=0) revalidate every visit and mostly get a 304.
  *
- * Browsers (max-age=0) revalidate every visit and mostly get a 304.
+ * So every visitor sees a change within SHARE_CHANGE_BOUND_SECONDS, 5 s, behind one shared cache.
  */
-export const SHARE_FRESH_SECONDS = 2;
+export const SHARE_REUSE_SECONDS = 1;
+export const SHARE_FRESH_SECONDS = 1;
 export const SHARE_STALE_SECONDS = 3;
-export const SHARE_CHANGE_BOUND_SECONDS = SHARE_FRESH_SECONDS + SHARE_STALE_SECONDS;
+export const SHARE_CHANGE_BOUND_SECONDS =
+  SHARE_REUSE_SECONDS + SHARE_FRESH_SECONDS + SHARE_STALE_SECONDS;
 
 /** Where the page's language came from. */
 export type LanguageSource = 'query' | 'header';
@@ -26,7 +30,7 @@ export type LanguageSource = 'query' | 'header';
  *   browser's 304s still serve these.
  * - Error states (400, 403, 404, 410) are as changeable as the item (made public again), so they
  *   are kept as briefly, without a stale period: a removed item's link shared to thousands still
- *   reaches the origin at most once per cache and 2 s.
+ *   reaches the origin at most once per cache and second.
  */
 export function sharePageCacheControl(status: number, language: LanguageSource): string {
   if (status >= 500) return 'no-store';

@@ -10,6 +10,7 @@ import { ASSETS_PATH, BASE_PATH } from '@guquan/contract/site-paths';
 import type { ShareReader } from '@guquan/contract/share';
 import {
   REVALIDATED_PAGE_CACHE_CONTROL,
+  SHARE_REUSE_SECONDS,
   sharePageCacheControl,
   type LanguageSource,
 } from './page-cache-policy.ts';
@@ -44,6 +45,8 @@ export interface PageRoutesOptions extends DocumentSettings {
   shares?: ShareReader;
   /** The most the cache of rendered pages may hold, in bytes (default 64 MB). */
   renderedPageCacheBytes?: number;
+  /** The clock share pages read it by, in milliseconds (tests move it). */
+  now?: () => number;
 }
 
 const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
@@ -94,7 +97,13 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
   const production = options.demo !== true;
   const staticPaths = new Set(options.build.renderer.staticPagePaths());
   const sharePages = options.shares
-    ? createSharePages({ settings: options, shares: options.shares, cache })
+    ? createSharePages({
+        settings: options,
+        shares: options.shares,
+        cache,
+        reuseMs: SHARE_REUSE_SECONDS * 1000,
+        ...(options.now ? { now: options.now } : {}),
+      })
     : undefined;
 
   /** A static page this build did not prerender: rendered once per language and device class. */

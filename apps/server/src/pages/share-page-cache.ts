@@ -87,6 +87,10 @@ export interface SharePageSource {
   settings: DocumentSettings;
   shares: ShareReader;
   cache: RenderedPageCache;
+  /** How long one read of an item answers for it (SHARE_REUSE_MS). */
+  reuseMs: number;
+  /** Milliseconds; tests move it. */
+  now?: () => number;
 }
 
 export interface SharePageRequest {
@@ -96,14 +100,32 @@ export interface SharePageRequest {
   language: Language;
 }
 
+interface ReadVersion {
+  version: string;
+  reader: ShareReader;
+}
+
+/** How many pages' last reads are remembered at most (each is a few hundred bytes). */
+const MAX_RECENT_READS = 10_000;
+
 /**
- * Share pages rendered once per version of what they show. Each request reads the item (as cheap
- * as the JSON API) and derives its version; the rendered page for that version is reused from a
- * bounded cache, so a change is visible at once and a hot page costs no rendering. Renders of the
- * same version that overlap share one.
+ * Share pages rendered once per version of what they show. The item is read (as the JSON API
+ * reads it) at most once per `reuseMs` per page, however many visitors come, and its version
+ * derived; the rendered page for that version comes from a bounded cache. A change is visible at
+ * the origin within `reuseMs`, and a hot page costs neither a query nor a render. Reads and renders
+ * that overlap share one.
  */
-export function createSharePages({ settings, shares, cache }: SharePageSource) {
+export function createSharePages({
+  settings,
+  shares,
+  cache,
+  reuseMs,
+  now = () => Date.now(),
+}: SharePageSource) {
   const rendering = new Map<string, Promise<CachedPage>>();
+  const reading = new Map<string, Promise<ReadVersion>>();
+  // Oldest first (a refreshed entry is deleted and set again), so expired ones lead.
+  const recent = new Map<string, { at: number; read: ReadVersion }>();
 
   async function render(
     version: string,
@@ -122,18 +144,41 @@ export function createSharePages({ settings, shares, cache }: SharePageSource) {
     return page;
   }
 
+  async function read(request: SharePageRequest): Promise<ReadVersion> {
+    const rawId = shareIdOf(request.url);
+    const result = await shares.read(request.kind, rawId);
+    const version = shareContentVersion({
+      buildId: settings.build.buildId,
+      url: request.url,
+      language: request.language,
+      result,
+    });
+    return { version, reader: readerWithResult(shares, request.kind, rawId, result) };
+  }
+
+  function remember(key: string, read: ReadVersion, at: number): void {
+    recent.delete(key);
+    recent.set(key, { at, read });
+    for (const [oldest, entry] of recent) {
+      if (recent.size <= MAX_RECENT_READS && at - entry.at < reuseMs) break;
+      recent.delete(oldest);
+    }
+  }
+
   return {
-    /** The current version of the page (cheap: one read of the item). */
-    async version(request: SharePageRequest) {
-      const rawId = shareIdOf(request.url);
-      const result = await shares.read(request.kind, rawId);
-      const version = shareContentVersion({
-        buildId: settings.build.buildId,
-        url: request.url,
-        language: request.language,
-        result,
-      });
-      return { version, reader: readerWithResult(shares, request.kind, rawId, result) };
+    /** The page's current version: read at most once per `reuseMs`. */
+    async version(request: SharePageRequest): Promise<ReadVersion> {
+      const key = `${request.kind}\n${request.url}\n${request.language}`;
+      const started = now();
+      const known = recent.get(key);
+      if (known && started - known.at < reuseMs) return known.read;
+      let pending = reading.get(key);
+      if (!pending) {
+        pending = read(request).finally(() => reading.delete(key));
+        reading.set(key, pending);
+        remember(key, await pending, started);
+      }
+      return pending;
     },
 
     /** The page of that version: from the cache, or rendered now (once, however many ask). */

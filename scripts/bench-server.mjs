@@ -1,0 +1,139 @@
+// Requests per second and latency of the server itself, one process, one run: /health (the
+// floor of what a request costs), the three share pages, the privacy policy and the website, each
+// as a ratio of /health; then the share pages again at 64 connections (p99).
+//
+//   npm run build && npm run bench:server [-- --duration 10] [-- --connections 16]
+//   npm run bench:server -- --smoke    a few seconds: every page answers, nothing is measured
+//
+// Options: --root <repo> serves another checkout's build (to compare with an older commit).
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { transform } from 'esbuild';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '16' },
+    'share-connections': { type: 'string', default: '64' },
+    root: { type: 'string', default: '.' },
+    smoke: { type: 'boolean', default: false },
+  },
+});
+const smoke = values.smoke;
+const duration = smoke ? 1 : Number(values.duration);
+const connections = smoke ? 2 : Number(values.connections);
+const shareConnections = smoke ? 4 : Number(values['share-connections']);
+const root = resolve(values.root);
+
+/** The demo data's fixed ids (a TypeScript module, which Node 20 cannot import by itself). */
+async function loadDemoIds() {
+  const source = await readFile(new URL('../apps/server/src/seed/demo-ids.ts', import.meta.url));
+  const { code } = await transform(source.toString(), { loader: 'ts', format: 'esm' });
+  const module = await import(`data:text/javascript,${encodeURIComponent(code)}`);
+  return module.DEMO_IDS;
+}
+const DEMO_IDS = await loadDemoIds();
+
+const HEALTH = '/anime_merch_web/api/v1/health';
+/** [name, path, is a share page]. Pages as a share link opens them: no ?lang=, Chinese. */
+const TARGETS = [
+  ['/health', HEALTH, false],
+  ['goods share', `/anime_merch_web/AppShare/goodsShare?id=${DEMO_IDS.goods.gallery}`, true],
+  ['cabinet share', `/anime_merch_web/AppShare/cabinetShare?id=${DEMO_IDS.cabinets.main}`, true],
+  ['note share', `/anime_merch_web/AppShare/notesShare?id=${DEMO_IDS.notes.rich}`, true],
+  ['privacy policy', '/anime_merch_web/agreement/yiSi/YiSiAgreement', false],
+  ['website', '/anime_merch_web/website', false],
+];
+
+/** A port nobody listens on now (the smoke run must not collide with another test's server). */
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+const port = await freePort();
+const origin = `http://127.0.0.1:${port}`;
+const dataDir = await mkdtemp(join(tmpdir(), 'guquan-bench-server-'));
+
+async function startServer() {
+  const server = spawn(process.execPath, [join(root, 'apps/server/dist/server.js')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  for (let attempt = 0; attempt < 300; attempt += 1) {
+    try {
+      const res = await fetch(`${origin}${HEALTH}`);
+      if (res.ok) return server;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((wait) => setTimeout(wait, 100));
+  }
+  server.kill();
+  throw new Error('The server did not start: run `npm run build` first.');
+}
+
+/** One load run against one path; fails on any answer that is not 2xx. */
+async function load(path, clients, seconds) {
+  const result = await autocannon({
+    url: `${origin}${path}`,
+    connections: clients,
+    duration: seconds,
+    // As a browser asks: compressed, in Chinese.
+    headers: { 'accept-encoding': 'gzip, deflate, br', 'accept-language': 'zh-CN,zh;q=0.9' },
+  });
+  const failed = result.non2xx + result.errors + result.timeouts;
+  if (failed > 0) throw new Error(`${path}: ${failed} of ${result.requests.total} requests failed`);
+  return { rate: result.requests.average, p99: result.latency.p99 };
+}
+
+const server = await startServer();
+try {
+  // Warm up: the first request of each page renders it and resizes its images.
+  for (const [, path] of TARGETS) {
+    const html = await (await fetch(`${origin}${path}`)).text();
+    const images = [...html.matchAll(/(?:imagesrcset|srcset)="([^"]+)"/g)].flatMap(([, list]) =>
+      list.split(',').map((candidate) => candidate.trim().split(/\s+/)[0]),
+    );
+    await Promise.all(images.map((url) => fetch(`${origin}${url.replaceAll('&amp;', '&')}`)));
+    if (!smoke) await load(path, connections, 1);
+  }
+  const rows = [];
+  for (const [name, path, share] of TARGETS) {
+    const measured = await load(path, connections, duration);
+    const wide = share ? await load(path, shareConnections, duration) : undefined;
+    rows.push({ name, ...measured, wideP99: wide?.p99 });
+  }
+  const health = rows[0]?.rate ?? 1;
+  const lines = [
+    `| path | requests/s (${connections} conn.) | of /health | p99 (${connections} conn.) | p99 (${shareConnections} conn.) |`,
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...rows.map(
+      (row) =>
+        `| ${row.name} | ${Math.round(row.rate)} | ${Math.round((row.rate / health) * 100)}% | ${row.p99} ms | ${row.wideP99 === undefined ? '—' : `${row.wideP99} ms`} |`,
+    ),
+  ];
+  console.log(smoke ? `Smoke run (${duration} s each, nothing measured):` : '');
+  console.log(lines.join('\n'));
+} finally {
+  server.kill();
+  await rm(dataDir, { recursive: true, force: true });
+}
