@@ -6,14 +6,13 @@
 //   npm run bench:server -- --smoke    a few seconds: every page answers, nothing is measured
 //
 // Options: --root <repo> serves another checkout's build (to compare with an older commit).
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { transform } from 'esbuild';
+import { loadDemoIds, startBenchServer } from './bench-support.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -30,13 +29,6 @@ const connections = smoke ? 2 : Number(values.connections);
 const shareConnections = smoke ? 4 : Number(values['share-connections']);
 const root = resolve(values.root);
 
-/** The demo data's fixed ids (a TypeScript module, which Node 20 cannot import by itself). */
-async function loadDemoIds() {
-  const source = await readFile(new URL('../apps/server/src/seed/demo-ids.ts', import.meta.url));
-  const { code } = await transform(source.toString(), { loader: 'ts', format: 'esm' });
-  const module = await import(`data:text/javascript,${encodeURIComponent(code)}`);
-  return module.DEMO_IDS;
-}
 const DEMO_IDS = await loadDemoIds();
 
 const HEALTH = '/anime_merch_web/api/v1/health';
@@ -66,46 +58,22 @@ const port = await freePort();
 const origin = `http://127.0.0.1:${port}`;
 const dataDir = await mkdtemp(join(tmpdir(), 'guquan-bench-server-'));
 
-async function startServer() {
-  const server = spawn(process.execPath, [join(root, 'apps/server/dist/server.js')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    try {
-      const res = await fetch(`${origin}${HEALTH}`);
-      if (res.ok) return server;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((wait) => setTimeout(wait, 100));
-  }
-  server.kill();
-  throw new Error('The server did not start: run `npm run build` first.');
-}
-
 /** One load run against one path; fails on any answer that is not 2xx. */
 async function load(path, clients, seconds) {
   const result = await autocannon({
     url: `${origin}${path}`,
     connections: clients,
     duration: seconds,
-    // As a browser asks: compressed, in Chinese.
-    headers: { 'accept-encoding': 'gzip, deflate, br', 'accept-language': 'zh-CN,zh;q=0.9' },
+    // Uncompressed: autocannon's HTTP parser stalls on answers compressed as a stream (as pages
+    // were before they were cached), which would make older builds unmeasurable.
+    headers: { 'accept-language': 'zh-CN,zh;q=0.9' },
   });
   const failed = result.non2xx + result.errors + result.timeouts;
   if (failed > 0) throw new Error(`${path}: ${failed} of ${result.requests.total} requests failed`);
   return { rate: result.requests.average, p99: result.latency.p99 };
 }
 
-const server = await startServer();
+const server = await startBenchServer({ root, port, dataDir });
 try {
   // Warm up: the first request of each page renders it and resizes its images.
   for (const [, path] of TARGETS) {
