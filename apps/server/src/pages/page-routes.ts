@@ -14,7 +14,6 @@ import {
   sharePageCacheControl,
   type LanguageSource,
 } from './page-cache-policy.ts';
-import { pageContentSecurityPolicy } from './page-csp.ts';
 import { renderDocument, type DocumentSettings, type RenderedDocument } from './page-document.ts';
 import { sendFinishedPage } from './page-response.ts';
 import { renderFailurePage } from './render-failure-page.ts';
@@ -34,7 +33,7 @@ import {
   contentEtag,
   loadStaticPages,
   renderStaticPage,
-  withServerSettings,
+  servedStaticPage,
   type StaticPages,
 } from './static-pages.ts';
 
@@ -45,8 +44,6 @@ export interface PageRoutesOptions extends DocumentSettings {
   shares?: ShareReader;
   /** The most the cache of rendered pages may hold, in bytes (default 64 MB). */
   renderedPageCacheBytes?: number;
-  /** The clock share pages read it by, in milliseconds (tests move it). */
-  now?: () => number;
 }
 
 const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
@@ -102,7 +99,6 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
         shares: options.shares,
         cache,
         reuseMs: SHARE_REUSE_SECONDS * 1000,
-        ...(options.now ? { now: options.now } : {}),
       })
     : undefined;
 
@@ -117,13 +113,7 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
     const cached = cache.get(key);
     if (cached) return cached;
     const built = await renderStaticPage(options.build, path, language, userAgent);
-    const html = withServerSettings(built, options.demo === true);
-    const page = cachedPage(
-      200,
-      html,
-      contentEtag(html),
-      pageContentSecurityPolicy(html, production),
-    );
+    const page = servedStaticPage(built, options.demo === true);
     cache.set(key, page);
     return page;
   }

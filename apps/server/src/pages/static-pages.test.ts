@@ -109,3 +109,36 @@ describe('pages built ahead', () => {
     expect(english.statusCode).toBe(200);
   });
 });
+
+describe('a build whose pages were not built ahead', () => {
+  it('still serves them, rendering each once', async () => {
+    let rendered = 0;
+    const other = await buildTestApp(
+      {},
+      {
+        webBuild: {
+          ...build,
+          // Another build's id: the prerendered files are not this build's, so they are ignored.
+          buildId: 'another-build',
+          renderer: {
+            ...build.renderer,
+            renderPage: (request) => {
+              rendered += 1;
+              return build.renderer.renderPage(request);
+            },
+          },
+        },
+      },
+    );
+    try {
+      const first = await other.inject({ url: '/anime_merch_web/website?lang=en' });
+      const second = await other.inject({ url: '/anime_merch_web/website?lang=en&x=1' });
+      expect(first.statusCode).toBe(200);
+      expect(first.body).toContain('<title>goods-circle official website</title>');
+      expect(second.body).toBe(first.body);
+      expect(rendered).toBe(1);
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -94,6 +94,12 @@ export function withServerSettings(html: string, demo: boolean): string {
     : html;
 }
 
+/** A page built ahead, ready to send: with this server's settings, its ETag and its CSP. */
+export function servedStaticPage(built: string, demo: boolean): CachedPage {
+  const html = withServerSettings(built, demo);
+  return cachedPage(200, html, contentEtag(html), pageContentSecurityPolicy(html, !demo));
+}
+
 export interface StaticPages {
   find(path: string, language: Language, clientClass: string): CachedPage | undefined;
   readonly count: number;
@@ -127,8 +133,7 @@ export async function loadStaticPages(
   for (const entry of manifest.pages) {
     let page = files.get(entry.file);
     if (!page) {
-      const html = withServerSettings(await readFile(join(dir, entry.file), 'utf8'), demo);
-      page = cachedPage(200, html, contentEtag(html), pageContentSecurityPolicy(html, !demo));
+      page = servedStaticPage(await readFile(join(dir, entry.file), 'utf8'), demo);
       files.set(entry.file, page);
     }
     pages.set(staticPageKey(entry.path, entry.language, entry.clientClass), page);
