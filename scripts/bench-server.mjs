@@ -5,7 +5,8 @@
 //   npm run build && npm run bench:server [-- --duration 10] [-- --connections 16]
 //   npm run bench:server -- --smoke    a few seconds: every page answers, nothing is measured
 //
-// Options: --root <repo> serves another checkout's build (to compare with an older commit).
+// Options: --root <repo> serves another checkout's build (to compare with an older commit);
+// --compressed asks for brotli as browsers do.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '16' },
     'share-connections': { type: 'string', default: '64' },
     root: { type: 'string', default: '.' },
+    compressed: { type: 'boolean', default: false },
     smoke: { type: 'boolean', default: false },
   },
 });
@@ -64,9 +66,13 @@ async function load(path, clients, seconds) {
     url: `${origin}${path}`,
     connections: clients,
     duration: seconds,
-    // Uncompressed: autocannon's HTTP parser stalls on answers compressed as a stream (as pages
-    // were before they were cached), which would make older builds unmeasurable.
-    headers: { 'accept-language': 'zh-CN,zh;q=0.9' },
+    // Uncompressed unless --compressed: autocannon's HTTP parser stalls on answers compressed as
+    // a stream (as pages were before they were cached), which would make older builds
+    // unmeasurable. --compressed asks as browsers do (br), for builds that compress pages once.
+    headers: {
+      'accept-language': 'zh-CN,zh;q=0.9',
+      ...(values.compressed ? { 'accept-encoding': 'gzip, deflate, br' } : {}),
+    },
   });
   const failed = result.non2xx + result.errors + result.timeouts;
   if (failed > 0) throw new Error(`${path}: ${failed} of ${result.requests.total} requests failed`);
