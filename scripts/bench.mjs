@@ -4,14 +4,13 @@
 // the full reports to bench-results/.
 //
 //   npm run build && npm run bench [-- --runs 3] [-- --only website]
-import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
-import { transform } from 'esbuild';
 import lighthouse from 'lighthouse';
+import { loadDemoIds, startBenchServer } from './bench-support.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -23,15 +22,6 @@ const { values } = parseArgs({
 const runs = Math.max(1, Number(values.runs));
 const origin = `http://127.0.0.1:${values.port}`;
 
-/** The demo data's fixed ids (a TypeScript module, which Node 20 cannot import by itself). */
-async function loadDemoIds() {
-  const source = await readFile(
-    new URL('../apps/server/src/demo/seed/demo-ids.ts', import.meta.url),
-  );
-  const { code } = await transform(source.toString(), { loader: 'ts', format: 'esm' });
-  const module = await import(`data:text/javascript,${encodeURIComponent(code)}`);
-  return module.DEMO_IDS;
-}
 const DEMO_IDS = await loadDemoIds();
 
 /** The pages measured. Each is measured in Chinese, as most visitors. */
@@ -54,30 +44,6 @@ const PAGES = [
 // A fresh database with the demo data, removed at the end.
 const dataDir = await mkdtemp(join(tmpdir(), 'guquan-bench-'));
 
-async function startServer() {
-  const server = spawn(process.execPath, ['apps/server/dist/server.js'], {
-    env: {
-      ...process.env,
-      PORT: values.port,
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    try {
-      const res = await fetch(`${origin}/anime_merch_web/api/v1/health`);
-      if (res.ok) return server;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  server.kill();
-  throw new Error('The server did not start: run `npm run build` first.');
-}
-
 const median = (numbers) => {
   const sorted = [...numbers].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
@@ -98,7 +64,7 @@ async function measure(url, attempts = 3) {
   }
 }
 
-const server = await startServer();
+const server = await startBenchServer({ port: values.port, dataDir });
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   chromeFlags: [

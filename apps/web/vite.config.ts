@@ -4,8 +4,6 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { legalMarkdownPlugin } from './build/legal-markdown-plugin.ts';
 import { defineConfig } from 'vitest/config';
-// A relative path: Vite bundles it into the config, where a workspace package would be external.
-import { CSP_NONCE_PLACEHOLDER } from '../../packages/contract/src/html-template.ts';
 
 const contentDir = fileURLToPath(new URL('../../content', import.meta.url));
 
@@ -49,8 +47,10 @@ export default defineConfig(({ command, isSsrBuild }) => ({
       ...(command === 'build' && !isSsrBuild ? reactRouterProduction : []),
     ],
   },
-  // Vite stamps this on its script and preload tags; the server puts each request's nonce there.
-  html: { cspNonce: CSP_NONCE_PLACEHOLDER },
+  // No `html.cspNonce`: pages carry no nonce, their policy lists the hashes of their one inline
+  // script and style (apps/server/src/pages/page-csp.ts), so the same HTML can be cached and sent
+  // to everyone. Vite's preload helper then adds its <link>s without a nonce, which script-src and
+  // style-src 'self' allow (they load from our origin).
   build: {
     outDir: 'dist/client',
     manifest: true,

@@ -9,8 +9,6 @@ export interface PageRenderRequest {
   /** Path and query of the page, e.g. `/anime_merch_web/website?lang=en`. */
   url: string;
   language: Language;
-  /** CSP nonce for the inline hydration script. */
-  nonce: string;
   /** The request's User-Agent, so the page fits the device (the browser reads the same). */
   userAgent?: string;
   /** Aborts rendering when the client goes away. */
@@ -40,8 +38,13 @@ export interface PageHead {
 export interface PageRenderResult {
   status: number;
   title: string;
-  /** The app's markup for the root element, hydration data included. */
+  /** The app's markup for the root element. */
   html: string;
+  /**
+   * The router's hydration data as a non-executable `<script type="application/json">` block (no
+   * CSP hash or nonce needed), for the end of <body>.
+   */
+  hydrationScript: string;
   /** Source paths of the route modules rendered, to preload their chunks and styles. */
   modules: string[];
   head: PageHead;
@@ -49,4 +52,14 @@ export interface PageRenderResult {
 
 export interface PageRenderModule {
   renderPage(request: PageRenderRequest): Promise<PageRenderResult>;
+  /**
+   * The class of device a User-Agent belongs to, as far as a page's markup depends on it (e.g.
+   * `ios.wechat`): pages rendered ahead exist once per class and language.
+   */
+  clientClass(userAgent: string | undefined): string;
+  /**
+   * Paths (under the base path) of the pages that change only with a deployment and depend on
+   * neither their query nor stored data: the build renders them ahead.
+   */
+  staticPagePaths(): string[];
 }

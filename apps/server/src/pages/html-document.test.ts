@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { escapeHtml, fillTemplate } from './html-document.ts';
 
 const TEMPLATE =
-  '<html lang="__APP_LANG__"><title>__APP_TITLE__</title><!--app-head--><script nonce="__CSP_NONCE__"></script><div id="root"><!--app-html--></div><!--app-scripts-->';
+  '<html lang="__APP_LANG__"><title>__APP_TITLE__</title><!--app-head--><div id="root"><!--app-html--></div><!--app-scripts-->';
 
 describe('fillTemplate', () => {
   it('fills every marker', () => {
@@ -12,10 +12,9 @@ describe('fillTemplate', () => {
       head: '<link rel="modulepreload" href="/a.js">',
       appHtml: '<main>hi</main>',
       scripts: '<script>boot</script>',
-      nonce: 'abc',
     });
     expect(html).toBe(
-      '<html lang="en"><title>goods share</title><link rel="modulepreload" href="/a.js"><script nonce="abc"></script><div id="root"><main>hi</main></div><script>boot</script>',
+      '<html lang="en"><title>goods share</title><link rel="modulepreload" href="/a.js"><div id="root"><main>hi</main></div><script>boot</script>',
     );
   });
 
@@ -24,12 +23,11 @@ describe('fillTemplate', () => {
       language: 'zh-CN',
       title: '</title><script>alert(1)</script>',
       head: '',
-      appHtml: '<p>__CSP_NONCE__ <!--app-html--> __APP_TITLE__</p>',
+      appHtml: '<p>__APP_LANG__ <!--app-html--> __APP_TITLE__</p>',
       scripts: '',
-      nonce: 'n0nce',
     });
     expect(html).toContain('<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title>');
-    expect(html).toContain('<p>__CSP_NONCE__ <!--app-html--> __APP_TITLE__</p>');
+    expect(html).toContain('<p>__APP_LANG__ <!--app-html--> __APP_TITLE__</p>');
   });
 });
 

@@ -1,6 +1,5 @@
 import {
   APP_HTML_MARKER,
-  CSP_NONCE_PLACEHOLDER,
   HEAD_MARKER,
   SCRIPTS_MARKER,
   LANG_MARKER,
@@ -14,7 +13,6 @@ export interface DocumentParts {
   appHtml: string;
   /** What starts the app, at the end of <body>. */
   scripts: string;
-  nonce: string;
 }
 
 const HTML_ESCAPES: Record<string, string> = {
@@ -30,14 +28,7 @@ export function escapeHtml(text: string): string {
 }
 
 const MARKERS = new RegExp(
-  [
-    CSP_NONCE_PLACEHOLDER,
-    LANG_MARKER,
-    TITLE_MARKER,
-    HEAD_MARKER,
-    APP_HTML_MARKER,
-    SCRIPTS_MARKER,
-  ].join('|'),
+  [LANG_MARKER, TITLE_MARKER, HEAD_MARKER, APP_HTML_MARKER, SCRIPTS_MARKER].join('|'),
   'g',
 );
 
@@ -47,7 +38,6 @@ const MARKERS = new RegExp(
  */
 export function fillTemplate(template: string, parts: DocumentParts): string {
   const values: Record<string, string> = {
-    [CSP_NONCE_PLACEHOLDER]: parts.nonce,
     [LANG_MARKER]: escapeHtml(parts.language),
     [TITLE_MARKER]: escapeHtml(parts.title),
     [HEAD_MARKER]: parts.head,

@@ -29,7 +29,6 @@ export function pageAssets(
   build: Pick<WebBuild, 'manifest' | 'entryStyles' | 'styles'>,
   modules: readonly string[],
   base: string,
-  nonces: { script: string; style: string },
 ): PageAssets {
   const { manifest } = build;
   const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
@@ -62,12 +61,7 @@ export function pageAssets(
     ? `const p=${JSON.stringify(preloads)},v=()=>document.visibilityState==="hidden";function s(){const h=p.shift();if(h===undefined){import(${JSON.stringify(url(entry))});return}const l=document.createElement("link");l.rel="modulepreload";l.crossOrigin="";l.href=h;document.head.append(l);v()?s():setTimeout(s,0)}v()?s():requestAnimationFrame(()=>{setTimeout(s,0)})`
     : '';
   return {
-    head: [
-      inline.length > 0 ? `<style nonce="${nonces.style}">${inline.join('\n')}</style>` : '',
-      ...linked,
-    ].join(''),
-    scripts: boot
-      ? `<script type="module" nonce="${nonces.script}">${boot.replace(/</g, '\\u003c')}</script>`
-      : '',
+    head: [inline.length > 0 ? `<style>${inline.join('\n')}</style>` : '', ...linked].join(''),
+    scripts: boot ? `<script type="module">${boot.replace(/</g, '\\u003c')}</script>` : '',
   };
 }

@@ -1,27 +1,50 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { parseAcceptLanguage, pickLanguage, type Language } from '@guquan/contract/language';
+import {
+  languageOfTag,
+  parseAcceptLanguage,
+  pickLanguage,
+  type Language,
+} from '@guquan/contract/language';
 import { BASE_PATH } from '@guquan/contract/site-paths';
-import { pageAssets } from './page-assets.ts';
-import { fillTemplate } from './html-document.ts';
-import type { WebBuild } from './web-build.ts';
-import { headTags } from './page-head.ts';
 import type { ShareReader } from '@guquan/contract/share';
+import {
+  REVALIDATED_PAGE_CACHE_CONTROL,
+  SHARE_REUSE_SECONDS,
+  sharePageCacheControl,
+  type LanguageSource,
+} from './page-cache-policy.ts';
+import { renderDocument, type DocumentSettings, type RenderedDocument } from './page-document.ts';
+import { sendFinishedPage } from './page-response.ts';
+import { renderFailurePage } from './render-failure-page.ts';
+import {
+  cachedPage,
+  createRenderedPageCache,
+  type CachedPage,
+  type RenderedPageCache,
+} from './rendered-page-cache.ts';
+import {
+  canonicalShareUrl,
+  createSharePages,
+  shareIdOf,
+  sharePageKind,
+} from './share-page-cache.ts';
+import {
+  contentEtag,
+  loadStaticPages,
+  renderStaticPage,
+  servedStaticPage,
+  type StaticPages,
+} from './static-pages.ts';
 
-export interface PageRoutesOptions {
-  build: WebBuild;
-  /** The origin visitors reach the site at: previews need absolute URLs. */
-  publicOrigin: string;
+export interface PageRoutesOptions extends DocumentSettings {
   /** Reads shares for the share pages; without it they render as not found. */
   shares?: ShareReader;
-  /** In demo mode pages say so, and in-app pages opened in a browser load the bridge simulator. */
-  demo?: boolean;
+  /** The most the cache of rendered pages may hold, in bytes (default 64 MB). */
+  renderedPageCacheBytes?: number;
 }
 
-/** The marker in-app pages look for before loading the bridge simulator (demo mode only). */
-const DEMO_MODE_META = '<meta name="guquan-mode" content="demo">';
-
-const SITE_NAMES: Readonly<Record<Language, string>> = { 'zh-CN': '谷圈', en: 'goods circle' };
+const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 
 // Only `lang` is read here; pages read their own parameters. Anything odd is ignored, not refused.
 const pageQuerySchema = z.looseObject({
@@ -30,71 +53,132 @@ const pageQuerySchema = z.looseObject({
 const acceptLanguageSchema = z.string().max(512);
 const userAgentSchema = z.string().max(1024);
 
-function requestLanguage(request: FastifyRequest): Language {
+/** The page's language, normalised to zh-CN or en, and whether `?lang=` or the header chose it. */
+function requestLanguageChoice(request: FastifyRequest): {
+  language: Language;
+  source: LanguageSource;
+} {
   const query = pageQuerySchema.safeParse(request.query);
   const lang = query.success ? query.data.lang : undefined;
+  const fromQuery = (Array.isArray(lang) ? lang[0] : lang)?.slice(0, 35);
   const header = acceptLanguageSchema.safeParse(request.headers['accept-language']);
-  return pickLanguage(
-    (Array.isArray(lang) ? lang[0] : lang)?.slice(0, 35),
+  const language = pickLanguage(
+    fromQuery,
     parseAcceptLanguage(header.success ? header.data : undefined),
   );
+  const queryDecides = fromQuery !== undefined && languageOfTag(fromQuery) !== undefined;
+  return { language, source: queryDecides ? 'query' : 'header' };
 }
 
-/** Renders the page for the request's URL: the route's markup, title, language and status. */
-async function sendPage(
-  { build, publicOrigin, shares, demo }: PageRoutesOptions,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<FastifyReply> {
-  const language = requestLanguage(request);
-  const nonce = reply.cspNonce.script;
-  const aborted = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) aborted.abort();
-  });
-  const page = await build.renderer.renderPage({
-    url: request.url,
-    language,
-    nonce,
-    userAgent: userAgentSchema.safeParse(request.headers['user-agent']).data,
-    signal: aborted.signal,
-    ...(shares ? { shares } : {}),
-  });
-  const assets = pageAssets(build, page.modules, `${BASE_PATH}/`, reply.cspNonce);
-  const html = fillTemplate(build.template, {
-    language,
-    title: page.title,
-    head:
-      (demo ? DEMO_MODE_META : '') +
-      headTags(page.head, {
-        title: page.title,
-        origin: publicOrigin,
-        url: request.url,
-        siteName: SITE_NAMES[language],
-      }) +
-      assets.head,
-    scripts: assets.scripts,
-    appHtml: page.html,
-    nonce,
-  });
-  return (
-    reply
-      .code(page.status)
-      .type('text/html; charset=utf-8')
-      // Revalidated on every visit (each response has its own nonce), yet allowed in the
-      // back-forward cache, which no-store would rule out.
-      .header('cache-control', 'no-cache')
-      .header('content-language', language)
-      .header('vary', 'Accept-Language')
-      .send(html)
-  );
+function pathnameOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }
 
-export function pageRoutes(
-  app: FastifyInstance,
-  options: PageRoutesOptions,
-  done: () => void,
-): void {
+function finished(document: RenderedDocument): CachedPage {
+  return cachedPage(document.status, document.html, contentEtag(document.html), document.csp);
+}
+
+/**
+ * Serves every page under the base path: pages built ahead as they are, share pages from the
+ * cache of rendered pages (rendered once per version of what they show), in-app and not-found
+ * pages rendered on request. A page whose rendering fails answers an HTML error page.
+ */
+function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: RenderedPageCache) {
+  const production = options.demo !== true;
+  const staticPaths = new Set(options.build.renderer.staticPagePaths());
+  const sharePages = options.shares
+    ? createSharePages({
+        settings: options,
+        shares: options.shares,
+        cache,
+        reuseMs: SHARE_REUSE_SECONDS * 1000,
+      })
+    : undefined;
+
+  /** A static page this build did not prerender: rendered once per language and device class. */
+  async function renderedStaticPage(
+    path: string,
+    language: Language,
+    clientClass: string,
+    userAgent: string | undefined,
+  ): Promise<CachedPage> {
+    const key = `static\n${path}\n${language}\n${clientClass}`;
+    const cached = cache.get(key);
+    if (cached) return cached;
+    const built = await renderStaticPage(options.build, path, language, userAgent);
+    const page = servedStaticPage(built, options.demo === true);
+    cache.set(key, page);
+    return page;
+  }
+
+  async function sendPage(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const { language, source } = requestLanguageChoice(request);
+    const userAgent = userAgentSchema.safeParse(request.headers['user-agent']).data;
+    const path = pathnameOf(request.url);
+    if (staticPaths.has(path)) {
+      const clientClass = options.build.renderer.clientClass(userAgent);
+      const page =
+        statics.find(path, language, clientClass) ??
+        (await renderedStaticPage(path, language, clientClass, userAgent));
+      return sendFinishedPage(request, reply, page, {
+        cacheControl: REVALIDATED_PAGE_CACHE_CONTROL,
+        language,
+        vary: 'Accept-Language',
+      });
+    }
+    const kind = sharePageKind(path);
+    if (kind && sharePages) {
+      const url = canonicalShareUrl(path, shareIdOf(request.url), language);
+      const shareRequest = { kind, url, language };
+      const { version, reader } = await sharePages.version(shareRequest);
+      const page = await sharePages.page(version, shareRequest, reader);
+      return sendFinishedPage(request, reply, page, {
+        cacheControl: sharePageCacheControl(page.status, source),
+        language,
+      });
+    }
+    const aborted = new AbortController();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) aborted.abort();
+    });
+    const document = await renderDocument(options, {
+      url: request.url,
+      language,
+      ...(userAgent === undefined ? {} : { userAgent }),
+      signal: aborted.signal,
+      ...(options.shares ? { shares: options.shares } : {}),
+    });
+    return sendFinishedPage(request, reply, finished(document), {
+      cacheControl: REVALIDATED_PAGE_CACHE_CONTROL,
+      language,
+      vary: 'Accept-Language',
+    });
+  }
+
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    try {
+      return await sendPage(request, reply);
+    } catch (error) {
+      request.log.error({ err: error }, 'rendering a page failed');
+      const { language } = requestLanguageChoice(request);
+      const failure = renderFailurePage(options.build, request.url, language, production);
+      return sendFinishedPage(request, reply, finished(failure), {
+        cacheControl: 'no-store',
+        language,
+      });
+    }
+  };
+}
+
+export async function pageRoutes(app: FastifyInstance, options: PageRoutesOptions): Promise<void> {
+  const statics = await loadStaticPages(options.build, { demo: options.demo === true });
+  if (statics.count === 0)
+    app.log.warn('No pages built ahead for this build: static pages are rendered on request');
+  const cache = createRenderedPageCache({
+    maxBytes: options.renderedPageCacheBytes ?? DEFAULT_CACHE_BYTES,
+  });
+  const sendPage = pageSender(options, statics, cache);
   const toWebsite = (request: FastifyRequest, reply: FastifyReply) => {
     const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
     return reply.redirect(`${BASE_PATH}/website${query}`, 302);
@@ -102,6 +186,5 @@ export function pageRoutes(
   app.get('/', toWebsite);
   app.get(BASE_PATH, toWebsite);
   app.get(`${BASE_PATH}/`, toWebsite);
-  app.get(`${BASE_PATH}/*`, (request, reply) => sendPage(options, request, reply));
-  done();
+  app.get(`${BASE_PATH}/*`, sendPage);
 }

@@ -41,6 +41,7 @@ const SHARE_PAGES: Readonly<Record<string, ShareKind>> = {
 beforeAll(async () => {
   const real = await loadTestWebBuild();
   const renderer: PageRenderModule = {
+    ...real.renderer,
     async renderPage(request) {
       seen.push(request);
       const url = new URL(request.url, 'http://page.internal');
@@ -51,6 +52,7 @@ beforeAll(async () => {
         status: result.state === 'ok' ? 200 : SHARE_FAILURES[result.state],
         title: result.state === 'ok' && 'name' in result.item ? result.item.name : 'share',
         html: '<main></main>',
+        hydrationScript: '',
         modules: [],
         head: headOf(result),
       };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,6 +17,8 @@ export interface WebBuild {
   styles: ReadonlyMap<string, string>;
   manifest: BuildManifest;
   renderer: PageRenderModule;
+  /** Names this build: part of every rendered page's content version (ETag). */
+  buildId: string;
 }
 
 const manifestChunkSchema = z.object({
@@ -59,8 +62,13 @@ export async function loadWebBuild(distDir: string): Promise<WebBuild> {
       readStyles(assetsDir),
       import(pathToFileURL(rendererPath).href) as Promise<Partial<PageRenderModule>>,
     ]);
-    const { renderPage } = rendererModule;
-    if (typeof renderPage !== 'function') throw new Error(`${rendererPath} has no renderPage`);
+    const { renderPage, clientClass, staticPagePaths } = rendererModule;
+    if (
+      typeof renderPage !== 'function' ||
+      typeof clientClass !== 'function' ||
+      typeof staticPagePaths !== 'function'
+    )
+      throw new Error(`${rendererPath} lacks renderPage, clientClass or staticPagePaths`);
     const entryStyles: string[] = [];
     const template = html
       .replace(ENTRY_SCRIPT_TAGS, '')
@@ -76,7 +84,13 @@ export async function loadWebBuild(distDir: string): Promise<WebBuild> {
       entryStyles,
       styles,
       manifest: manifestSchema.parse(JSON.parse(manifestText)),
-      renderer: { renderPage },
+      renderer: { renderPage, clientClass, staticPagePaths },
+      // index.html names every entry chunk by its hash; the manifest names all the others.
+      buildId: createHash('sha256')
+        .update(html)
+        .update(manifestText)
+        .digest('base64url')
+        .slice(0, 16),
     };
   } catch (cause) {
     throw new WebBuildMissingError(

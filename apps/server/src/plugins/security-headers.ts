@@ -1,11 +1,13 @@
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import type { AppMode } from '../config/env.ts';
+import { cspDirectives } from './csp-directives.ts';
 
 /**
- * Strict headers on every response. Scripts run only from our origin or with this response's
- * nonce (@fastify/helmet adds `'nonce-…'` to script-src and style-src per request); nothing may
- * frame the site; powerful browser features are off except what pages use.
+ * Strict headers on every response. Scripts run only from our origin; a page's own inline script
+ * and style are allowed by their hashes in the page's policy (pages/page-csp.ts), never by a
+ * per-request nonce, so pages can be cached. Nothing may frame the site; powerful browser
+ * features are off except what pages use.
  */
 const PERMISSIONS_POLICY = [
   'accelerometer=()',
@@ -25,25 +27,12 @@ const PERMISSIONS_POLICY = [
 export async function registerSecurityHeaders(app: FastifyInstance, mode: AppMode): Promise<void> {
   const production = mode === 'production';
   await app.register(helmet, {
-    enableCSPNonces: true,
     contentSecurityPolicy: {
       useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        mediaSrc: ["'self'"],
-        manifestSrc: ["'self'"],
-        workerSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'none'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        ...(production ? { upgradeInsecureRequests: [] } : {}),
-      },
+      // Mutable copies: helmet's types want arrays it may change.
+      directives: Object.fromEntries(
+        Object.entries(cspDirectives(production)).map(([name, values]) => [name, [...values]]),
+      ),
     },
     crossOriginEmbedderPolicy: false,
     crossOriginResourcePolicy: { policy: 'same-site' },

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { dataPaths } from '../config/data-paths.ts';
 import { openSqliteDatabase, type Db } from '../db/database.ts';
 import type { SmsSender } from '../account-deletion/sms-sender.ts';
+import type { WebBuild } from '../pages/web-build.ts';
 import { buildTestApp, makeTempDataDir } from './test-app.ts';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
@@ -16,7 +17,7 @@ export interface TestAppWithDb {
 
 /** The real app on a data directory of its own, and a look into its database. */
 export async function buildTestAppWithDb(
-  overrides: { smsSender?: SmsSender } = {},
+  overrides: { smsSender?: SmsSender; webBuild?: WebBuild } = {},
 ): Promise<TestAppWithDb> {
   const temp = await makeTempDataDir();
   const app = await buildTestApp({ DATA_DIR: temp.dataDir }, overrides);

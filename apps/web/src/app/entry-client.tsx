@@ -1,6 +1,6 @@
-import { startTransition } from 'react';
+import { startTransition, useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { createBrowserRouter } from 'react-router';
+import { createBrowserRouter, type HydrationState } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import '../styles/global.css';
 import { BASE_PATH } from '@guquan/contract/site-paths';
@@ -9,16 +9,37 @@ import { detectClient } from '../lib/client/client-info';
 import { documentLanguage } from '../lib/i18n/document-language';
 import { installFlexibleLayout } from '../lib/layout/flexible-layout';
 import { AppProviders } from './app-providers';
+import { readHydrationData } from './hydration-data';
 import { resolveLazyMatches } from './resolve-lazy-matches';
 import { createRoutes } from './routes';
+import { returnToRenderedLocation, type PendingNavigation } from './start-location';
+
+declare global {
+  interface Window {
+    /** Where React Router's browser router reads the server's data (and revives its errors). */
+    __staticRouterHydrationData?: HydrationState;
+  }
+}
 
 installFlexibleLayout(window);
 installPreloadErrorRecovery(window);
 
+/** Runs once the tree it is in has committed: for a hydrated tree, once hydration is done. */
+function AfterCommit({ run }: { run: () => void }) {
+  useEffect(run, [run]);
+  return null;
+}
+
 async function start(container: HTMLElement): Promise<void> {
   const language = documentLanguage(document, window.location, navigator.languages);
   const routes = createRoutes();
+  const rendered = readHydrationData(document);
   let hydrate = container.hasChildNodes();
+  let pending: PendingNavigation | undefined;
+  if (hydrate && rendered) {
+    window.__staticRouterHydrationData = rendered.state;
+    pending = returnToRenderedLocation(rendered.location, window);
+  }
   try {
     await resolveLazyMatches(routes, window.location);
   } catch {
@@ -28,9 +49,15 @@ async function start(container: HTMLElement): Promise<void> {
     container.replaceChildren();
   }
   const router = createBrowserRouter(routes, { basename: BASE_PATH });
+  const afterStart = () => {
+    const next = pending;
+    pending = undefined;
+    if (next) void router.navigate(next.to, { replace: true, state: next.state });
+  };
   const app = (
     <AppProviders language={language} client={detectClient(navigator.userAgent)}>
       <RouterProvider router={router} />
+      <AfterCommit run={afterStart} />
     </AppProviders>
   );
   // Hydrating inside a transition lets React yield to the browser every few milliseconds instead

@@ -14,9 +14,11 @@ import type {
 import type { Language } from '@guquan/contract/language';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { NOT_FOUND_ROUTE_ID, routeTable } from '../config/route-table';
+import { isStaticRoute } from '../config/static-routes';
 import { detectClient } from '../lib/client/client-info';
 import { titleForMatches } from '../lib/routing/document-title';
 import { AppProviders } from './app-providers';
+import { hydrationDataScript } from './hydration-data';
 import { loadRouteHead, routeModuleSource } from './route-modules';
 import { createRoutes } from './routes';
 
@@ -41,7 +43,6 @@ function modulesOf(context: StaticHandlerContext): string[] {
 export async function renderPage({
   url,
   language,
-  nonce,
   userAgent,
   signal,
   shares,
@@ -58,7 +59,7 @@ export async function renderPage({
   const router = createStaticRouter(handler.dataRoutes, context);
   const html = renderToString(
     <AppProviders language={language} client={detectClient(userAgent)}>
-      <StaticRouterProvider router={router} context={context} nonce={nonce} />
+      <StaticRouterProvider router={router} context={context} hydrate={false} />
     </AppProviders>,
   );
   return {
@@ -68,6 +69,10 @@ export async function renderPage({
       language,
     ),
     html,
+    hydrationScript: hydrationDataScript(context, {
+      pathname: context.location.pathname,
+      search: context.location.search,
+    }),
     modules: modulesOf(context),
     head: await headOf(context, language),
   };
@@ -82,7 +87,21 @@ async function headOf(context: StaticHandlerContext, language: Language): Promis
   return head ? head(context.loaderData[leaf.route.id], language) : {};
 }
 
+/** A name for the device class the page's markup depends on (see detectClient). */
+export function clientClass(userAgent: string | undefined): string {
+  const { platform, inAppBrowser } = detectClient(userAgent);
+  return `${platform}.${inAppBrowser}`;
+}
+
+export function staticPagePaths(): string[] {
+  return routeTable.filter(isStaticRoute).map((entry) => `${BASE_PATH}${entry.path}`);
+}
+
 export { routeTable };
 
 // Checked here so a change of the contract breaks the web build, not the server at run time.
-export const pageRenderModule: PageRenderModule = { renderPage };
+export const pageRenderModule: PageRenderModule = {
+  renderPage,
+  clientClass,
+  staticPagePaths,
+};

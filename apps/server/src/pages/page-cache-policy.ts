@@ -1,0 +1,46 @@
+/**
+ * How long caches may keep a share page, and the bound it sets on how late a change shows
+ * (removed, made private, owner in deletion cool-off, edited, a cabinet's goods changed):
+ *
+ * - the origin reads an item at most once per SHARE_REUSE_SECONDS (however many visitors come:
+ *   a share link's spike costs one query a second) and serves the page of what it read;
+ * - a shared cache (nginx, a CDN) keeps it fresh for SHARE_FRESH_SECONDS, then serves it stale
+ *   for at most SHARE_STALE_SECONDS while it revalidates;
+ * - browsers (max-age=0) revalidate every visit and mostly get a 304.
+ *
+ * So every visitor sees a change within SHARE_CHANGE_BOUND_SECONDS, 5 s, behind one shared cache.
+ */
+export const SHARE_REUSE_SECONDS = 1;
+export const SHARE_FRESH_SECONDS = 1;
+export const SHARE_STALE_SECONDS = 3;
+export const SHARE_CHANGE_BOUND_SECONDS =
+  SHARE_REUSE_SECONDS + SHARE_FRESH_SECONDS + SHARE_STALE_SECONDS;
+
+/** Where the page's language came from. */
+export type LanguageSource = 'query' | 'header';
+
+/**
+ * A share page's Cache-Control.
+ * - The language chosen by `?lang=`: the URL names the whole page, so shared caches may keep it.
+ * - The language chosen from Accept-Language: no shared cache may keep it (`private`). A shared
+ *   cache keys on the URL and would otherwise give one visitor's language to the next, and
+ *   `Vary: Accept-Language` would split it per raw header value (every browser writes it
+ *   differently), which is not a cache. A proxy that wants these too can normalise the header to
+ *   `?lang=` itself (docs/decisions/0007-cacheable-pages.md). The origin's own cache and the
+ *   browser's 304s still serve these.
+ * - Error states (400, 403, 404, 410) are as changeable as the item (made public again), so they
+ *   are kept as briefly, without a stale period: a removed item's link shared to thousands still
+ *   reaches the origin at most once per cache and second.
+ */
+export function sharePageCacheControl(status: number, language: LanguageSource): string {
+  if (status >= 500) return 'no-store';
+  if (language === 'header') return 'private, no-cache';
+  if (status >= 400) return `public, max-age=0, s-maxage=${SHARE_FRESH_SECONDS}`;
+  return `public, max-age=0, s-maxage=${SHARE_FRESH_SECONDS}, stale-while-revalidate=${SHARE_STALE_SECONDS}`;
+}
+
+/**
+ * Pages built ahead and in-app pages: revalidated on every visit (the ETag makes that a 304), yet
+ * allowed in the back-forward cache, which no-store would rule out (docs/decisions/0002).
+ */
+export const REVALIDATED_PAGE_CACHE_CONTROL = 'no-cache';

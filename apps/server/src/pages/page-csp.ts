@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import { cspDirectives, serializeCsp } from '../plugins/csp-directives.ts';
+
+export interface InlineCode {
+  /** The text of every inline script the browser would run. */
+  scripts: string[];
+  /** The text of every <style> element. */
+  styles: string[];
+}
+
+const SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
+const STYLE = /<style\b[^>]*>([\s\S]*?)<\/style\s*>/gi;
+// Data blocks (JSON) are never run, so the policy does not need to (and must not) allow them.
+const DATA_BLOCK = /\btype\s*=\s*["']?application\/(?:ld\+)?json/i;
+const EXTERNAL = /\bsrc\s*=/i;
+
+/**
+ * The inline code of a page the server assembled (its markup escapes every `<` in users' text, so
+ * a `<script` or `<style` here is always one of ours).
+ */
+export function inlineCodeOf(html: string): InlineCode {
+  const scripts = [...html.matchAll(SCRIPT)]
+    .filter(([, attributes = '']) => !DATA_BLOCK.test(attributes) && !EXTERNAL.test(attributes))
+    .map(([, , text = '']) => text);
+  const styles = [...html.matchAll(STYLE)].map(([, text = '']) => text);
+  return { scripts, styles };
+}
+
+export function cspHash(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+/**
+ * The page's own Content-Security-Policy: the site's policy plus the hashes of exactly the inline
+ * script and style this page carries. The same for every visitor of the same page, so it can be
+ * cached with the page; still no 'unsafe-inline'.
+ */
+export function pageContentSecurityPolicy(html: string, production: boolean): string {
+  const base = cspDirectives(production);
+  const { scripts, styles } = inlineCodeOf(html);
+  return serializeCsp({
+    ...base,
+    scriptSrc: [...(base.scriptSrc ?? []), ...new Set(scripts.map(cspHash))],
+    styleSrc: [...(base.styleSrc ?? []), ...new Set(styles.map(cspHash))],
+  });
+}

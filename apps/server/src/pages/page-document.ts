@@ -1,0 +1,69 @@
+import type { Language } from '@guquan/contract/language';
+import type { ShareReader } from '@guquan/contract/share';
+import { BASE_PATH } from '@guquan/contract/site-paths';
+import { fillTemplate } from './html-document.ts';
+import { pageAssets } from './page-assets.ts';
+import { headTags } from './page-head.ts';
+import { pageContentSecurityPolicy } from './page-csp.ts';
+import type { WebBuild } from './web-build.ts';
+
+/** What a page's document depends on besides the request: fixed for the life of the process. */
+export interface DocumentSettings {
+  build: WebBuild;
+  /** The origin visitors reach the site at: previews need absolute URLs. */
+  publicOrigin: string;
+  /** In demo mode pages say so, and in-app pages opened in a browser load the bridge simulator. */
+  demo?: boolean;
+}
+
+/** The marker in-app pages look for before loading the bridge simulator (demo mode only). */
+export const DEMO_MODE_META = '<meta name="guquan-mode" content="demo">';
+
+const SITE_NAMES: Readonly<Record<Language, string>> = { 'zh-CN': '谷圈', en: 'goods circle' };
+
+export interface DocumentRequest {
+  /** Path and query under the base path, as the browser asked for it. */
+  url: string;
+  language: Language;
+  userAgent?: string;
+  signal?: AbortSignal;
+  shares?: ShareReader;
+}
+
+/** A whole HTML document and the Content-Security-Policy that allows exactly its inline code. */
+export interface RenderedDocument {
+  status: number;
+  html: string;
+  csp: string;
+}
+
+/** Renders a page with the web app's server entry and puts it into the build's index.html. */
+export async function renderDocument(
+  { build, publicOrigin, demo }: DocumentSettings,
+  { url, language, userAgent, signal, shares }: DocumentRequest,
+): Promise<RenderedDocument> {
+  const page = await build.renderer.renderPage({
+    url,
+    language,
+    ...(userAgent === undefined ? {} : { userAgent }),
+    ...(signal ? { signal } : {}),
+    ...(shares ? { shares } : {}),
+  });
+  const assets = pageAssets(build, page.modules, `${BASE_PATH}/`);
+  const html = fillTemplate(build.template, {
+    language,
+    title: page.title,
+    head:
+      (demo ? DEMO_MODE_META : '') +
+      headTags(page.head, {
+        title: page.title,
+        origin: publicOrigin,
+        url,
+        siteName: SITE_NAMES[language],
+      }) +
+      assets.head,
+    scripts: page.hydrationScript + assets.scripts,
+    appHtml: page.html,
+  });
+  return { status: page.status, html, csp: pageContentSecurityPolicy(html, demo !== true) };
+}

@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { LANGUAGES, type Language } from '@guquan/contract/language';
+import { cachedPage, type CachedPage } from './rendered-page-cache.ts';
+import { DEMO_MODE_META, renderDocument, type DocumentSettings } from './page-document.ts';
+import { pageContentSecurityPolicy } from './page-csp.ts';
+import type { WebBuild } from './web-build.ts';
+
+/**
+ * Pages built ahead (the website, every legal page and version): rendered by `npm run build` once
+ * per path, language and class of device into `dist/prerendered/`, and sent by the server as they
+ * are. The markup is the server's own (renderDocument), so it hydrates exactly as a page rendered
+ * on request would.
+ */
+
+/** One User-Agent per class of device a page's markup depends on (see detectClient). */
+const SAMPLE_USER_AGENTS = ['', 'iPhone', 'Android'].flatMap((platform) =>
+  ['', 'MicroMessenger/8.0', 'Weibo', 'QQ/9.0'].map((app) => `${platform} ${app}`.trim()),
+);
+
+const manifestSchema = z.object({
+  buildId: z.string(),
+  pages: z.array(
+    z.object({
+      path: z.string(),
+      language: z.enum(LANGUAGES),
+      clientClass: z.string(),
+      file: z.string().regex(/^[\w-]+\.html$/),
+    }),
+  ),
+});
+type PrerenderManifest = z.infer<typeof manifestSchema>;
+
+export function prerenderDir(build: Pick<WebBuild, 'clientDir'>): string {
+  return join(dirname(build.clientDir), 'prerendered');
+}
+
+/**
+ * A static page as built ahead, in production form (no demo marker); `publicOrigin` is empty, as
+ * these pages carry no absolute URL (prerenderStaticPages refuses one that would).
+ */
+export async function renderStaticPage(
+  build: WebBuild,
+  path: string,
+  language: Language,
+  userAgent: string | undefined,
+): Promise<string> {
+  const settings: DocumentSettings = { build, publicOrigin: '', demo: false };
+  const document = await renderDocument(settings, {
+    url: path,
+    language,
+    ...(userAgent ? { userAgent } : {}),
+  });
+  if (document.status !== 200) throw new Error(`${path} rendered ${document.status}`);
+  if (/<meta property="og:/.test(document.html))
+    throw new Error(`${path} has preview tags: it cannot be built ahead without the origin`);
+  return document.html;
+}
+
+/** Writes every static page of the build into its prerendered directory; returns the count. */
+export async function prerenderStaticPages(build: WebBuild): Promise<number> {
+  const dir = prerenderDir(build);
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  const manifest: PrerenderManifest = { buildId: build.buildId, pages: [] };
+  const written = new Set<string>();
+  for (const path of build.renderer.staticPagePaths()) {
+    for (const language of LANGUAGES) {
+      const classes = new Set<string>();
+      for (const userAgent of SAMPLE_USER_AGENTS) {
+        const clientClass = build.renderer.clientClass(userAgent);
+        if (classes.has(clientClass)) continue;
+        classes.add(clientClass);
+        const html = await renderStaticPage(build, path, language, userAgent);
+        // Named by content: pages that look the same on several devices are one file.
+        const file = `${createHash('sha256').update(html).digest('base64url').slice(0, 20)}.html`;
+        if (!written.has(file)) await writeFile(join(dir, file), html);
+        written.add(file);
+        manifest.pages.push({ path, language, clientClass, file });
+      }
+    }
+  }
+  await writeFile(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`);
+  return written.size;
+}
+
+/** The document as this server sends it: in demo mode with the demo marker (see renderDocument). */
+export function withServerSettings(html: string, demo: boolean): string {
+  // Where renderDocument puts it: first in the head marker, which follows the title.
+  return demo
+    ? html.replace(/<\/title>(\s*)/, (_match, space: string) => `</title>${space}${DEMO_MODE_META}`)
+    : html;
+}
+
+/** A page built ahead, ready to send: with this server's settings, its ETag and its CSP. */
+export function servedStaticPage(built: string, demo: boolean): CachedPage {
+  const html = withServerSettings(built, demo);
+  return cachedPage(200, html, contentEtag(html), pageContentSecurityPolicy(html, !demo));
+}
+
+export interface StaticPages {
+  find(path: string, language: Language, clientClass: string): CachedPage | undefined;
+  readonly count: number;
+}
+
+export const NO_STATIC_PAGES: StaticPages = { find: () => undefined, count: 0 };
+
+/** A page's ETag: the version of exactly these bytes. */
+export function contentEtag(html: string): string {
+  return `W/"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
+}
+
+/**
+ * The build's prerendered pages, read once at start-up. Missing, or made for another build: none
+ * (the server then renders those pages on request, as before, and says so in its log).
+ */
+export async function loadStaticPages(
+  build: WebBuild,
+  { demo }: { demo: boolean },
+): Promise<StaticPages> {
+  const dir = prerenderDir(build);
+  let manifest: PrerenderManifest;
+  try {
+    manifest = manifestSchema.parse(JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')));
+  } catch {
+    return NO_STATIC_PAGES;
+  }
+  if (manifest.buildId !== build.buildId) return NO_STATIC_PAGES;
+  const files = new Map<string, CachedPage>();
+  const pages = new Map<string, CachedPage>();
+  for (const entry of manifest.pages) {
+    let page = files.get(entry.file);
+    if (!page) {
+      page = servedStaticPage(await readFile(join(dir, entry.file), 'utf8'), demo);
+      files.set(entry.file, page);
+    }
+    pages.set(staticPageKey(entry.path, entry.language, entry.clientClass), page);
+  }
+  return {
+    find: (path, language, clientClass) => pages.get(staticPageKey(path, language, clientClass)),
+    count: files.size,
+  };
+}
+
+function staticPageKey(path: string, language: Language, clientClass: string): string {
+  return `${path}\n${language}\n${clientClass}`;
+}

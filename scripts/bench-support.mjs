@@ -1,0 +1,44 @@
+// What both benchmarks share: the demo data's ids and a production build served on loopback.
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { transform } from 'esbuild';
+
+/** The demo data's fixed ids (a TypeScript module, which Node 20 cannot import by itself). */
+export async function loadDemoIds() {
+  const source = await readFile(
+    new URL('../apps/server/src/demo/seed/demo-ids.ts', import.meta.url),
+  );
+  const { code } = await transform(source.toString(), { loader: 'ts', format: 'esm' });
+  const module = await import(`data:text/javascript,${encodeURIComponent(code)}`);
+  return module.DEMO_IDS;
+}
+
+/**
+ * Starts `apps/server/dist/server.js` of the checkout at `root` on a data directory of its own
+ * (seeded with the demo data on start) and resolves once /health answers.
+ */
+export async function startBenchServer({ root = '.', port, dataDir }) {
+  const server = spawn(process.execPath, [join(root, 'apps/server/dist/server.js')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  for (let attempt = 0; attempt < 300; attempt += 1) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/anime_merch_web/api/v1/health`);
+      if (res.ok) return server;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  server.kill();
+  throw new Error('The server did not start: run `npm run build` first.');
+}
