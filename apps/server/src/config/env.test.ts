@@ -23,7 +23,13 @@ describe('loadConfig', () => {
 
   it('reads the environment', () => {
     const config = loadConfig(
-      { PORT: '9000', HOST: 'localhost', LOG_LEVEL: 'warn', WEB_DIST_DIR: '/x', TRUST_PROXY: '1' },
+      {
+        PORT: '9000',
+        HOST: 'localhost',
+        LOG_LEVEL: 'warn',
+        WEB_DIST_DIR: '/x',
+        TRUST_PROXY: '10.0.0.1',
+      },
       DEFAULTS,
     );
     expect(config).toMatchObject({
@@ -32,7 +38,7 @@ describe('loadConfig', () => {
       logLevel: 'warn',
       webDistDir: '/x',
     });
-    expect(config.trustProxy).toBe(true);
+    expect(config.trustProxy).toEqual(['10.0.0.1']);
   });
 
   it('takes DATA_DIR as an absolute path, relative ones from the working directory', () => {

@@ -1,16 +1,13 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { readSmsConfig, type AliyunSmsConfig } from '../account-deletion/sms-config.ts';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.ts';
 
 /**
  * The server's configuration, read from the environment once at start-up. Anything missing or
  * malformed stops the start with a message that names the variable.
  */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
-
-const booleanFlag = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((value) => value === 'true' || value === '1');
 
 const envSchema = z.object({
   APP_MODE: z.enum(['demo', 'production']).default('demo'),
@@ -24,7 +21,7 @@ const envSchema = z.object({
     .min(1)
     .refine((value) => !value.includes('\0'), 'must be a directory path')
     .optional(),
-  TRUST_PROXY: booleanFlag.default(false),
+  TRUST_PROXY: z.string().optional(),
   // The App Store: which app's transactions count, from which environment, trusting which roots.
   // Xcode and LocalTesting are not accepted: the verifier skips signatures for them.
   APPLE_BUNDLE_ID: z
@@ -52,7 +49,8 @@ export interface Config {
   webDistDir: string;
   /** Where the data lives: the SQLite database, image originals and the resized-image cache. */
   dataDir: string;
-  trustProxy: boolean;
+  /** The proxies whose X-Forwarded-For is believed: none, a hop count, or addresses/CIDRs. */
+  trustProxy: TrustProxy;
   appStore: AppStoreConfig;
   /** The SMS provider (production only: demo mode never sends a text). */
   sms: AliyunSmsConfig | null;
@@ -123,6 +121,8 @@ export function loadConfig(
   if (environment === 'Production' && values.APPLE_APP_APPLE_ID === undefined) {
     problems.push('  APPLE_APP_APPLE_ID: required when APPLE_ENVIRONMENT is Production');
   }
+  const trustProxy = parseTrustProxy(values.TRUST_PROXY);
+  if (!trustProxy.ok) problems.push(`  ${trustProxy.problem}`);
   const sms = readSmsConfig(env, values.APP_MODE);
   problems.push(...sms.problems);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
@@ -137,7 +137,7 @@ export function loadConfig(
     webDistDir: values.WEB_DIST_DIR ?? defaults.webDistDir,
     // Relative paths are taken from the working directory once, so nothing later depends on it.
     dataDir: resolve(values.DATA_DIR ?? defaults.dataDir),
-    trustProxy: values.TRUST_PROXY,
+    trustProxy: trustProxy.ok ? trustProxy.value : false,
     appStore: {
       bundleId: values.APPLE_BUNDLE_ID ?? DEMO_BUNDLE_ID,
       appAppleId: values.APPLE_APP_APPLE_ID,
