@@ -37,6 +37,7 @@ import { sessionRoutes } from './routes/session-routes.ts';
 import { seedIfEmpty, type SeedOptions } from './seed/seed.ts';
 import { createShareReader, shareRepositories } from './shares/share-reader.ts';
 import { sendApiError } from './http/api-error.ts';
+import { handleClientError } from './http/client-errors.ts';
 import { installErrorHandling } from './http/error-handling.ts';
 import { pageRoutes } from './pages/page-routes.ts';
 import { loadWebBuild, type WebBuild } from './pages/web-build.ts';
@@ -106,6 +107,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     frameworkErrors: (_error, _request, reply) => {
       sendApiError(reply, 400, 'bad_request', 'The address is malformed.');
     },
+    // And those Node's parser raises before any request exists (bad header, long URL, timeout).
+    clientErrorHandler: handleClientError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
