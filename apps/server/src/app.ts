@@ -39,6 +39,11 @@ import { createShareReader, shareRepositories } from './shares/share-reader.ts';
 import { sendApiError } from './http/api-error.ts';
 import { handleClientError } from './http/client-errors.ts';
 import { installErrorHandling } from './http/error-handling.ts';
+import {
+  SERVER_TIMEOUTS,
+  serverTimeoutOptions,
+  type ServerTimeouts,
+} from './http/server-timeouts.ts';
 import { pageRoutes } from './pages/page-routes.ts';
 import { loadWebBuild, type WebBuild } from './pages/web-build.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
@@ -56,6 +61,8 @@ export interface AppOptions {
   seed?: SeedOptions;
   /** Replaces the SMS sender of the mode (tests: a failing provider). */
   smsSender?: SmsSender;
+  /** Replaces the client timeouts (tests: a stalled request answered within a second). */
+  timeouts?: ServerTimeouts;
 }
 
 /**
@@ -99,6 +106,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
+    ...serverTimeoutOptions(options.timeouts ?? SERVER_TIMEOUTS),
     return503OnClosing: true,
     // Long enough that an oversized id still reaches its route and is answered as invalid there.
     routerOptions: { maxParamLength: 1000 },

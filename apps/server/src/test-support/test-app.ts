@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SmsSender } from '../account-deletion/sms-sender.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config/env.ts';
+import type { ServerTimeouts } from '../http/server-timeouts.ts';
 import { TEST_CHAIN_DIR } from '../membership/test-chain.ts';
 import { loadWebBuild, type WebBuild } from '../pages/web-build.ts';
 
@@ -48,7 +49,7 @@ export const PRODUCTION_APP_STORE_TEST_ENV = {
  */
 export async function buildTestApp(
   env: Record<string, string> = {},
-  overrides: { webBuild?: WebBuild; smsSender?: SmsSender } = {},
+  overrides: { webBuild?: WebBuild; smsSender?: SmsSender; timeouts?: ServerTimeouts } = {},
 ): Promise<FastifyInstance> {
   const temp = env.DATA_DIR === undefined ? await makeTempDataDir() : undefined;
   const dataDir = env.DATA_DIR ?? temp?.dataDir ?? '';
@@ -68,6 +69,7 @@ export async function buildTestApp(
     logger: false,
     seed: { imageScale: TEST_IMAGE_SCALE },
     ...(overrides.smsSender ? { smsSender: overrides.smsSender } : {}),
+    ...(overrides.timeouts ? { timeouts: overrides.timeouts } : {}),
   });
   if (temp) app.addHook('onClose', temp.remove);
   await app.ready();
