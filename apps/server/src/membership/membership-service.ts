@@ -43,6 +43,14 @@ const SUBSCRIPTION_TYPE = 'Auto-Renewable Subscription';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** The largest distance from the epoch a JavaScript date can hold (ECMA-262 21.4.1.1). */
+const MAX_DATE_MS = 8.64e15;
+
+/** A signed date we can mean: a number of milliseconds a date can hold, or absent if optional. */
+function isDateMs(value: number | undefined): value is number {
+  return value !== undefined && Number.isFinite(value) && Math.abs(value) <= MAX_DATE_MS;
+}
+
 function rejected(code: TransactionErrorCode): TransactionRejected {
   return new TransactionRejected(code, code === 'wrong_account' ? 403 : 400);
 }
@@ -72,10 +80,11 @@ async function readTransaction(
     !originalTransactionId ||
     originalTransactionId.length > 64 ||
     !productId ||
-    purchaseDate === undefined ||
-    expiresDate === undefined ||
-    !Number.isFinite(purchaseDate) ||
-    !Number.isFinite(expiresDate) ||
+    // Signed, but past what a date can hold: refused, never a RangeError (a 500).
+    !isDateMs(purchaseDate) ||
+    !isDateMs(expiresDate) ||
+    !isDateMs(decoded.signedDate) ||
+    (decoded.revocationDate !== undefined && !isDateMs(decoded.revocationDate)) ||
     expiresDate <= purchaseDate
   ) {
     throw rejected('invalid_transaction');
