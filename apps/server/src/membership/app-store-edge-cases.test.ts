@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MembershipResponse } from '@guquan/contract/membership';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
-import { type DemoUserKey } from '../seed/demo-ids.ts';
+import { runAccountDeletionJob } from '../account-deletion/deletion-job.ts';
+import { DEMO_IDS, type DemoUserKey } from '../seed/demo-ids.ts';
 import { buildTestAppWithDb, logIn, type TestAppWithDb } from '../test-support/design-test-app.ts';
 import { DAY_MS, testAppStore } from './test-storekit.ts';
 
@@ -109,5 +110,65 @@ describe('dates a signed payload cannot mean', () => {
       );
       expect(response.statusCode, field).toBe(200);
     }
+  });
+});
+
+describe('notifications for a deleted account', () => {
+  it('are acknowledged and bring no membership back', async () => {
+    const who = await buyer('yuyuan');
+    const bought = sign(who);
+    expect((await submit(who, bought.signedTransaction)).statusCode).toBe(200);
+    const { id: userId } = await s.db
+      .selectFrom('users')
+      .select('id')
+      .where('public_id', '=', DEMO_IDS.users.yuyuan)
+      .executeTakeFirstOrThrow();
+    const past = new Date(Date.now() - 31 * DAY_MS).toISOString();
+    await s.db
+      .insertInto('account_deletion_requests')
+      .values({
+        user_id: userId,
+        requested_at: past,
+        deletes_at: past,
+        cancelled_at: null,
+        cancel_reason: null,
+        completed_at: null,
+      })
+      .execute();
+    expect((await runAccountDeletionJob(s.db, new Date())).deleted).toBe(1);
+    const transactionsBefore = await s.db
+      .selectFrom('app_store_transactions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .execute();
+
+    for (const notificationType of ['DID_RENEW', 'SUBSCRIBED', 'DID_CHANGE_RENEWAL_STATUS']) {
+      const renewal = appStore.transaction({
+        productId: 'vip.monthly',
+        appAccountToken: who.token,
+        originalTransactionId: bought.transactionId,
+        purchaseDate: Date.now(),
+        expiresDate: Date.now() + 30 * DAY_MS,
+      });
+      const response = await notify(
+        appStore.notification({
+          notificationType,
+          signedTransactionInfo: renewal.signedTransaction,
+        }),
+      );
+      expect(response.statusCode, notificationType).toBe(200);
+    }
+    const memberships = await s.db
+      .selectFrom('memberships')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .execute();
+    expect(memberships).toEqual([]);
+    const transactionsAfter = await s.db
+      .selectFrom('app_store_transactions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .execute();
+    expect(transactionsAfter).toEqual(transactionsBefore);
   });
 });

@@ -13,6 +13,7 @@ import {
   findPlan,
   findTransaction,
   insertTransaction,
+  isDeletedUser,
   listPlans,
   readMembership,
   recompute,
@@ -110,7 +111,8 @@ export interface MembershipServiceOptions {
   now?: () => Date;
 }
 
-export type NotificationOutcome = 'processed' | 'duplicate' | 'ignored' | 'unmatched';
+export type NotificationOutcome =
+  'processed' | 'duplicate' | 'ignored' | 'unmatched' | 'account_deleted';
 
 /** Notification types that change a membership; the App Store's others are acknowledged. */
 const HANDLED = new Set([
@@ -246,6 +248,9 @@ export function membershipService({
             ? await userIdForToken(trx, decoded.appAccountToken)
             : undefined);
         if (userId === undefined) return 'unmatched';
+        // Deleting an account does not cancel its Apple subscription, so renewals and the like
+        // keep coming: acknowledged, and nothing comes back to the anonymised account.
+        if (await isDeletedUser(trx, userId)) return 'account_deleted';
         row = { ...row, userId };
         const known = await findTransaction(trx, row.transactionId);
         if (known && known.userId !== userId) return 'unmatched';
