@@ -13,6 +13,9 @@ import type { Config } from './config/env.ts';
 import { dataPaths } from './config/data-paths.ts';
 import { openSqliteDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
+import { loadPhoneProtection } from './crypto/phone-keys.ts';
+import type { PhoneProtection } from './crypto/phone-protection.ts';
+import { reencryptPhones } from './crypto/phone-rotation.ts';
 import { findServableImage } from './media/media-repository.ts';
 import { mediaRoutes } from './media/media-routes.ts';
 import { createResizedImages } from './media/resized-images.ts';
@@ -69,21 +72,28 @@ export interface AppOptions {
  * The database, brought to the latest version; on the first start of a demo server, filled with
  * the demo community. A production server never gets demo users: it starts empty.
  */
-async function openData(app: FastifyInstance, config: Config, seed: SeedOptions): Promise<Db> {
+async function openData(
+  app: FastifyInstance,
+  config: Config,
+  seed: SeedOptions,
+): Promise<{ db: Db; phones: PhoneProtection }> {
   const paths = dataPaths(config.dataDir);
+  const phones = await loadPhoneProtection(config.phoneKeys, paths.phoneKey);
   const db = openSqliteDatabase(paths.database);
   app.addHook('onClose', () => db.destroy());
-  await migrateToLatest(db);
+  await migrateToLatest(db, { phones });
+  const rotated = await reencryptPhones(db, phones);
+  if (rotated > 0) app.log.info({ rotated }, 'phone numbers re-encrypted with the current key');
   if (config.mode === 'demo') {
     const started = performance.now();
-    if (await seedIfEmpty(db, paths, seed)) {
+    if (await seedIfEmpty(db, paths, phones, seed)) {
       app.log.info(
         { dataDir: config.dataDir, ms: Math.round(performance.now() - started) },
         'seeded the demo data',
       );
     }
   }
-  return db;
+  return { db, phones };
 }
 
 function requireSmsConfig(config: Config) {
@@ -124,7 +134,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Apple's roots first: a production server without them stops here, before opening anything.
   const verifier = createAppStoreVerifier(config.appStore, appStoreRootCertificates(config));
   const build = options.webBuild ?? (await loadWebBuild(config.webDistDir));
-  const db = await openData(app, config, options.seed ?? {});
+  const { db, phones } = await openData(app, config, options.seed ?? {});
   const shares = createShareReader(shareRepositories(db));
   const sessions = sessionStore(db);
   const membership = membershipService({ db, verifier });
@@ -136,6 +146,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     runAccountDeletionJob(db, new Date(), {
       paths,
       sms,
+      phones,
       log: (message, details) => {
         app.log.warn(details, message);
       },
@@ -161,7 +172,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(sessionRoutes, { sessions });
       await api.register(membershipRoutes, { sessions, membership });
       await api.register(designRoutes, { designs: designRepository(db), sessions });
-      await api.register(accountDeletionRoutes, { db, sessions, sms });
+      await api.register(accountDeletionRoutes, { db, sessions, sms, phones });
       // The simulator's log-in, App Store and SMS stand-ins exist in demo mode only: production
       // has no such paths at all.
       if (config.mode === 'demo') {
@@ -169,7 +180,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         const signer = createStoreKitSigner(loadCertificateChain(), config.appStore);
         await api.register(demoStoreKitRoutes, { db, sessions, signer });
       }
-      if (demoSms) await api.register(demoSmsRoutes, { db, sessions, sms: demoSms });
+      if (demoSms) await api.register(demoSmsRoutes, { db, sessions, sms: demoSms, phones });
       api.get('/openapi.json', { schema: { hide: true } }, (_request, reply) =>
         reply.header('cache-control', 'no-cache').send(app.swagger()),
       );

@@ -5,6 +5,7 @@ import { dataPaths } from './config/data-paths.ts';
 import { ConfigError, loadConfig } from './config/env.ts';
 import { openSqliteDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
+import { loadPhoneProtection } from './crypto/phone-keys.ts';
 
 /**
  * `npm run delete-accounts`: runs the account deletion job once, now, on the data the server
@@ -15,9 +16,11 @@ async function main(): Promise<void> {
   const paths = dataPaths(config.dataDir);
   const db = openSqliteDatabase(paths.database);
   try {
-    await migrateToLatest(db);
+    const phones = await loadPhoneProtection(config.phoneKeys, paths.phoneKey);
+    await migrateToLatest(db, { phones });
     const report = await runAccountDeletionJob(db, new Date(), {
       paths,
+      phones,
       sms: config.sms ? aliyunSmsSender(config.sms) : demoSmsSender(),
       log: (message, details) => {
         console.warn(message, details ?? '');

@@ -117,7 +117,11 @@ describe('runAccountDeletionJob', () => {
     expect(await countOf(t, 'goods')).toBe(othersGoods + (await leftOf(t, id)).goods);
     expect((await reader.read('goods', DEMO_IDS.goods.gallery)).state).toBe('not_found');
 
-    const report = await runAccountDeletionJob(t.db, DUE, { paths: t.paths, sms });
+    const report = await runAccountDeletionJob(t.db, DUE, {
+      paths: t.paths,
+      sms,
+      phones: t.phones,
+    });
     expect(report).toMatchObject({ deleted: 1, blocked: 0, failed: 0 });
     expect(await leftOf(t, id)).toEqual({
       goods: 0,
@@ -144,7 +148,8 @@ describe('runAccountDeletionJob', () => {
     expect(after).toMatchObject({
       nickname: DELETED_NICKNAME,
       avatar_image_id: null,
-      phone: null,
+      phone_encrypted: null,
+      phone_index: null,
       deleted_at: DUE.toISOString(),
     });
     expect(after.public_id).not.toBe(before.public_id);

@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import type { Kysely, Transaction } from 'kysely';
 import { RETENTION, type RetainedKind } from '@guquan/contract/account-deletion';
 import type { DataPaths } from '../config/data-paths.ts';
+import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Database } from '../db/schema.ts';
 import { newPublicId } from '../db/public-id.ts';
 import { findBlockers } from './deletion-requests.ts';
@@ -24,6 +25,8 @@ export interface DeletionJobOptions {
   paths?: Pick<DataPaths, 'media' | 'mediaCache'>;
   /** Tells each deleted user by SMS (privacy policy 11.5 item 4). */
   sms?: SmsSender;
+  /** Decrypts the number the notice goes to. */
+  phones?: PhoneProtection;
   log?: (message: string, details?: Record<string, unknown>) => void;
 }
 
@@ -44,7 +47,8 @@ function addMonths(iso: string | Date, months: number): string {
   return date.toISOString();
 }
 
-type Outcome = { state: 'deleted'; phone: string | null } | { state: 'blocked' | 'skipped' };
+type Outcome =
+  { state: 'deleted'; phoneEncrypted: string | null } | { state: 'blocked' | 'skipped' };
 
 async function deleteOneAccount(
   trx: Transaction<Database>,
@@ -66,7 +70,7 @@ async function deleteOneAccount(
 
   const user = await trx
     .selectFrom('users')
-    .select(['phone', 'avatar_image_id'])
+    .select(['phone_encrypted', 'avatar_image_id'])
     .where('id', '=', userId)
     .executeTakeFirstOrThrow();
 
@@ -163,7 +167,8 @@ async function deleteOneAccount(
       public_id: newPublicId(),
       nickname: DELETED_NICKNAME,
       avatar_image_id: null,
-      phone: null,
+      phone_encrypted: null,
+      phone_index: null,
       deleted_at: at,
     })
     .where('id', '=', userId)
@@ -213,7 +218,7 @@ async function deleteOneAccount(
     .executeTakeFirst();
   // Another server finished or a log-in cancelled it meanwhile: undo this run for the user.
   if (Number(done.numUpdatedRows) !== 1) throw new Error('The deletion request changed meanwhile');
-  return { state: 'deleted', phone: user.phone };
+  return { state: 'deleted', phoneEncrypted: user.phone_encrypted };
 }
 
 /** Removes the image files whose rows are gone, originals and resized copies. */
@@ -297,7 +302,7 @@ export async function runAccountDeletionJob(
     .where('deletes_at', '<=', now.toISOString())
     .orderBy('deletes_at')
     .execute();
-  const phones: string[] = [];
+  const notices: string[] = [];
   for (const request of due) {
     try {
       const outcome = await db
@@ -305,7 +310,7 @@ export async function runAccountDeletionJob(
         .execute((trx) => deleteOneAccount(trx, request.id, request.user_id, now));
       if (outcome.state === 'deleted') {
         report.deleted += 1;
-        if (outcome.phone) phones.push(outcome.phone);
+        if (outcome.phoneEncrypted) notices.push(outcome.phoneEncrypted);
       } else if (outcome.state === 'blocked') {
         report.blocked += 1;
         log('account deletion blocked by an open case', { requestId: request.id });
@@ -316,8 +321,10 @@ export async function runAccountDeletionJob(
     }
   }
   if (options.paths) await removeQueuedMedia(db, options.paths);
-  for (const phone of phones) {
-    await options.sms?.send({ kind: 'account_deleted', phone }).catch((error: unknown) => {
+  for (const phoneEncrypted of notices) {
+    if (!options.sms || !options.phones) continue;
+    const phone = options.phones.decrypt(phoneEncrypted);
+    await options.sms.send({ kind: 'account_deleted', phone }).catch((error: unknown) => {
       log('could not send the deletion notice', { error });
     });
   }

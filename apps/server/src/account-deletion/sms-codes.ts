@@ -8,6 +8,7 @@ import {
   SMS_DAILY_LIMIT,
   SMS_RESEND_SECONDS,
 } from '@guquan/contract/account-deletion';
+import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Database } from '../db/schema.ts';
 
 /**
@@ -47,14 +48,18 @@ export function newCode(): string {
 /** Seconds to wait before another code may go to this user or phone; 0 when it may go now. */
 async function secondsUntilAllowed(
   db: Kysely<Database>,
-  column: 'user_id' | 'phone',
-  value: number | string,
+  who: { userId: number } | { phoneIndexes: string[] },
   now: Date,
 ): Promise<number> {
   const recent = await db
     .selectFrom('sms_codes')
     .select('created_at')
-    .where(column, '=', value)
+    .where((eb) =>
+      'userId' in who
+        ? eb('user_id', '=', who.userId)
+        : // Every key's index: codes sent before a key rotation still count.
+          eb('phone_index', 'in', who.phoneIndexes),
+    )
     .where('created_at', '>', new Date(now.getTime() - DAY_MS).toISOString())
     .orderBy('created_at', 'desc')
     .limit(SMS_DAILY_LIMIT)
@@ -78,6 +83,7 @@ export type IssueResult =
 /** A new code for the user's phone, unless a limit says wait. The caller sends it. */
 export async function issueCode(
   db: Kysely<Database>,
+  phones: PhoneProtection,
   userId: number,
   phone: string,
   now: Date,
@@ -86,8 +92,8 @@ export async function issueCode(
   // time; on PostgreSQL this wants serializable isolation or a lock on the user's row).
   return db.transaction().execute(async (trx) => {
     const wait = Math.max(
-      await secondsUntilAllowed(trx, 'user_id', userId, now),
-      await secondsUntilAllowed(trx, 'phone', phone, now),
+      await secondsUntilAllowed(trx, { userId }, now),
+      await secondsUntilAllowed(trx, { phoneIndexes: phones.indexes(phone) }, now),
     );
     if (wait > 0) return { ok: false as const, retryAfterSeconds: wait };
     const code = newCode();
@@ -96,7 +102,7 @@ export async function issueCode(
       .insertInto('sms_codes')
       .values({
         user_id: userId,
-        phone,
+        phone_index: phones.index(phone),
         purpose: 'account_deletion',
         code_hash: await hashCode(code),
         created_at: now.toISOString(),
@@ -132,6 +138,7 @@ export type CheckResult =
  */
 export async function checkCode(
   db: Kysely<Database>,
+  phones: PhoneProtection,
   userId: number,
   phone: string,
   code: string,
@@ -139,14 +146,16 @@ export async function checkCode(
 ): Promise<CheckResult> {
   const latest = await db
     .selectFrom('sms_codes')
-    .select(['id', 'phone', 'code_hash', 'expires_at'])
+    .select(['id', 'phone_index', 'code_hash', 'expires_at'])
     .where('user_id', '=', userId)
     .where('purpose', '=', 'account_deletion')
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
   // A code sent to a phone the account no longer has is no proof.
-  if (!latest || latest.phone !== phone) return { ok: false, reason: 'missing' };
+  if (!latest || !phones.indexes(phone).includes(latest.phone_index)) {
+    return { ok: false, reason: 'missing' };
+  }
   const claimed = await claimAttempt(db, latest.id);
   if (!claimed.ok) return { ok: false, reason: claimed.reason };
   if (latest.expires_at <= now.toISOString()) return { ok: false, reason: 'expired' };

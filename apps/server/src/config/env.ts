@@ -2,6 +2,8 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { readSmsConfig, type AliyunSmsConfig } from '../account-deletion/sms-config.ts';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.ts';
+import { readPhoneKeys } from '../crypto/phone-keys.ts';
+import type { PhoneKeys } from '../crypto/phone-protection.ts';
 
 /**
  * The server's configuration, read from the environment once at start-up. Anything missing or
@@ -54,6 +56,11 @@ export interface Config {
   appStore: AppStoreConfig;
   /** The SMS provider (production only: demo mode never sends a text). */
   sms: AliyunSmsConfig | null;
+  /**
+   * The keys phone numbers are encrypted and indexed with; required in production. Null in demo
+   * mode without PHONE_ENCRYPTION_KEY: the server makes one and keeps it in DATA_DIR.
+   */
+  phoneKeys: PhoneKeys | null;
 }
 
 export interface AppStoreConfig {
@@ -125,6 +132,13 @@ export function loadConfig(
   if (!trustProxy.ok) problems.push(`  ${trustProxy.problem}`);
   const sms = readSmsConfig(env, values.APP_MODE);
   problems.push(...sms.problems);
+  const phoneKeys = readPhoneKeys(env);
+  problems.push(...phoneKeys.problems.map((problem) => `  ${problem}`));
+  if (values.APP_MODE === 'production' && !phoneKeys.keys && phoneKeys.problems.length === 0) {
+    problems.push(
+      '  PHONE_ENCRYPTION_KEY: required in production (<key id>:<32 random bytes in base64>; phone numbers are stored encrypted with it)',
+    );
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
 
   const displayHost = values.HOST.includes(':') ? `[${values.HOST}]` : values.HOST;
@@ -148,5 +162,6 @@ export function loadConfig(
           : resolve(values.APPLE_ROOT_CERTS_DIR),
     },
     sms: sms.config,
+    phoneKeys: phoneKeys.keys,
   };
 }

@@ -25,8 +25,10 @@ export interface UsersTable {
   nickname: string;
   avatar_image_id: number | null;
   created_at: string;
-  /** The bound phone (digits only); null once the account is deleted. */
-  phone: string | null;
+  /** The bound phone, encrypted (crypto/phone-protection.ts); null once the account is deleted. */
+  phone_encrypted: string | null;
+  /** The phone's blind index, unique: one account per number. */
+  phone_index: string | null;
   /** Set when the deletion job has anonymized the account. */
   deleted_at: string | null;
 }
@@ -222,7 +224,8 @@ export interface AccountDeletionRequestsTable {
 export interface SmsCodesTable {
   id: Generated<number>;
   user_id: number;
-  phone: string;
+  /** The blind index of the phone the code went to (the number itself is not needed). */
+  phone_index: string;
   purpose: 'account_deletion';
   /** scrypt of the code with a salt: `salt:hash`, hex. */
   code_hash: string;

@@ -292,12 +292,15 @@ describe('codes', () => {
     // The number moves to another account (say it was rebound).
     await s.db
       .updateTable('users')
-      .set({ phone: null })
+      .set({ phone_encrypted: null, phone_index: null })
       .where('id', '=', await userId('yuyuan'))
       .execute();
     await s.db
       .updateTable('users')
-      .set({ phone: '13800000001' })
+      .set({
+        phone_encrypted: s.phones.encrypt('13800000001'),
+        phone_index: s.phones.index('13800000001'),
+      })
       .where('id', '=', await userId('beika'))
       .execute();
     const second = await login('beika');

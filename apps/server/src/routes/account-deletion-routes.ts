@@ -17,6 +17,7 @@ import {
 } from '@guquan/contract/account-deletion';
 import { bearerToken, currentUser, requireUser } from '../auth/authenticate.ts';
 import { hashToken, type SessionStore } from '../auth/session-store.ts';
+import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Db } from '../db/database.ts';
 import { sendApiError } from '../http/api-error.ts';
 import {
@@ -35,6 +36,7 @@ export interface AccountDeletionRoutesOptions {
   db: Db;
   sessions: SessionStore;
   sms: SmsSender;
+  phones: PhoneProtection;
   /** Points, designs and membership, from the features that own them. */
   losses?: LossesSource;
   now?: () => Date;
@@ -59,6 +61,7 @@ function sendDeletionError(
  */
 async function deletablePhone(
   db: Db,
+  phones: PhoneProtection,
   userId: number,
   reply: FastifyReply,
 ): Promise<string | FastifyReply> {
@@ -68,7 +71,7 @@ async function deletablePhone(
       blockers,
     });
   }
-  const phone = await findPhone(db, userId);
+  const phone = await findPhone(db, phones, userId);
   if (phone === null) {
     return sendDeletionError(reply, 409, CODES.noPhone, 'Bind a phone number in the app first.');
   }
@@ -95,7 +98,7 @@ const CODE_ERRORS = {
  */
 export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRoutesOptions> = (
   app,
-  { db, sessions, sms, losses, now = () => new Date() },
+  { db, sessions, sms, phones, losses, now = () => new Date() },
   done,
 ) => {
   const preHandler = requireUser(sessions);
@@ -105,7 +108,7 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
     { preHandler, schema: { response: { 200: deletionOverviewSchema, 401: deletionErrorSchema } } },
     async (request, reply) => {
       const user = currentUser(request);
-      const phone = await findPhone(db, user.id);
+      const phone = await findPhone(db, phones, user.id);
       const pending = await findPendingRequest(db, user.id);
       const known = (await losses?.(db, user.id)) ?? {};
       return reply.header('cache-control', 'no-store').send({
@@ -152,9 +155,9 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
           'The account is already scheduled for deletion.',
         );
       }
-      const phone = await deletablePhone(db, user.id, reply);
+      const phone = await deletablePhone(db, phones, user.id, reply);
       if (typeof phone !== 'string') return phone;
-      const issued = await issueCode(db, user.id, phone, at);
+      const issued = await issueCode(db, phones, user.id, phone, at);
       if (!issued.ok) {
         return sendDeletionError(
           reply.header('retry-after', String(issued.retryAfterSeconds)),
@@ -213,9 +216,9 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
       // A repeated confirmation (double tap, retry) gets the same request.
       const pending = await findPendingRequest(db, user.id);
       if (pending) return answer(200, pending);
-      const phone = await deletablePhone(db, user.id, reply);
+      const phone = await deletablePhone(db, phones, user.id, reply);
       if (typeof phone !== 'string') return phone;
-      const checked = await checkCode(db, user.id, phone, request.body.code, at);
+      const checked = await checkCode(db, phones, user.id, phone, request.body.code, at);
       if (!checked.ok) {
         const [code, message] = CODE_ERRORS[checked.reason];
         return sendDeletionError(
@@ -271,7 +274,8 @@ export const demoSmsRoutes: FastifyPluginCallbackZod<{
   db: Db;
   sessions: SessionStore;
   sms: DemoSmsSender;
-}> = (app, { db, sessions, sms }, done) => {
+  phones: PhoneProtection;
+}> = (app, { db, sessions, sms, phones }, done) => {
   app.get(
     '/demo/sms/latest',
     {
@@ -281,7 +285,7 @@ export const demoSmsRoutes: FastifyPluginCallbackZod<{
       },
     },
     async (request, reply) => {
-      const phone = await findPhone(db, currentUser(request).id);
+      const phone = await findPhone(db, phones, currentUser(request).id);
       const latest = phone === null ? undefined : sms.latestCode(phone);
       if (phone === null || !latest) {
         return sendApiError(reply, 404, 'not_found', 'No code has been sent to this account.');

@@ -58,7 +58,7 @@ export async function buildTestApp(
       LOG_LEVEL: 'silent',
       DATA_DIR: dataDir,
       ...(env.APP_MODE === 'production'
-        ? { ...PRODUCTION_APP_STORE_TEST_ENV, ...TEST_SMS_ENV }
+        ? { ...PRODUCTION_APP_STORE_TEST_ENV, ...TEST_SMS_ENV, ...TEST_PHONE_ENV }
         : {}),
       ...env,
     },
@@ -83,4 +83,9 @@ export const TEST_SMS_ENV: Readonly<Record<string, string>> = {
   ALIYUN_SMS_SIGN_NAME: '谷圈',
   ALIYUN_SMS_TEMPLATE_CODE: 'SMS_000001',
   ALIYUN_SMS_TEMPLATE_ACCOUNT_DELETED: 'SMS_000002',
+};
+
+/** The phone key production refuses to start without (a fixed test key, never a real one). */
+export const TEST_PHONE_ENV: Readonly<Record<string, string>> = {
+  PHONE_ENCRYPTION_KEY: `test1:${Buffer.alloc(32, 7).toString('base64')}`,
 };
