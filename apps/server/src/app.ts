@@ -35,6 +35,7 @@ import { designRepository } from './designs/design-repository.ts';
 import { accountDeletionRoutes, demoSmsRoutes } from './routes/account-deletion-routes.ts';
 import { runAccountDeletionJob } from './account-deletion/deletion-job.ts';
 import { scheduleAccountDeletionJob } from './account-deletion/deletion-schedule.ts';
+import { deliverQueuedTexts, TEXT_OUTBOX_INTERVAL_MS } from './account-deletion/text-outbox.ts';
 import { aliyunSmsSender, demoSmsSender, type SmsSender } from './account-deletion/sms-sender.ts';
 import { sessionRoutes } from './routes/session-routes.ts';
 import { seedIfEmpty, type SeedOptions } from './seed/seed.ts';
@@ -151,6 +152,21 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         app.log.warn(details, message);
       },
     }),
+  );
+
+  // Texts owed to users (the deletion notice) are retried sooner than the hourly job runs.
+  scheduleAccountDeletionJob(
+    app,
+    () =>
+      deliverQueuedTexts(db, {
+        sms,
+        phones,
+        now: new Date(),
+        log: (message, details) => {
+          app.log.warn(details, message);
+        },
+      }),
+    TEXT_OUTBOX_INTERVAL_MS,
   );
 
   await registerSecurityHeaders(app, config.mode);

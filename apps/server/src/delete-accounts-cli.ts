@@ -28,7 +28,9 @@ async function main(): Promise<void> {
     });
     console.log(
       `Account deletion: ${report.deleted} deleted, ${report.blocked} blocked by open cases, ` +
-        `${report.failed} failed (left untouched), ${report.purged} expired records purged.`,
+        `${report.failed} failed (left untouched), ${report.purged} expired records purged; ` +
+        `deletion notices: ${report.notices.sent} sent, ${report.notices.retrying} to retry, ` +
+        `${report.notices.failed} given up.`,
     );
     if (report.failed > 0) process.exitCode = 1;
   } finally {

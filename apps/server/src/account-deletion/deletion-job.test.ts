@@ -312,4 +312,38 @@ describe('runAccountDeletionJob', () => {
     expect((await userRow(t, 'conductor')).deleted_at).toBeNull();
     expect((await userRow(t, 'beika')).deleted_at).toBeNull();
   });
+
+  it('keeps the deletion notice, encrypted, until the provider takes it', async () => {
+    const t = await setUp();
+    const id = await request(t, 'chigu');
+    let down = true;
+    const sent: SmsMessage[] = [];
+    const sms = {
+      send: (message: SmsMessage) =>
+        down
+          ? Promise.reject(new Error('provider down'))
+          : Promise.resolve(void sent.push(message)),
+    };
+    const first = await runAccountDeletionJob(t.db, DUE, { paths: t.paths, sms, phones: t.phones });
+    expect(first).toMatchObject({ deleted: 1, notices: { sent: 0, retrying: 1, failed: 0 } });
+    // The account has no number left; the outbox has it, encrypted, in the same commit.
+    const anonymized = await t.db
+      .selectFrom('users')
+      .select(['phone_encrypted', 'phone_index'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(anonymized).toEqual({ phone_encrypted: null, phone_index: null });
+    const owed = await t.db.selectFrom('text_outbox').selectAll().executeTakeFirstOrThrow();
+    expect(t.phones.decrypt(owed.phone_encrypted ?? '')).toBe('13800000004');
+
+    down = false;
+    const later = new Date(DUE.getTime() + 60 * 60 * 1000);
+    const second = await runAccountDeletionJob(t.db, later, {
+      paths: t.paths,
+      sms,
+      phones: t.phones,
+    });
+    expect(second).toMatchObject({ deleted: 0, notices: { sent: 1 } });
+    expect(sent).toEqual([{ kind: 'account_deleted', phone: '13800000004' }]);
+  });
 });

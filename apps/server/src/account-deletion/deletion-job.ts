@@ -7,6 +7,12 @@ import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Database } from '../db/schema.ts';
 import { newPublicId } from '../db/public-id.ts';
 import { findBlockers } from './deletion-requests.ts';
+import {
+  deliverQueuedTexts,
+  purgeFinishedTexts,
+  queueText,
+  type DeliveryReport,
+} from './text-outbox.ts';
 import type { SmsSender } from './sms-sender.ts';
 
 /**
@@ -16,14 +22,15 @@ import type { SmsSender } from './sms-sender.ts';
  * goods information for three years from publication, in `retained_records`, out of public view.
  * A crash leaves each user either done or untouched, and running it again does nothing more.
  * Image files go after their rows, through a queue, so a crash between the two leaves no file
- * behind for ever. Then it purges what has outlived its period.
+ * behind for ever. The deletion notice is queued in the user's transaction (text-outbox.ts) and
+ * sent after it commits. Then it purges what has outlived its period.
  */
 export const DELETED_NICKNAME = '已注销用户';
 
 export interface DeletionJobOptions {
   /** Where image originals and their resized copies are removed from. */
   paths?: Pick<DataPaths, 'media' | 'mediaCache'>;
-  /** Tells each deleted user by SMS (privacy policy 11.5 item 4). */
+  /** Tells each deleted user by SMS (privacy policy 11.5 item 4), through the text outbox. */
   sms?: SmsSender;
   /** Decrypts the number the notice goes to. */
   phones?: PhoneProtection;
@@ -36,6 +43,8 @@ export interface DeletionJobReport {
   blocked: number;
   failed: number;
   purged: number;
+  /** Deletion notices sent, to be retried, and given up (this run's and earlier runs'). */
+  notices: DeliveryReport;
 }
 
 const retentionMonths = (kind: RetainedKind): number =>
@@ -47,8 +56,7 @@ function addMonths(iso: string | Date, months: number): string {
   return date.toISOString();
 }
 
-type Outcome =
-  { state: 'deleted'; phoneEncrypted: string | null } | { state: 'blocked' | 'skipped' };
+type Outcome = { state: 'deleted' | 'blocked' | 'skipped' };
 
 async function deleteOneAccount(
   trx: Transaction<Database>,
@@ -218,7 +226,11 @@ async function deleteOneAccount(
     .executeTakeFirst();
   // Another server finished or a log-in cancelled it meanwhile: undo this run for the user.
   if (Number(done.numUpdatedRows) !== 1) throw new Error('The deletion request changed meanwhile');
-  return { state: 'deleted', phoneEncrypted: user.phone_encrypted };
+  // The notice goes after the commit, through the outbox; the number stays encrypted there.
+  if (user.phone_encrypted !== null) {
+    await queueText(trx, { kind: 'account_deleted', phoneEncrypted: user.phone_encrypted }, now);
+  }
+  return { state: 'deleted' };
 }
 
 /** Removes the image files whose rows are gone, originals and resized copies. */
@@ -276,6 +288,7 @@ async function purgeExpired(db: Kysely<Database>, now: Date): Promise<number> {
       )
       .executeTakeFirstOrThrow(),
   );
+  purged += await purgeFinishedTexts(db, now);
   // A day of codes is all the send limits look at.
   const codesBefore = new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString();
   count(
@@ -293,7 +306,13 @@ export async function runAccountDeletionJob(
   options: DeletionJobOptions = {},
 ): Promise<DeletionJobReport> {
   const log = options.log ?? (() => undefined);
-  const report: DeletionJobReport = { deleted: 0, blocked: 0, failed: 0, purged: 0 };
+  const report: DeletionJobReport = {
+    deleted: 0,
+    blocked: 0,
+    failed: 0,
+    purged: 0,
+    notices: { sent: 0, retrying: 0, failed: 0 },
+  };
   const due = await db
     .selectFrom('account_deletion_requests')
     .select(['id', 'user_id'])
@@ -302,7 +321,6 @@ export async function runAccountDeletionJob(
     .where('deletes_at', '<=', now.toISOString())
     .orderBy('deletes_at')
     .execute();
-  const notices: string[] = [];
   for (const request of due) {
     try {
       const outcome = await db
@@ -310,7 +328,6 @@ export async function runAccountDeletionJob(
         .execute((trx) => deleteOneAccount(trx, request.id, request.user_id, now));
       if (outcome.state === 'deleted') {
         report.deleted += 1;
-        if (outcome.phoneEncrypted) notices.push(outcome.phoneEncrypted);
       } else if (outcome.state === 'blocked') {
         report.blocked += 1;
         log('account deletion blocked by an open case', { requestId: request.id });
@@ -321,11 +338,12 @@ export async function runAccountDeletionJob(
     }
   }
   if (options.paths) await removeQueuedMedia(db, options.paths);
-  for (const phoneEncrypted of notices) {
-    if (!options.sms || !options.phones) continue;
-    const phone = options.phones.decrypt(phoneEncrypted);
-    await options.sms.send({ kind: 'account_deleted', phone }).catch((error: unknown) => {
-      log('could not send the deletion notice', { error });
+  if (options.sms && options.phones) {
+    report.notices = await deliverQueuedTexts(db, {
+      sms: options.sms,
+      phones: options.phones,
+      now,
+      log,
     });
   }
   report.purged = await purgeExpired(db, now);

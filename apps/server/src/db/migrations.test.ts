@@ -21,6 +21,7 @@ describe('migrations', () => {
         'account_cases',
         'account_deletion_requests',
         'media_deletions',
+        'text_outbox',
         'retained_records',
         'sms_codes',
         'cabinet_goods',

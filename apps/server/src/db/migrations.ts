@@ -15,6 +15,7 @@ import {
   phoneEncryption,
   type PhoneEncryptionContext,
 } from './migrations/0006-phone-encryption.ts';
+import { textOutboxTable } from './migrations/0007-text-outbox.ts';
 
 /** What migrations that change data may need: the phone keys (0006 encrypts the numbers). */
 export type MigrationContext = PhoneEncryptionContext;
@@ -31,6 +32,7 @@ export function migrations(context: MigrationContext): Readonly<Record<string, M
     '0004-membership': membershipTables,
     '0005-account-deletion': accountDeletionTables,
     '0006-phone-encryption': phoneEncryption(context),
+    '0007-text-outbox': textOutboxTable,
   };
 }
 

@@ -263,6 +263,22 @@ export interface MediaDeletionsTable {
   queued_at: string;
 }
 
+/** Texts owed to users, until sent (account-deletion/text-outbox.ts). */
+export interface TextOutboxTable {
+  id: Generated<number>;
+  kind: 'account_deleted';
+  /** Encrypted like users.phone_encrypted; null once sent or given up. */
+  phone_encrypted: string | null;
+  queued_at: string;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  lease_token: string | null;
+  lease_until: string | null;
+  sent_at: string | null;
+  failed_at: string | null;
+  last_error: string | null;
+}
+
 export interface Database {
   images: ImagesTable;
   users: UsersTable;
@@ -288,4 +304,5 @@ export interface Database {
   account_cases: AccountCasesTable;
   retained_records: RetainedRecordsTable;
   media_deletions: MediaDeletionsTable;
+  text_outbox: TextOutboxTable;
 }

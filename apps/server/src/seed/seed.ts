@@ -40,6 +40,7 @@ const TABLES_CHILDREN_FIRST = [
   'point_balances',
   'designs',
   'media_deletions',
+  'text_outbox',
   'retained_records',
   'account_cases',
   'sms_codes',
