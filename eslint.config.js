@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -53,5 +54,80 @@ export default tseslint.config(
   {
     files: ['**/vite.config.ts', '**/vitest.config.ts', 'playwright.config.ts', 'eslint.config.js'],
     rules: { 'no-restricted-syntax': 'off' },
+  },
+  // ---- Server boundaries (apps/server/src; docs in README "How it is built") ----------------
+  // Layers, bottom to top: config/, crypto/, db/, http/, plugins/ <- the features <- demo/ <- app.ts,
+  // server.ts and the CLIs. A layer imports only from below; tests and test-support/ sit above
+  // everything. No import cycles anywhere on the server.
+  {
+    files: ['apps/server/src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver()] },
+    rules: { 'import-x/no-cycle': 'error' },
+  },
+  {
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/**/*.test.ts', 'apps/server/src/test-support/**'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: import.meta.dirname,
+          zones: [
+            {
+              target: [
+                'apps/server/src/config',
+                'apps/server/src/crypto',
+                'apps/server/src/db',
+                'apps/server/src/http',
+                'apps/server/src/plugins',
+              ],
+              from: 'apps/server/src',
+              except: ['./config', './crypto', './db', './http', './plugins'],
+              message:
+                'config/, crypto/, db/, http/ and plugins/ are the bottom layer: they import no feature, demo or app code.',
+            },
+            {
+              // The features (a new feature folder is added here).
+              target: [
+                'apps/server/src/account-deletion',
+                'apps/server/src/auth',
+                'apps/server/src/designs',
+                'apps/server/src/health',
+                'apps/server/src/media',
+                'apps/server/src/membership',
+                'apps/server/src/pages',
+                'apps/server/src/shares',
+              ],
+              from: [
+                'apps/server/src/demo',
+                'apps/server/src/test-support',
+                'apps/server/src/app.ts',
+                'apps/server/src/server.ts',
+                'apps/server/src/seed-cli.ts',
+                'apps/server/src/delete-accounts-cli.ts',
+              ],
+              message:
+                'Features never reach up: demo/ is loaded by app.ts in demo mode only, and app.ts wires the features.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // One auth hook style: `onRequest: requireUser(sessions)`, so a stranger is turned away
+    // before the body is even parsed (a 401, never a validation error).
+    files: ['apps/server/src/**/*-routes.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' },
+        {
+          selector: "Property[key.name='preHandler']",
+          message: 'Authenticate with `onRequest: requireUser(sessions)` (auth/authenticate.ts).',
+        },
+      ],
+    },
   },
 );

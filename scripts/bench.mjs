@@ -25,7 +25,9 @@ const origin = `http://127.0.0.1:${values.port}`;
 
 /** The demo data's fixed ids (a TypeScript module, which Node 20 cannot import by itself). */
 async function loadDemoIds() {
-  const source = await readFile(new URL('../apps/server/src/seed/demo-ids.ts', import.meta.url));
+  const source = await readFile(
+    new URL('../apps/server/src/demo/seed/demo-ids.ts', import.meta.url),
+  );
   const { code } = await transform(source.toString(), { loader: 'ts', format: 'esm' });
   const module = await import(`data:text/javascript,${encodeURIComponent(code)}`);
   return module.DEMO_IDS;

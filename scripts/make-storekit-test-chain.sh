@@ -6,10 +6,10 @@
 # tests can show a chain that does not end at our root is refused). Demo and test keys only:
 # production verifies with Apple's own roots (APPLE_ROOT_CERTS_DIR) and never loads these.
 #
-# Usage: scripts/make-storekit-test-chain.sh   (rewrites apps/server/src/membership/test-chain/)
+# Usage: scripts/make-storekit-test-chain.sh   (rewrites apps/server/src/demo/test-chain/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=apps/server/src/membership/test-chain
+out=apps/server/src/demo/test-chain
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 days=36500

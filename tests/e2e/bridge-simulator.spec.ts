@@ -176,7 +176,7 @@ test.describe('production mode', () => {
     ALIYUN_SMS_TEMPLATE_CODE: 'SMS_000001',
     ALIYUN_SMS_TEMPLATE_ACCOUNT_DELETED: 'SMS_000002',
     APPLE_ROOT_CERTS_DIR: fileURLToPath(
-      new URL('../../apps/server/src/membership/test-chain', import.meta.url),
+      new URL('../../apps/server/src/demo/test-chain', import.meta.url),
     ),
   };
   let server: ChildProcess | undefined;

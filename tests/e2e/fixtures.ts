@@ -14,8 +14,8 @@ import {
   type Response,
 } from '@playwright/test';
 import { BASE_PATH } from '@guquan/contract/site-paths';
-import { DEMO_IDS } from '../../apps/server/src/seed/demo-ids.ts';
-import { DEMO_PAGE_QUERIES } from '../../apps/server/src/seed/demo-pages.ts';
+import { DEMO_IDS } from '../../apps/server/src/demo/seed/demo-ids.ts';
+import { DEMO_PAGE_QUERIES } from '../../apps/server/src/demo/seed/demo-pages.ts';
 import {
   DEFAULT_TITLES,
   fullPath,

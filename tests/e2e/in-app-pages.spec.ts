@@ -5,7 +5,7 @@ import {
   DEFAULT_SETTINGS,
   type SimulatorSettings,
 } from '../../apps/web/src/features/bridge-simulator/simulator-state.ts';
-import type { DemoUserKey } from '../../apps/server/src/seed/demo-ids.ts';
+import type { DemoUserKey } from '../../apps/server/src/demo/seed/demo-ids.ts';
 import type { DesignView } from '@guquan/contract/design';
 import type { MembershipResponse } from '@guquan/contract/membership';
 import {

@@ -1,4 +1,4 @@
-import { DEMO_IDS } from '../../apps/server/src/seed/demo-ids.ts';
+import { DEMO_IDS } from '../../apps/server/src/demo/seed/demo-ids.ts';
 import { BASE_PATH, expect, fullPath, routeById, test, titleOf } from './fixtures.ts';
 
 /**

@@ -7,7 +7,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { constants as zlib } from 'node:zlib';
-import { API_BASE_PATH } from '@guquan/contract/site-paths';
+import { API_BASE_PATH, OPENAPI_PATH } from '@guquan/contract/site-paths';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config/env.ts';
 import { dataPaths } from './config/data-paths.ts';
@@ -20,27 +20,26 @@ import { findServableImage } from './media/media-repository.ts';
 import { mediaRoutes } from './media/media-routes.ts';
 import { createResizedImages } from './media/resized-images.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
-import { shareRoutes } from './routes/share-routes.ts';
+import { shareRoutes } from './shares/share-routes.ts';
 import { sessionStore } from './auth/session-store.ts';
-import { demoRoutes } from './routes/demo-routes.ts';
-import { demoStoreKitRoutes } from './routes/demo-storekit-routes.ts';
-import { membershipRoutes } from './routes/membership-routes.ts';
+import { membershipRoutes } from './membership/membership-routes.ts';
 import { createAppStoreVerifier } from './membership/app-store-verifier.ts';
 import { membershipService } from './membership/membership-service.ts';
 import { appStoreRootCertificates } from './membership/root-certificates.ts';
-import { createStoreKitSigner } from './membership/storekit-signer.ts';
-import { loadCertificateChain } from './membership/test-chain.ts';
-import { designRoutes } from './routes/design-routes.ts';
+import { designRoutes } from './designs/design-routes.ts';
 import { designRepository } from './designs/design-repository.ts';
-import { accountDeletionRoutes, demoSmsRoutes } from './routes/account-deletion-routes.ts';
+import { accountDeletionRoutes } from './account-deletion/account-deletion-routes.ts';
 import { runAccountDeletionJob } from './account-deletion/deletion-job.ts';
+import { cancelPendingRequest } from './account-deletion/deletion-requests.ts';
 import { scheduleAccountDeletionJob } from './account-deletion/deletion-schedule.ts';
 import { deliverQueuedTexts, TEXT_OUTBOX_INTERVAL_MS } from './account-deletion/text-outbox.ts';
-import { aliyunSmsSender, demoSmsSender, type SmsSender } from './account-deletion/sms-sender.ts';
-import { sessionRoutes } from './routes/session-routes.ts';
-import { seedIfEmpty, type SeedOptions } from './seed/seed.ts';
+import { aliyunSmsSender, type SmsSender } from './account-deletion/sms-sender.ts';
+import { sessionRoutes } from './auth/session-routes.ts';
+import type { DemoMode } from './demo/demo-mode.ts';
+import type { SeedOptions } from './demo/seed/seed.ts';
 import { createShareReader, shareRepositories } from './shares/share-reader.ts';
 import { sendApiError } from './http/api-error.ts';
+import { apiRoute } from './http/api-paths.ts';
 import { handleClientError } from './http/client-errors.ts';
 import { installErrorHandling } from './http/error-handling.ts';
 import {
@@ -52,9 +51,9 @@ import { pageRoutes } from './pages/page-routes.ts';
 import { loadWebBuild, type WebBuild } from './pages/web-build.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerStaticAssets } from './plugins/static-assets.ts';
-import { healthRoutes } from './routes/health.ts';
+import { healthRoutes } from './health/health-routes.ts';
 
-export const BODY_LIMIT_BYTES = 64 * 1024;
+const BODY_LIMIT_BYTES = 64 * 1024;
 
 export interface AppOptions {
   /** A web build already loaded (tests share one); otherwise read from config.webDistDir. */
@@ -70,12 +69,24 @@ export interface AppOptions {
 }
 
 /**
+ * The demo pieces (demo/demo-mode.ts), loaded in demo mode only. The dynamic import is the seam:
+ * the bundle keeps the demo code, the test chain's reader and the seed in a chunk of their own,
+ * which a production server never loads.
+ */
+async function loadDemoMode(config: Config): Promise<DemoMode | undefined> {
+  if (config.mode !== 'demo') return undefined;
+  const { demoMode } = await import('./demo/demo-mode.ts');
+  return demoMode(config.appStore);
+}
+
+/**
  * The database, brought to the latest version; on the first start of a demo server, filled with
  * the demo community. A production server never gets demo users: it starts empty.
  */
 async function openData(
   app: FastifyInstance,
   config: Config,
+  demo: DemoMode | undefined,
   seed: SeedOptions,
 ): Promise<{ db: Db; phones: PhoneProtection }> {
   const paths = dataPaths(config.dataDir);
@@ -85,9 +96,9 @@ async function openData(
   await migrateToLatest(db, { phones });
   const rotated = await reencryptPhones(db, phones);
   if (rotated > 0) app.log.info({ rotated }, 'phone numbers re-encrypted with the current key');
-  if (config.mode === 'demo') {
+  if (demo) {
     const started = performance.now();
-    if (await seedIfEmpty(db, paths, phones, seed)) {
+    if (await demo.seedIfEmpty(db, paths, phones, seed)) {
       app.log.info(
         { dataDir: config.dataDir, ms: Math.round(performance.now() - started) },
         'seeded the demo data',
@@ -132,17 +143,22 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  const demo = await loadDemoMode(config);
   // Apple's roots first: a production server without them stops here, before opening anything.
-  const verifier = createAppStoreVerifier(config.appStore, appStoreRootCertificates(config));
+  // Demo mode trusts the StoreKit test root instead.
+  const roots = demo ? demo.appStoreRoots : appStoreRootCertificates(config);
+  const verifier = createAppStoreVerifier(config.appStore, roots);
   const build = options.webBuild ?? (await loadWebBuild(config.webDistDir));
-  const { db, phones } = await openData(app, config, options.seed ?? {});
+  const { db, phones } = await openData(app, config, demo, options.seed ?? {});
   const shares = createShareReader(shareRepositories(db));
-  const sessions = sessionStore(db);
+  const sessions = sessionStore(db, {
+    // Logging in again during the cool-off withdraws a deletion request (privacy policy 11.5).
+    onLogin: (trx, userId, at) => cancelPendingRequest(trx, userId, 'login', at),
+  });
   const membership = membershipService({ db, verifier });
   const paths = dataPaths(config.dataDir);
   // Demo mode never sends a text: it keeps the code for the simulator to show.
-  const demoSms = config.mode === 'demo' ? demoSmsSender() : undefined;
-  const sms = options.smsSender ?? demoSms ?? aliyunSmsSender(requireSmsConfig(config));
+  const sms = options.smsSender ?? demo?.sms ?? aliyunSmsSender(requireSmsConfig(config));
   scheduleAccountDeletionJob(app, () =>
     runAccountDeletionJob(db, new Date(), {
       paths,
@@ -191,13 +207,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(accountDeletionRoutes, { db, sessions, sms, phones });
       // The simulator's log-in, App Store and SMS stand-ins exist in demo mode only: production
       // has no such paths at all.
-      if (config.mode === 'demo') {
-        await api.register(demoRoutes, { db, sessions });
-        const signer = createStoreKitSigner(loadCertificateChain(), config.appStore);
-        await api.register(demoStoreKitRoutes, { db, sessions, signer });
-      }
-      if (demoSms) await api.register(demoSmsRoutes, { db, sessions, sms: demoSms, phones });
-      api.get('/openapi.json', { schema: { hide: true } }, (_request, reply) =>
+      if (demo) await demo.registerRoutes(api, { db, sessions, sms: demo.sms, phones });
+      api.get(apiRoute(OPENAPI_PATH), { schema: { hide: true } }, (_request, reply) =>
         reply.header('cache-control', 'no-cache').send(app.swagger()),
       );
       // Last in the prefix: whatever no route above took.
@@ -216,7 +227,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     build,
     publicOrigin: config.publicOrigin,
     shares,
-    demo: config.mode === 'demo',
+    demo: demo !== undefined,
   });
   return app;
 }

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import { dataPaths } from './config/data-paths.ts';
-import { DEMO_IDS } from './seed/demo-ids.ts';
+import { DEMO_IDS } from './demo/seed/demo-ids.ts';
 import { makeTempDataDir } from './test-support/test-app.ts';
 
 /**

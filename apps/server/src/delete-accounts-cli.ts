@@ -1,11 +1,18 @@
-import { aliyunSmsSender, demoSmsSender } from './account-deletion/sms-sender.ts';
+import { aliyunSmsSender, type SmsSender } from './account-deletion/sms-sender.ts';
 import { runAccountDeletionJob } from './account-deletion/deletion-job.ts';
 import { defaultPaths } from './config/default-paths.ts';
 import { dataPaths } from './config/data-paths.ts';
-import { ConfigError, loadConfig } from './config/env.ts';
+import { ConfigError, loadConfig, type Config } from './config/env.ts';
 import { openSqliteDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { loadPhoneProtection } from './crypto/phone-keys.ts';
+
+/** Production texts each deleted user; demo mode has only the stand-in, which sends nothing. */
+async function smsSenderFor(config: Config): Promise<SmsSender> {
+  if (config.sms) return aliyunSmsSender(config.sms);
+  const { demoSmsSender } = await import('./demo/demo-sms-sender.ts');
+  return demoSmsSender();
+}
 
 /**
  * `npm run delete-accounts`: runs the account deletion job once, now, on the data the server
@@ -21,7 +28,7 @@ async function main(): Promise<void> {
     const report = await runAccountDeletionJob(db, new Date(), {
       paths,
       phones,
-      sms: config.sms ? aliyunSmsSender(config.sms) : demoSmsSender(),
+      sms: await smsSenderFor(config),
       log: (message, details) => {
         console.warn(message, details ?? '');
       },

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config/env.ts';
 import { openSqliteDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { loadPhoneProtection } from './crypto/phone-keys.ts';
-import { seedDemoData, wipeData } from './seed/seed.ts';
+import { seedDemoData, wipeData } from './demo/seed/seed.ts';
 
 /**
  * `npm run seed`: wipes DATA_DIR's database and images and fills them with the demo data again.

@@ -1,5 +1,14 @@
 import { z } from 'zod';
 import { signedTransactionSchema } from './bridge.ts';
+import { API_BASE_PATH } from './site-paths.ts';
+
+export const MEMBERSHIP_PATH = `${API_BASE_PATH}/membership`;
+export const MEMBERSHIP_TRANSACTIONS_PATH = `${MEMBERSHIP_PATH}/transactions`;
+export const MEMBERSHIP_RESTORE_PATH = `${MEMBERSHIP_PATH}/restore`;
+/** The App Store's server notifications (signed, no session). */
+export const APP_STORE_NOTIFICATIONS_PATH = `${API_BASE_PATH}/app-store/notifications`;
+/** Demo mode only: the simulated App Store signs a transaction. */
+export const DEMO_STOREKIT_TRANSACTIONS_PATH = `${API_BASE_PATH}/demo/storekit/transactions`;
 
 /**
  * iOS membership (PRODUCT.md "Membership centre (iOS)"): plans are App Store auto-renewable

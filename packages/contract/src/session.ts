@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import { publicIdSchema } from './share.ts';
+import { API_BASE_PATH } from './site-paths.ts';
+
+/** DELETE: the app logs out (ends the session the request carries). */
+export const CURRENT_SESSION_PATH = `${API_BASE_PATH}/sessions/current`;
+/** Demo mode only: the bridge simulator's users and its log-in. */
+export const DEMO_USERS_PATH = `${API_BASE_PATH}/demo/users`;
+export const DEMO_SESSIONS_PATH = `${API_BASE_PATH}/demo/sessions`;
 
 /**
  * Sessions of the app's users. The app holds the token and hands it to in-app pages through the

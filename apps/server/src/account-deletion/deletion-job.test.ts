@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createShareReader, shareRepositories } from '../shares/share-reader.ts';
-import { DEMO_IDS, type DemoUserKey } from '../seed/demo-ids.ts';
+import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
 import { openTestDatabase, type TestDatabase } from '../test-support/test-database.ts';
 import { createRequest } from './deletion-requests.ts';
 import { DELETED_NICKNAME, runAccountDeletionJob } from './deletion-job.ts';
@@ -210,6 +210,33 @@ describe('runAccountDeletionJob', () => {
     const fourYearsOn = new Date(DUE.getTime() + 4 * 365 * DAY_MS);
     await runAccountDeletionJob(t.db, fourYearsOn, { paths: t.paths });
     expect(await t.db.selectFrom('retained_records').selectAll().execute()).toEqual([]);
+  });
+
+  it('keeps an image another reference still uses, a design preview among them', async () => {
+    const t = await setUp();
+    const id = await request(t, 'yuyuan');
+    // The leaving user's avatar is also the preview of a design someone else drew.
+    const design = await t.db
+      .selectFrom('designs')
+      .innerJoin('images', 'images.id', 'designs.preview_image_id')
+      .select(['designs.preview_image_id', 'images.file_name'])
+      .where('designs.designer_id', '!=', id)
+      .executeTakeFirstOrThrow();
+    await t.db
+      .updateTable('users')
+      .set({ avatar_image_id: design.preview_image_id })
+      .where('id', '=', id)
+      .execute();
+
+    const report = await runAccountDeletionJob(t.db, DUE, { paths: t.paths });
+    expect(report).toMatchObject({ deleted: 1, failed: 0 });
+    const image = await t.db
+      .selectFrom('images')
+      .select('id')
+      .where('id', '=', design.preview_image_id)
+      .executeTakeFirst();
+    expect(image).toBeDefined();
+    expect(await readdir(t.paths.media)).toContain(design.file_name);
   });
 
   it("ends a member's membership but keeps the App Store's payment records", async () => {

@@ -6,6 +6,7 @@ import type { DataPaths } from '../config/data-paths.ts';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Database } from '../db/schema.ts';
 import { newPublicId } from '../db/public-id.ts';
+import { imageInUse } from '../media/image-references.ts';
 import { findBlockers } from './deletion-requests.ts';
 import {
   deliverQueuedTexts,
@@ -185,23 +186,10 @@ async function deleteOneAccount(
   // Images nothing else uses any more: the row now, the file after the commit.
   for (const imageId of imageIds) {
     const stillUsed = await trx
-      .selectFrom('goods_images')
-      .select('image_id')
-      .where('image_id', '=', imageId)
-      .union(trx.selectFrom('note_images').select('image_id').where('image_id', '=', imageId))
-      .union(
-        trx
-          .selectFrom('cabinets')
-          .select('cover_image_id as image_id')
-          .where('cover_image_id', '=', imageId),
-      )
-      .union(
-        trx
-          .selectFrom('users')
-          .select('avatar_image_id as image_id')
-          .where('avatar_image_id', '=', imageId)
-          .$narrowType<{ image_id: number }>(),
-      )
+      .selectFrom('images')
+      .select('images.id')
+      .where('images.id', '=', imageId)
+      .where(imageInUse(trx))
       .executeTakeFirst();
     if (stillUsed) continue;
     const image = await trx
@@ -234,7 +222,7 @@ async function deleteOneAccount(
 }
 
 /** Removes the image files whose rows are gone, originals and resized copies. */
-export async function removeQueuedMedia(
+async function removeQueuedMedia(
   db: Kysely<Database>,
   paths: Pick<DataPaths, 'media' | 'mediaCache'>,
 ): Promise<number> {

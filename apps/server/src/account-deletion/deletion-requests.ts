@@ -75,15 +75,6 @@ async function count(
   return Number(row.n);
 }
 
-/**
- * What the user loses that other features own (points, designs, membership). They plug in here;
- * until they do, the page names the loss without a figure.
- */
-export type LossesSource = (
-  db: Kysely<Database>,
-  userId: number,
-) => Promise<Partial<DeletionOverview['losses']>>;
-
 export async function content(
   db: Kysely<Database>,
   userId: number,
@@ -96,7 +87,7 @@ export async function content(
   };
 }
 
-export function deletesAtFor(requestedAt: Date): string {
+function deletesAtFor(requestedAt: Date): string {
   return new Date(requestedAt.getTime() + DELETION_COOL_OFF_DAYS * DAY_MS).toISOString();
 }
 

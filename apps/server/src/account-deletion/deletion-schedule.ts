@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 
-export const DELETION_JOB_INTERVAL_MS = 60 * 60 * 1000;
+const DELETION_JOB_INTERVAL_MS = 60 * 60 * 1000;
 /** The first run waits a little, so a start (or a test) is not slowed by it. */
 const FIRST_RUN_DELAY_MS = 10_000;
 

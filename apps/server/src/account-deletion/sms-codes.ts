@@ -39,7 +39,7 @@ async function codeMatches(code: string, stored: string): Promise<boolean> {
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-export function newCode(): string {
+function newCode(): string {
   return randomInt(0, 10 ** SMS_CODE_LENGTH)
     .toString()
     .padStart(SMS_CODE_LENGTH, '0');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aliyunSmsSender, demoSmsSender, signAliyunQuery, SmsSendError } from './sms-sender.ts';
+import { aliyunSmsSender, signAliyunQuery, SmsSendError } from './sms-sender.ts';
 
 describe('signAliyunQuery', () => {
   it('signs as Aliyun documents it (the example of its signature version 1.0)', () => {
@@ -20,18 +20,7 @@ describe('signAliyunQuery', () => {
   });
 });
 
-describe('SMS senders', () => {
-  it('the demo sender keeps the last code per phone and sends nothing', async () => {
-    const sender = demoSmsSender(() => new Date('2025-12-01T00:00:00.000Z'));
-    await sender.send({ kind: 'verification_code', phone: '13800000001', code: '123456' });
-    await sender.send({ kind: 'account_deleted', phone: '13800000001' });
-    expect(sender.latestCode('13800000001')).toEqual({
-      code: '123456',
-      sentAt: '2025-12-01T00:00:00.000Z',
-    });
-    expect(sender.latestCode('13800000002')).toBeUndefined();
-  });
-
+describe('the Aliyun SMS sender', () => {
   it('the Aliyun sender calls SendSms with the code and fails clearly on a refusal', async () => {
     const urls: string[] = [];
     let answer: unknown = { Code: 'OK' };

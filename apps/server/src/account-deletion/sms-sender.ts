@@ -1,10 +1,9 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import type { AliyunSmsConfig } from './sms-config.ts';
+import type { AliyunSmsConfig } from '../config/sms-config.ts';
 
 /**
  * Sends the texts of account deletion. Production sends through Aliyun SMS (the processor the
- * privacy policy names, 7.1); demo mode never sends: it keeps the last code per phone so the
- * bridge simulator can show it.
+ * privacy policy names, 7.1); demo mode never sends (its stand-in is demo/demo-sms-sender.ts).
  */
 export type SmsMessage =
   | { kind: 'verification_code'; phone: string; code: string }
@@ -16,24 +15,6 @@ export interface SmsSender {
 
 export class SmsSendError extends Error {
   override name = 'SmsSendError';
-}
-
-export interface DemoSmsSender extends SmsSender {
-  /** The last code "sent" to a phone, if any. */
-  latestCode(phone: string): { code: string; sentAt: string } | undefined;
-}
-
-export function demoSmsSender(now: () => Date = () => new Date()): DemoSmsSender {
-  const latest = new Map<string, { code: string; sentAt: string }>();
-  return {
-    send(message) {
-      if (message.kind === 'verification_code') {
-        latest.set(message.phone, { code: message.code, sentAt: now().toISOString() });
-      }
-      return Promise.resolve();
-    },
-    latestCode: (phone) => latest.get(phone),
-  };
 }
 
 /** RFC 3986 percent-encoding, as Aliyun's signature version 1.0 wants it. */

@@ -21,8 +21,11 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 /**
- * A preHandler for every in-app endpoint: the token comes only from the Authorization header
- * (never a URL or cookie); a missing, malformed, unknown, expired or revoked one is a 401.
+ * The one auth hook of every in-app endpoint, always as `onRequest: requireUser(sessions)` (the
+ * linter refuses preHandler in a routes file): it runs before the body is parsed or validated, so
+ * a stranger gets a 401 and learns nothing from validation errors. The token comes only from the
+ * Authorization header (never a URL or cookie); a missing, malformed, unknown, expired or revoked
+ * one is a 401.
  */
 export function requireUser(sessions: SessionStore) {
   return async (request: FastifyRequest, reply: FastifyReply) => {

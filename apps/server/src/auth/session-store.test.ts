@@ -42,7 +42,7 @@ describe('sessions', () => {
 
   it('refuses an unknown token, a revoked one and an expired one', async () => {
     let now = new Date('2026-01-01T00:00:00.000Z');
-    const store = sessionStore(db, () => now);
+    const store = sessionStore(db, { now: () => now });
     expect(await store.authenticate('A'.repeat(43))).toBeUndefined();
 
     const revoked = await store.issue(user);

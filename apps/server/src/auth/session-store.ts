@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { cancelPendingRequest } from '../account-deletion/deletion-requests.ts';
+import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
 
 /** How long a session lasts; the app asks for a new one by logging in again. */
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
@@ -21,11 +22,21 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+export interface SessionStoreOptions {
+  now?: () => Date;
+  /**
+   * Runs in the log-in's transaction: what other features do when a user logs in (app.ts wires
+   * account deletion's "a log-in during the cool-off withdraws the request", privacy policy 11.5).
+   */
+  onLogin?: (trx: Kysely<Database>, userId: number, at: Date) => Promise<unknown>;
+}
+
 /**
  * Sessions: tokens are 32 random bytes, handed out once and stored only as their SHA-256 (a
  * high-entropy token needs no slow hash), looked up by that hash.
  */
-export function sessionStore(db: Db, now: () => Date = () => new Date()) {
+export function sessionStore(db: Db, options: SessionStoreOptions = {}) {
+  const now = options.now ?? (() => new Date());
   return {
     async issue(user: SessionUser): Promise<IssuedSession> {
       const token = randomBytes(32).toString('base64url');
@@ -42,8 +53,7 @@ export function sessionStore(db: Db, now: () => Date = () => new Date()) {
             revoked_at: null,
           })
           .execute();
-        // Logging in again during the cool-off withdraws a deletion request (privacy policy 11.5).
-        await cancelPendingRequest(trx, user.id, 'login', created);
+        await options.onLogin?.(trx, user.id, created);
       });
       return { token, userId: user.publicId, expiresAt };
     },

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { readSmsConfig, type AliyunSmsConfig } from '../account-deletion/sms-config.ts';
+import { readSmsConfig, type AliyunSmsConfig } from './sms-config.ts';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.ts';
 import { readPhoneKeys } from '../crypto/phone-keys.ts';
 import type { PhoneKeys } from '../crypto/phone-protection.ts';

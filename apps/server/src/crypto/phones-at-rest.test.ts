@@ -10,7 +10,7 @@ import { dataPaths } from '../config/data-paths.ts';
 import { openSqliteDatabase } from '../db/database.ts';
 import { migrateToLatest, migrations } from '../db/migrations.ts';
 import { newPublicId } from '../db/public-id.ts';
-import { DEMO_PHONES } from '../seed/demo-account-deletion.ts';
+import { DEMO_PHONES } from '../demo/seed/demo-account-deletion.ts';
 import { buildTestAppWithDb, logIn, type TestAppWithDb } from '../test-support/design-test-app.ts';
 import { makeTempDataDir } from '../test-support/test-app.ts';
 import { loadPhoneProtection } from './phone-keys.ts';

@@ -3,7 +3,7 @@ import type { Design, DesignView, RedemptionResult } from '@guquan/contract/desi
 import type { Db } from '../db/database.ts';
 import { newPublicId } from '../db/public-id.ts';
 import type { Database } from '../db/schema.ts';
-import { imageById, required, userSummaries } from '../shares/share-queries.ts';
+import { imageById, required, userSummaries } from '../db/summaries.ts';
 import { isUniqueViolation } from './unique-violation.ts';
 
 /** What asking to redeem a design came to. */

@@ -1,8 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { sendApiError } from './api-error.ts';
-import { BASE_PATH } from '@guquan/contract/site-paths';
-import { isPagePath } from '../pages/page-routes.ts';
+import { ASSETS_PATH, API_BASE_PATH, BASE_PATH } from '@guquan/contract/site-paths';
 
 const CLIENT_ERROR_CODES: Record<number, string> = {
   400: 'bad_request',
@@ -12,6 +11,11 @@ const CLIENT_ERROR_CODES: Record<number, string> = {
   415: 'unsupported_media_type',
   429: 'too_many_requests',
 };
+
+/** Whether a path would be a page's, were it under the base path: neither the API nor assets. */
+function isPagePath(url: string): boolean {
+  return !url.startsWith(`${API_BASE_PATH}/`) && !url.startsWith(ASSETS_PATH);
+}
 
 /**
  * Every error leaves in the one shape `{ error: { code, message } }`; nothing internal (stack,

@@ -8,7 +8,7 @@ import { goodsSchema, type Image } from '@guquan/contract/share';
 import { IMAGE_WIDTHS, imageUrl, MEDIA_PATH, shareApiPath } from '@guquan/contract/share-paths';
 import { dataPaths, type DataPaths } from '../config/data-paths.ts';
 import { openSqliteDatabase, type Db } from '../db/database.ts';
-import { DEMO_IDS } from '../seed/demo-ids.ts';
+import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { buildTestApp, makeTempDataDir } from '../test-support/test-app.ts';
 
 let app: FastifyInstance;
@@ -133,6 +133,41 @@ describe('media', () => {
     const avatar = goods.owner.avatar;
     expect(avatar).not.toBeNull();
     if (avatar) expect((await app.inject({ url: imageUrl(avatar.id, 160) })).statusCode).toBe(200);
+  });
+
+  it("hides a leaving user's pictures during the deletion cool-off, and shows them again after", async () => {
+    const image = gallery[0];
+    expect(image).toBeDefined();
+    const url = imageUrl(image?.id ?? '', 320);
+    expect((await app.inject({ url })).statusCode).toBe(200);
+    const owner = await db
+      .selectFrom('goods')
+      .select('owner_id')
+      .where('public_id', '=', DEMO_IDS.goods.gallery)
+      .executeTakeFirstOrThrow();
+    const at = new Date().toISOString();
+    const request = await db
+      .insertInto('account_deletion_requests')
+      .values({
+        user_id: owner.owner_id,
+        requested_at: at,
+        deletes_at: at,
+        cancelled_at: null,
+        cancel_reason: null,
+        completed_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    try {
+      await expectNoImage(url);
+    } finally {
+      await db
+        .updateTable('account_deletion_requests')
+        .set({ cancelled_at: at, cancel_reason: 'user' })
+        .where('id', '=', request.id)
+        .execute();
+    }
+    expect((await app.inject({ url })).statusCode).toBe(200);
   });
 
   it('resizes once: later requests come from the disk cache, even without the original', async () => {

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MembershipResponse } from '@guquan/contract/membership';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import { runAccountDeletionJob } from '../account-deletion/deletion-job.ts';
-import { DEMO_IDS, type DemoUserKey } from '../seed/demo-ids.ts';
+import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
 import { buildTestAppWithDb, logIn, type TestAppWithDb } from '../test-support/design-test-app.ts';
-import { DAY_MS, testAppStore } from './test-storekit.ts';
+import { DAY_MS, testAppStore } from '../demo/test-storekit.ts';
 
 /** Signed App Store data that verifies, but says odd things; and a deleted buyer. */
 const appStore = testAppStore();

@@ -5,8 +5,8 @@ import { DEMO_BUNDLE_ID } from '../config/env.ts';
 import { openTestDatabase, type TestDatabase } from '../test-support/test-database.ts';
 import { createAppStoreVerifier } from './app-store-verifier.ts';
 import { membershipService, type MembershipService } from './membership-service.ts';
-import { loadCertificateChain } from './test-chain.ts';
-import { DAY_MS, testAppStore } from './test-storekit.ts';
+import { loadCertificateChain } from '../demo/test-chain.ts';
+import { DAY_MS, testAppStore } from '../demo/test-storekit.ts';
 import { X509Certificate } from 'node:crypto';
 
 let data: TestDatabase;

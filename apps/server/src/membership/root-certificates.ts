@@ -2,7 +2,6 @@ import { X509Certificate } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, type Config } from '../config/env.ts';
-import { loadCertificateChain } from './test-chain.ts';
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
@@ -43,15 +42,12 @@ function readCertificates(dir: string): Buffer[] {
 }
 
 /**
- * The roots App Store signatures must chain to: Apple's own in production, read from
+ * The roots App Store signatures must chain to in production: Apple's own, read from
  * APPLE_ROOT_CERTS_DIR (the server has no internet to fetch them, and refuses to start without
- * them); in demo mode the StoreKit test root, so the simulator's purchases verify.
+ * them). Demo mode trusts the StoreKit test root instead (demo/demo-mode.ts).
  */
 export function appStoreRootCertificates(config: Config): Buffer[] {
-  if (config.mode === 'production') {
-    const dir = config.appStore.rootCertsDir;
-    if (!dir) throw new ConfigError('APPLE_ROOT_CERTS_DIR: required in production');
-    return readCertificates(dir);
-  }
-  return [new X509Certificate(loadCertificateChain().root).raw];
+  const dir = config.appStore.rootCertsDir;
+  if (!dir) throw new ConfigError('APPLE_ROOT_CERTS_DIR: required in production');
+  return readCertificates(dir);
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorSchema } from '@guquan/contract/api-error';
 import { routeTable } from '../../../web/src/config/route-table.ts';
-import { DEMO_PAGE_QUERIES } from '../seed/demo-pages.ts';
+import { DEMO_PAGE_QUERIES } from '../demo/seed/demo-pages.ts';
 import { buildTestApp } from '../test-support/test-app.ts';
 
 let app: FastifyInstance;

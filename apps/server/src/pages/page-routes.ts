@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { parseAcceptLanguage, pickLanguage, type Language } from '@guquan/contract/language';
-import { ASSETS_PATH, BASE_PATH } from '@guquan/contract/site-paths';
+import { BASE_PATH } from '@guquan/contract/site-paths';
 import { pageAssets } from './page-assets.ts';
 import { fillTemplate } from './html-document.ts';
 import type { WebBuild } from './web-build.ts';
@@ -19,7 +19,7 @@ export interface PageRoutesOptions {
 }
 
 /** The marker in-app pages look for before loading the bridge simulator (demo mode only). */
-export const DEMO_MODE_META = '<meta name="guquan-mode" content="demo">';
+const DEMO_MODE_META = '<meta name="guquan-mode" content="demo">';
 
 const SITE_NAMES: Readonly<Record<Language, string>> = { 'zh-CN': '谷圈', en: 'goods circle' };
 
@@ -30,7 +30,7 @@ const pageQuerySchema = z.looseObject({
 const acceptLanguageSchema = z.string().max(512);
 const userAgentSchema = z.string().max(1024);
 
-export function requestLanguage(request: FastifyRequest): Language {
+function requestLanguage(request: FastifyRequest): Language {
   const query = pageQuerySchema.safeParse(request.query);
   const lang = query.success ? query.data.lang : undefined;
   const header = acceptLanguageSchema.safeParse(request.headers['accept-language']);
@@ -41,7 +41,7 @@ export function requestLanguage(request: FastifyRequest): Language {
 }
 
 /** Renders the page for the request's URL: the route's markup, title, language and status. */
-export async function sendPage(
+async function sendPage(
   { build, publicOrigin, shares, demo }: PageRoutesOptions,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -88,10 +88,6 @@ export async function sendPage(
       .header('vary', 'Accept-Language')
       .send(html)
   );
-}
-
-export function isPagePath(url: string): boolean {
-  return !url.startsWith(`${BASE_PATH}/api/`) && !url.startsWith(ASSETS_PATH);
 }
 
 export function pageRoutes(

@@ -8,7 +8,7 @@ import {
   shareApiPath,
   type ShareKind,
 } from '@guquan/contract/share-paths';
-import { DEMO_IDS } from '../seed/demo-ids.ts';
+import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { buildTestApp, loadTestWebBuild } from '../test-support/test-app.ts';
 
 /**

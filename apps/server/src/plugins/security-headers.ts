@@ -7,7 +7,7 @@ import type { AppMode } from '../config/env.ts';
  * nonce (@fastify/helmet adds `'nonce-…'` to script-src and style-src per request); nothing may
  * frame the site; powerful browser features are off except what pages use.
  */
-export const PERMISSIONS_POLICY = [
+const PERMISSIONS_POLICY = [
   'accelerometer=()',
   'autoplay=()',
   'camera=()',

@@ -1,12 +1,8 @@
 import type { Cabinet, CabinetItem } from '@guquan/contract/share';
 import type { Db } from '../db/database.ts';
-import {
-  imageById,
-  imagesByOwner,
-  inDeletionCoolOff,
-  required,
-  userSummaries,
-} from './share-queries.ts';
+import { imageById, required, userSummaries } from '../db/summaries.ts';
+import { inDeletionCoolOff } from './public-visibility.ts';
+import { imagesByOwner } from './share-queries.ts';
 import type { StoredShare } from './stored-share.ts';
 
 /**

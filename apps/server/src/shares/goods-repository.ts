@@ -1,6 +1,8 @@
 import type { Goods } from '@guquan/contract/share';
 import type { Db } from '../db/database.ts';
-import { imagesByOwner, inDeletionCoolOff, required, userSummaries } from './share-queries.ts';
+import { required, userSummaries } from '../db/summaries.ts';
+import { inDeletionCoolOff } from './public-visibility.ts';
+import { imagesByOwner } from './share-queries.ts';
 import { parseTags, type StoredShare } from './stored-share.ts';
 
 /** A goods by its public id, with its images in order and its owner; undefined when absent. */

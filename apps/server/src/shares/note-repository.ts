@@ -1,6 +1,8 @@
 import { TOP_COMMENTS_LIMIT, type Comment, type Note } from '@guquan/contract/share';
 import type { Db } from '../db/database.ts';
-import { imagesByOwner, inDeletionCoolOff, required, userSummaries } from './share-queries.ts';
+import { required, userSummaries } from '../db/summaries.ts';
+import { inDeletionCoolOff } from './public-visibility.ts';
+import { imagesByOwner } from './share-queries.ts';
 import { parseTags, type StoredShare } from './stored-share.ts';
 
 /**

@@ -9,6 +9,7 @@ import type { Db } from '../db/database.ts';
 import { findCabinet } from './cabinet-repository.ts';
 import { findGoods } from './goods-repository.ts';
 import { findNote } from './note-repository.ts';
+import { shareVisibility } from './public-visibility.ts';
 import type { StoredShare } from './stored-share.ts';
 
 /** How each kind of share is found by its public id. */
@@ -30,8 +31,8 @@ export class ShareContractError extends Error {
 }
 
 /**
- * The one place that decides what a visitor may see: a missing or malformed id, an unknown item,
- * a removed one (410, whatever its visibility), a private one, or the item itself, checked
+ * What a visitor gets of a share: a missing or malformed id, an unknown item, what the one
+ * visibility rule (public-visibility.ts) refuses (removed, private, owner leaving), or the item, checked
  * against the contract's schema so neither the API nor a page ever sends what the other end
  * would refuse.
  */
@@ -45,10 +46,8 @@ export function createShareReader(repositories: ShareRepositories): ShareReader 
       ) => Promise<StoredShare<ShareItems[K]> | undefined>;
       const stored = await find(id);
       if (!stored) return { state: 'not_found' };
-      if (stored.removedAt !== null) return { state: 'removed' };
-      if (stored.visibility !== 'public') return { state: 'private' };
-      // Out of public view during the owner's deletion cool-off, as if it were not there.
-      if (stored.ownerLeaving) return { state: 'not_found' };
+      const visibility = shareVisibility(stored);
+      if (visibility !== 'public') return { state: visibility };
       const checked = shareSchemas[kind].safeParse(stored.item);
       if (!checked.success) {
         throw new ShareContractError(

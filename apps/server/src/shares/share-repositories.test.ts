@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cabinetSchema, goodsSchema, noteSchema, TOP_COMMENTS_LIMIT } from '@guquan/contract/share';
-import { DEMO_IDS } from '../seed/demo-ids.ts';
+import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { openTestDatabase, type TestDatabase } from '../test-support/test-database.ts';
 import { findCabinet } from './cabinet-repository.ts';
 import { findGoods } from './goods-repository.ts';

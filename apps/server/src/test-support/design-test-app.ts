@@ -7,7 +7,7 @@ import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { SmsSender } from '../account-deletion/sms-sender.ts';
 import { buildTestApp, makeTempDataDir } from './test-app.ts';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
-import { DEMO_IDS, type DemoUserKey } from '../seed/demo-ids.ts';
+import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
 
 export interface TestAppWithDb {
   app: FastifyInstance;

@@ -7,7 +7,7 @@ import type { SmsSender } from '../account-deletion/sms-sender.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config/env.ts';
 import type { ServerTimeouts } from '../http/server-timeouts.ts';
-import { TEST_CHAIN_DIR } from '../membership/test-chain.ts';
+import { TEST_CHAIN_DIR } from '../demo/test-chain.ts';
 import { loadWebBuild, type WebBuild } from '../pages/web-build.ts';
 
 /** The web build the server tests run against (`npm run build` makes it). */

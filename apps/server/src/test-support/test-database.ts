@@ -3,7 +3,7 @@ import { openSqliteDatabase, type Db } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrations.ts';
 import { loadPhoneProtection } from '../crypto/phone-keys.ts';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
-import { seedDemoData } from '../seed/seed.ts';
+import { seedDemoData } from '../demo/seed/seed.ts';
 import { makeTempDataDir, TEST_IMAGE_SCALE } from './test-app.ts';
 
 export interface TestDatabase {

@@ -1,0 +1,51 @@
+import { X509Certificate } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { SessionStore } from '../auth/session-store.ts';
+import type { AppStoreConfig } from '../config/env.ts';
+import type { PhoneProtection } from '../crypto/phone-protection.ts';
+import type { Db } from '../db/database.ts';
+import { demoRoutes } from './demo-routes.ts';
+import { demoSmsRoutes } from './demo-sms-routes.ts';
+import { demoSmsSender, type DemoSmsSender } from './demo-sms-sender.ts';
+import { demoStoreKitRoutes } from './demo-storekit-routes.ts';
+import { seedIfEmpty } from './seed/seed.ts';
+import { createStoreKitSigner } from './storekit-signer.ts';
+import { loadCertificateChain } from './test-chain.ts';
+
+/**
+ * Everything a demo server has that a production server must not: the demo community seeded on
+ * the first start, the StoreKit TEST root trusted in place of Apple's, the SMS stand-in, and the
+ * bridge simulator's routes (log-in, App Store, the last SMS code). app.ts loads this module with
+ * a dynamic import in demo mode only, so the bundle puts it in a chunk of its own that a
+ * production server never loads (build.mjs, demo-seam.test.ts).
+ */
+export interface DemoMode {
+  /** The roots App Store signatures must chain to: the StoreKit test root. */
+  appStoreRoots: Buffer[];
+  /** Keeps each code for the simulator to show instead of sending a text. */
+  sms: DemoSmsSender;
+  seedIfEmpty: typeof seedIfEmpty;
+  /** Registers the simulator's routes under the API prefix. */
+  registerRoutes(
+    api: FastifyInstance,
+    deps: { db: Db; sessions: SessionStore; sms: DemoSmsSender; phones: PhoneProtection },
+  ): Promise<void>;
+}
+
+export function demoMode(appStore: AppStoreConfig): DemoMode {
+  const chain = loadCertificateChain();
+  return {
+    appStoreRoots: [new X509Certificate(chain.root).raw],
+    sms: demoSmsSender(),
+    seedIfEmpty,
+    async registerRoutes(api, { db, sessions, sms, phones }) {
+      await api.register(demoRoutes, { db, sessions });
+      await api.register(demoStoreKitRoutes, {
+        db,
+        sessions,
+        signer: createStoreKitSigner(chain, appStore),
+      });
+      await api.register(demoSmsRoutes, { db, sessions, sms, phones });
+    },
+  };
+}

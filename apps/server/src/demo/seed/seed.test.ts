@@ -1,0 +1,89 @@
+import { readdir } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GOODS_STATUSES } from '@guquan/contract/share';
+import { PUBLIC_ID_PATTERN } from '@guquan/contract/share-paths';
+import { openTestDatabase, type TestDatabase } from '../../test-support/test-database.ts';
+import { TEST_IMAGE_SCALE } from '../../test-support/test-app.ts';
+import { DEMO_IDS } from './demo-ids.ts';
+import { isEmpty, seedDemoData, seedIfEmpty, wipeData } from './seed.ts';
+
+let data: TestDatabase;
+beforeAll(async () => {
+  data = await openTestDatabase({ seed: false });
+});
+afterAll(async () => {
+  await data.close();
+});
+
+async function counts() {
+  const { db } = data;
+  const count = async (table: 'users' | 'goods' | 'cabinets' | 'notes' | 'comments' | 'images') =>
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return {
+    users: await count('users'),
+    goods: await count('goods'),
+    cabinets: await count('cabinets'),
+    notes: await count('notes'),
+    comments: await count('comments'),
+    images: await count('images'),
+  };
+}
+
+describe('demo data', () => {
+  it('seeds an empty database once; a second start leaves it alone', async () => {
+    expect(await isEmpty(data.db)).toBe(true);
+    expect(
+      await seedIfEmpty(data.db, data.paths, data.phones, { imageScale: TEST_IMAGE_SCALE }),
+    ).toBe(true);
+    const first = await counts();
+    expect(
+      await seedIfEmpty(data.db, data.paths, data.phones, { imageScale: TEST_IMAGE_SCALE }),
+    ).toBe(false);
+    expect(await counts()).toEqual(first);
+    expect(first.users).toBeGreaterThanOrEqual(6);
+    expect(first.goods).toBeGreaterThanOrEqual(36);
+    expect(first.cabinets).toBeGreaterThanOrEqual(4);
+    expect(first.notes).toBeGreaterThanOrEqual(6);
+    // One original per image, nothing else.
+    expect(await readdir(data.paths.media)).toHaveLength(first.images);
+  });
+
+  it('wipes and seeds again to the same community (npm run seed)', async () => {
+    const before = await counts();
+    await wipeData(data.db, data.paths);
+    expect(await isEmpty(data.db)).toBe(true);
+    await seedDemoData(data.db, data.paths, data.phones, { imageScale: TEST_IMAGE_SCALE });
+    expect(await counts()).toEqual(before);
+    expect(await readdir(data.paths.media)).toHaveLength(before.images);
+  });
+
+  it('covers the works, categories and statuses the pages show', async () => {
+    const goods = await data.db
+      .selectFrom('goods')
+      .select(['work', 'category', 'status'])
+      .execute();
+    expect(new Set(goods.map((row) => row.work)).size).toBeGreaterThanOrEqual(8);
+    expect(new Set(goods.map((row) => row.category))).toEqual(
+      new Set(['吧唧', '立牌', '色纸', '镭射票', '小卡', '棉花娃娃', '挂件', '拍立得']),
+    );
+    expect(new Set(goods.map((row) => row.status))).toEqual(new Set(GOODS_STATUSES));
+  });
+
+  it('uses well-formed fixed ids, distinct from each other', () => {
+    const ids = [
+      ...Object.values(DEMO_IDS.goods),
+      ...Object.values(DEMO_IDS.cabinets),
+      ...Object.values(DEMO_IDS.notes),
+      DEMO_IDS.unknown,
+    ];
+    for (const id of ids) expect(id).toMatch(PUBLIC_ID_PATTERN);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});

@@ -1,0 +1,139 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiErrorSchema } from '@guquan/contract/api-error';
+import { cabinetSchema, goodsSchema, noteSchema } from '@guquan/contract/share';
+import { shareApiPath, type ShareKind } from '@guquan/contract/share-paths';
+import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
+import { buildTestApp } from '../test-support/test-app.ts';
+
+let app: FastifyInstance;
+beforeAll(async () => {
+  app = await buildTestApp();
+});
+afterAll(async () => {
+  await app.close();
+});
+
+async function expectError(url: string, status: number, code: string) {
+  const res = await app.inject({ url });
+  expect(res.statusCode, url).toBe(status);
+  const body = apiErrorSchema.parse(res.json());
+  expect(body.error.code, url).toBe(code);
+  expect(body.error.message).not.toMatch(/sqlite|select|\/tmp|at .*\.ts/i);
+  expect(res.headers['cache-control']).toBe('no-store');
+  return body;
+}
+
+describe('share API', () => {
+  it('answers a goods, a cabinet and a note that the contract accepts, cacheable for a minute', async () => {
+    const cases = [
+      ['goods', DEMO_IDS.goods.gallery, goodsSchema],
+      ['cabinet', DEMO_IDS.cabinets.main, cabinetSchema],
+      ['note', DEMO_IDS.notes.rich, noteSchema],
+    ] as const;
+    for (const [kind, id, schema] of cases) {
+      const res = await app.inject({ url: shareApiPath(kind, id) });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('public, max-age=60');
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(schema.parse(res.json()).id).toBe(id);
+    }
+  });
+
+  it('answers each state with its status and code', async () => {
+    const cases: [ShareKind, string, number, string][] = [
+      ['goods', DEMO_IDS.goods.private, 403, 'private'],
+      ['goods', DEMO_IDS.goods.removed, 410, 'removed'],
+      ['goods', DEMO_IDS.unknown, 404, 'not_found'],
+      ['cabinet', DEMO_IDS.cabinets.private, 403, 'private'],
+      ['cabinet', DEMO_IDS.cabinets.removed, 410, 'removed'],
+      ['cabinet', DEMO_IDS.unknown, 404, 'not_found'],
+      ['note', DEMO_IDS.notes.private, 403, 'private'],
+      ['note', DEMO_IDS.notes.removed, 410, 'removed'],
+      ['note', DEMO_IDS.unknown, 404, 'not_found'],
+      // A goods id is no cabinet id.
+      ['cabinet', DEMO_IDS.goods.gallery, 404, 'not_found'],
+    ];
+    for (const [kind, id, status, code] of cases) {
+      await expectError(shareApiPath(kind, id), status, code);
+    }
+  });
+
+  it('answers invalid_id for a missing or malformed id', async () => {
+    const bad = [
+      '',
+      'short',
+      `${DEMO_IDS.goods.gallery}x`,
+      'x'.repeat(99),
+      'AbCdEfGhIjKl%2F..',
+      'AbCdEfGh.jKlMnOp',
+      'AbCdEfGhIjKlMn==',
+      '%3Cscript%3Ealert(1)%3C%2Fscript%3E',
+      '%00%00%00%00%00%00%00%00%00%00%00%00%00%00%00%00',
+      '%E4%BA%94%E6%9D%A1%E6%82%9F%E5%90%A7%E5%94%A7%E5%90%A7',
+      '..%2F..%2F..%2Fetc%2Fpasswd',
+    ];
+    for (const kind of ['goods', 'cabinet', 'note'] as const) {
+      for (const id of bad) {
+        const { error } = await expectError(shareApiPath(kind, id), 400, 'invalid_id');
+        expect(error.message).toMatch(/missing or malformed/);
+      }
+    }
+  });
+
+  it('answers very long ids and broken percent-encoding in the one error shape', async () => {
+    await expectError(shareApiPath('goods', 'x'.repeat(500)), 400, 'invalid_id');
+    const { error } = await expectError(shareApiPath('goods', '%E0%A4%A'), 400, 'bad_request');
+    expect(error.message).not.toContain('%E0');
+  });
+
+  it('answers a share path without its id segment', async () => {
+    await expectError(shareApiPath('goods', ''), 400, 'invalid_id');
+    await expectError(shareApiPath('note', '').slice(0, -1), 404, 'not_found');
+  });
+
+  it('ignores anything else in the query', async () => {
+    for (const query of [
+      '?a=1',
+      '?id=other&lang=en',
+      '?__proto__[x]=1&constructor=1',
+      '?%FF=%FE',
+    ]) {
+      const res = await app.inject({
+        url: `${shareApiPath('goods', DEMO_IDS.goods.gallery)}${query}`,
+      });
+      expect(res.statusCode, query).toBe(200);
+      expect(goodsSchema.parse(res.json()).id).toBe(DEMO_IDS.goods.gallery);
+    }
+  });
+
+  it('applies the cabinet and note rules', async () => {
+    const cabinet = cabinetSchema.parse(
+      (await app.inject({ url: shareApiPath('cabinet', DEMO_IDS.cabinets.main) })).json(),
+    );
+    expect(cabinet.itemCount).toBeGreaterThan(cabinet.items.length);
+    expect(cabinet.items.map((item) => item.id)).not.toContain(DEMO_IDS.goods.private);
+
+    const note = noteSchema.parse(
+      (await app.inject({ url: shareApiPath('note', DEMO_IDS.notes.rich) })).json(),
+    );
+    expect(note.comments).toBeGreaterThanOrEqual(5);
+    expect(note.topComments.length).toBeLessThanOrEqual(3);
+  });
+
+  it('sends hostile text as JSON data, byte for byte', async () => {
+    const res = await app.inject({ url: shareApiPath('note', DEMO_IDS.notes.hostile) });
+    const note = noteSchema.parse(res.json());
+    expect(note.title).toContain('<script>alert(1)</script>');
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('answers only GET (and HEAD)', async () => {
+    const url = shareApiPath('goods', DEMO_IDS.goods.gallery);
+    expect((await app.inject({ method: 'HEAD', url })).statusCode).toBe(200);
+    const res = await app.inject({ method: 'POST', url });
+    expect(res.statusCode).toBe(404);
+    apiErrorSchema.parse(res.json());
+  });
+});
