@@ -147,7 +147,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Apple's roots first: a production server without them stops here, before opening anything.
   // Demo mode trusts the StoreKit test root instead.
   const roots = demo ? demo.appStoreRoots : appStoreRootCertificates(config);
-  const verifier = createAppStoreVerifier(config.appStore, roots);
+  // Production also asks Apple's OCSP responders whether a certificate was revoked; when they
+  // cannot be reached the purchase is answered 503 and stays unfinished in the app, to come back.
+  const verifier = createAppStoreVerifier(config.appStore, roots, {
+    onlineChecks: config.mode === 'production',
+  });
   const build = options.webBuild ?? (await loadWebBuild(config.webDistDir));
   const { db, phones } = await openData(app, config, demo, options.seed ?? {});
   const shares = createShareReader(shareRepositories(db));

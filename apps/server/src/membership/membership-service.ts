@@ -38,6 +38,13 @@ export class TransactionRejected extends Error {
 
 export class NotificationRejected extends Error {
   override name = 'NotificationRejected';
+  /** True when the failure may pass (Apple's OCSP unreachable): Apple should send it again. */
+  constructor(
+    message: string,
+    readonly retry = false,
+  ) {
+    super(message);
+  }
 }
 
 const SUBSCRIPTION_TYPE = 'Auto-Renewable Subscription';
@@ -222,7 +229,9 @@ export function membershipService({
           if (renewal.autoRenewStatus !== undefined) autoRenew = renewal.autoRenewStatus === 1;
         }
       } catch (error) {
-        if (error instanceof AppStoreVerificationError) throw new NotificationRejected(error.code);
+        if (error instanceof AppStoreVerificationError) {
+          throw new NotificationRejected(error.code, error.retry);
+        }
         throw error;
       }
       const uuid = payload.notificationUUID;
