@@ -1,8 +1,70 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+// ── Web layers (apps/web/src) ─────────────────────────────────────────────────────────────────
+// Bottom to top: lib (and config, the route table) ← components ← features ← app. A layer imports
+// only from those below it; a feature imports no other feature. One deliberate exception:
+// lib/bridge/connect-bridge loads features/bridge-simulator/install-simulator, the demo's stand-in
+// for the app, dynamically and only on a demo server (the chunk never loads in production).
+const WEB = './apps/web/src';
+const webFeatures = readdirSync(new URL('apps/web/src/features', import.meta.url), {
+  withFileTypes: true,
+})
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const webLayers = {
+  files: ['apps/web/src/**/*.{ts,tsx}'],
+  // A test may look across layers (e.g. the route table against the app's route modules).
+  ignores: ['apps/web/src/**/*.test.{ts,tsx}'],
+  plugins: { 'import-x': importX },
+  settings: {
+    // Which files no-cycle follows (the default is JavaScript only).
+    'import-x/extensions': ['.ts', '.tsx'],
+    'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
+  },
+  rules: {
+    'import-x/no-restricted-paths': [
+      'error',
+      {
+        zones: [
+          {
+            target: [`${WEB}/lib`, `${WEB}/config`],
+            from: [`${WEB}/components`, `${WEB}/app`],
+            message: 'lib and config are the bottom layer: they import no component or app code.',
+          },
+          {
+            target: [`${WEB}/lib`, `${WEB}/config`],
+            from: `${WEB}/features`,
+            except: ['./bridge-simulator/install-simulator.ts'],
+            message: 'lib and config are the bottom layer: they import no feature.',
+          },
+          {
+            target: `${WEB}/components`,
+            from: [`${WEB}/features`, `${WEB}/app`],
+            message: 'Shared components import only lib: a feature passes them what they show.',
+          },
+          {
+            target: `${WEB}/features`,
+            from: `${WEB}/app`,
+            message: 'Features do not import the app: the app (routes) imports them.',
+          },
+          ...webFeatures.map((feature) => ({
+            target: `${WEB}/features/${feature}`,
+            from: `${WEB}/features`,
+            except: [`./${feature}`],
+            message:
+              'A feature imports no other feature: move what both need to components/ or lib/.',
+          })),
+        ],
+      },
+    ],
+    'import-x/no-cycle': ['error', { ignoreExternal: true }],
+  },
+};
 
 export default tseslint.config(
   { ignores: ['**/dist/**', 'test-results/**', 'playwright-report/**', 'bench-results/**'] },
@@ -46,6 +108,7 @@ export default tseslint.config(
       ],
     },
   },
+  webLayers,
   {
     files: ['**/*.{js,mjs}'],
     extends: [tseslint.configs.disableTypeChecked],

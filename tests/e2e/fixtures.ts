@@ -10,6 +10,7 @@ import {
   test as base,
   type BrowserContext,
   type BrowserContextOptions,
+  type Locator,
   type Page,
   type Response,
 } from '@playwright/test';
@@ -174,6 +175,38 @@ export async function expectTitle(page: Page, title: string): Promise<void> {
 
 export async function expectSingleMain(page: Page): Promise<void> {
   await expect(page.locator('main')).toHaveCount(1);
+}
+
+/**
+ * An open modal dialog leaves nothing else reachable: it is the browser's modal dialog, every
+ * control outside it is inert (keyboard, pointer and screen reader), and Tab stays inside.
+ */
+export async function expectPageBehindInert(page: Page, dialog: Locator): Promise<void> {
+  const state = await dialog.evaluate((element) => ({
+    modal: element.matches(':modal'),
+    reachable: [
+      ...document.body.querySelectorAll('a[href], button, input, select, textarea, [tabindex]'),
+    ]
+      .filter((control) => !element.contains(control) && !control.closest('[inert]'))
+      .map((control) => control.outerHTML.slice(0, 120)),
+    // Text too: what a screen reader could still read in the main content.
+    mainNotInert: [...document.querySelectorAll('main *')]
+      .filter((part) => !part.contains(element) && !element.contains(part))
+      .filter((part) => !part.closest('[inert]'))
+      .map((part) => part.outerHTML.slice(0, 120)),
+  }));
+  expect(state, 'the page behind the dialog is inert').toEqual({
+    modal: true,
+    reachable: [],
+    mainNotInert: [],
+  });
+  for (let step = 0; step < 6; step += 1) {
+    await page.keyboard.press('Tab');
+    expect(
+      await dialog.evaluate((element) => element.contains(document.activeElement)),
+      'Tab stays inside the dialog',
+    ).toBe(true);
+  }
 }
 
 /** Axe on the page, or on the part `include` selects (e.g. an open modal dialog). */

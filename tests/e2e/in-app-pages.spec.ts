@@ -13,6 +13,7 @@ import {
   DEMO_IDS,
   expect,
   expectNoAxeViolations,
+  expectPageBehindInert,
   expectSingleMain,
   open,
   test,
@@ -102,6 +103,7 @@ test.describe('redeem a design drawing @once', () => {
     const dialog = page.getByRole('dialog', { name: 'Confirm redemption' });
     await expect(dialog).toBeVisible();
     await expectNoAxeViolations(page, '[role="dialog"]');
+    await expectPageBehindInert(page, dialog);
     // A double tap on the confirmation still redeems once.
     await dialog.getByRole('button', { name: 'Redeem' }).dblclick();
     await expect(page.getByRole('heading', { name: 'Redeemed' })).toBeVisible();
@@ -393,6 +395,7 @@ test.describe('delete the account @once', () => {
     await page.getByRole('button', { name: 'Delete account' }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Delete your account?' });
     await expect(dialog).toBeVisible();
+    await expectPageBehindInert(page, dialog);
     expect((await deletionStatus(request, session)).request).toBeNull();
     await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
 

@@ -6,6 +6,7 @@ import {
   DEMO_IDS,
   expect,
   expectNoAxeViolations,
+  expectPageBehindInert,
   expectSingleMain,
   expectTitle,
   fullPath,
@@ -382,6 +383,7 @@ test.describe('the gallery and the viewer', () => {
     await expect(viewer).toBeVisible();
     // A modal dialog makes the page behind it inert: check the dialog itself.
     await expectNoAxeViolations(page, '[role="dialog"]');
+    await expectPageBehindInert(page, viewer);
     const currentImage = viewer.locator(
       '[aria-roledescription="slide"]:not([aria-hidden="true"]) img',
     );
@@ -511,6 +513,7 @@ test.describe('opening the app', () => {
     await page.getByRole('button', { name: shareMessages('zh-CN').openInApp.goods }).click();
     const guide = page.getByRole('dialog');
     await expect(guide).toBeVisible();
+    await expectPageBehindInert(page, guide);
     await expect(guide.getByRole('button', { name: /复制/ })).toBeVisible();
     expect(new URL(page.url()).searchParams.get('id')).toBe(goods.id);
   });

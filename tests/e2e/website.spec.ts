@@ -4,6 +4,7 @@ import type { LegalDocumentRef, RouteEntry } from '../../apps/web/src/config/rou
 import {
   expect,
   expectNoAxeViolations,
+  expectPageBehindInert,
   expectSingleMain,
   expectTitle,
   fullPath,
@@ -194,6 +195,7 @@ test('inside WeChat a download button opens the "open in browser" guide, whose b
   await expect(dialog).toContainText(texts.guide.hint.replaceAll('{app}', wechat));
   await expect(dialog.getByRole('textbox', { name: texts.guide.linkLabel })).toHaveValue(url);
   await expectNoAxeViolations(page);
+  await expectPageBehindInert(page, dialog);
 
   await dialog.getByRole('button', { name: texts.guide.copy }).click();
   await expect(dialog.getByRole('status')).toHaveText(texts.guide.copied);

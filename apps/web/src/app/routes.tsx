@@ -6,7 +6,7 @@ import { loadRouteModule } from './route-modules';
 import { RootErrorBoundary } from './root-error-boundary';
 import { RootLayout } from './root-layout';
 
-export const ROOT_ROUTE_ID = 'root';
+const ROOT_ROUTE_ID = 'root';
 
 /** The router's routes, made from the route table. Fresh objects each call: lazy() mutates them. */
 export function createRoutes(): RouteObject[] {

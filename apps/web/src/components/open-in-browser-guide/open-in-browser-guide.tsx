@@ -1,5 +1,5 @@
-import { useEffect, useEffectEvent, useId, useRef, useState, useSyncExternalStore } from 'react';
-import { keepFocusInside } from '../../lib/dom/keep-focus-inside';
+import { useId, useRef, useState, useSyncExternalStore } from 'react';
+import { ModalDialog } from '../modal-dialog/modal-dialog';
 import { copyToClipboard } from './copy-to-clipboard';
 import arrowUrl from './arrow.svg';
 import styles from './open-in-browser-guide.module.css';
@@ -50,7 +50,6 @@ function subscribeToLocation(onChange: () => void): () => void {
 function GuideDialog({ onClose, texts, url }: Omit<OpenInBrowserGuideProps, 'open'>) {
   const titleId = useId();
   const linkId = useId();
-  const dialogRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const [copyState, setCopyState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const pageUrl = useSyncExternalStore(
@@ -59,25 +58,6 @@ function GuideDialog({ onClose, texts, url }: Omit<OpenInBrowserGuideProps, 'ope
     () => '',
   );
   const link = url ?? pageUrl;
-  const close = useEffectEvent(onClose);
-
-  useEffect(() => {
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    dialogRef.current?.focus();
-    const scrollLock = styles.scrollLock;
-    if (scrollLock) document.documentElement.classList.add(scrollLock);
-    const onKeyDown = (event: globalThis.KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      event.preventDefault();
-      close();
-    };
-    document.addEventListener('keydown', onKeyDown);
-    return () => {
-      document.removeEventListener('keydown', onKeyDown);
-      if (scrollLock) document.documentElement.classList.remove(scrollLock);
-      opener?.focus();
-    };
-  }, []);
 
   async function copyLink() {
     const copied = await copyToClipboard(link, inputRef.current);
@@ -86,15 +66,7 @@ function GuideDialog({ onClose, texts, url }: Omit<OpenInBrowserGuideProps, 'ope
   }
 
   return (
-    <div
-      ref={dialogRef}
-      className={styles.overlay}
-      role="dialog"
-      aria-modal="true"
-      aria-labelledby={titleId}
-      tabIndex={-1}
-      onKeyDown={keepFocusInside}
-    >
+    <ModalDialog labelledBy={titleId} onClose={onClose} className={styles.overlay}>
       <img className={styles.arrow} src={arrowUrl} width={120} height={120} alt="" />
       <div className={styles.content}>
         <h2 id={titleId} className={styles.title}>
@@ -144,6 +116,6 @@ function GuideDialog({ onClose, texts, url }: Omit<OpenInBrowserGuideProps, 'ope
           {texts.close}
         </button>
       </div>
-    </div>
+    </ModalDialog>
   );
 }

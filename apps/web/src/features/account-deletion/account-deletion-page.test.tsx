@@ -3,8 +3,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DeletionOverview } from '@guquan/contract/account-deletion';
 import type { Language } from '@guquan/contract/language';
 import { LanguageProvider } from '../../lib/i18n/language-context';
+import { installFakeApp, type FakeApp } from '../../lib/in-app/fake-app.test-support';
 import { AccountDeletionPage } from './account-deletion-page';
-import { formatDateTime } from './deletion-texts';
+import { formatDateTime } from '../../lib/format/dates';
 
 const TOKEN = 'a'.repeat(43);
 const SESSION = { token: TOKEN, userId: '-mXliFgiAQwcM9MK' };
@@ -25,33 +26,9 @@ const OVERVIEW: DeletionOverview = {
 };
 const REQUEST = { requestedAt: '2025-12-01T08:00:00.000Z', deletesAt: '2025-12-16T08:00:00.000Z' };
 
-interface BridgeCall {
-  method: string;
-  params: unknown;
-}
-
 /** The app, played through the iOS transport: answers each call from `answers`. */
-function installApp(answers: Record<string, unknown>): BridgeCall[] {
-  const calls: BridgeCall[] = [];
-  const receive = (message: unknown) => {
-    (
-      window as unknown as { __goodsCircleBridge: { receive: (m: unknown) => void } }
-    ).__goodsCircleBridge.receive(message);
-  };
-  (window as unknown as { webkit: unknown }).webkit = {
-    messageHandlers: {
-      goodsCircle: {
-        postMessage: (message: { id: string; method: string; params: unknown }) => {
-          calls.push({ method: message.method, params: message.params });
-          const result = message.method in answers ? answers[message.method] : {};
-          queueMicrotask(() => {
-            receive({ id: message.id, ok: true, result });
-          });
-        },
-      },
-    },
-  };
-  return calls;
+function installApp(answers: Record<string, unknown>): FakeApp['calls'] {
+  return installFakeApp(answers).calls;
 }
 
 type Handler = (url: string, init: RequestInit) => Response | Promise<Response>;

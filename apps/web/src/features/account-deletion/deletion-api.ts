@@ -6,77 +6,54 @@ import {
   deletionOverviewSchema,
   sendCodeResponseSchema,
   type DeletionError,
-  type DeletionOverview,
   type DeletionRequest,
-  type SendCodeResponse,
 } from '@guquan/contract/account-deletion';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { callApiWith, type ApiResult } from '../../lib/in-app/api-client';
 
 /**
- * The account deletion API as the page uses it. The token comes from the bridge and goes only in
- * the Authorization header. Every answer is checked against the contract; anything else is a
- * network failure the user can retry.
+ * What the page tells apart: the server's word on the request (wrong code, rate limit, blocked…),
+ * an ended session, and anything else, which the user can retry.
  */
-export type ApiResult<T> =
+export type DeletionResult<T> =
   | { ok: true; value: T }
   | { ok: false; kind: 'unauthorized' }
   | { ok: false; kind: 'network' }
   | { ok: false; kind: 'error'; status: number; error: DeletionError['error'] };
 
+function deletionResult<T>(result: ApiResult<T, DeletionError['error']>): DeletionResult<T> {
+  if (result.ok) return result;
+  if (result.kind === 'unauthorized') return { ok: false, kind: 'unauthorized' };
+  // A server error is retryable, except a failed SMS: the page says that one in words.
+  if (result.kind === 'refused' && (result.status < 500 || result.error.code === 'sms_failed')) {
+    return { ok: false, kind: 'error', status: result.status, error: result.error };
+  }
+  return { ok: false, kind: 'network' };
+}
+
 async function call<T>(
   token: string,
   method: 'GET' | 'POST' | 'DELETE',
-  url: string,
-  schema: z.ZodType<T> | null,
+  path: string,
+  schema: z.ZodType<T>,
   body?: unknown,
-): Promise<ApiResult<T>> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method,
-      headers: {
-        accept: 'application/json',
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-  } catch {
-    return { ok: false, kind: 'network' };
-  }
-  if (response.status === 401) return { ok: false, kind: 'unauthorized' };
-  let json: unknown = null;
-  if (response.status !== 204) {
-    try {
-      json = await response.json();
-    } catch {
-      return { ok: false, kind: 'network' };
-    }
-  }
-  if (!response.ok) {
-    const parsed = deletionErrorSchema.safeParse(json);
-    return parsed.success && response.status < 500
-      ? { ok: false, kind: 'error', status: response.status, error: parsed.data.error }
-      : parsed.success && parsed.data.error.code === 'sms_failed'
-        ? { ok: false, kind: 'error', status: response.status, error: parsed.data.error }
-        : { ok: false, kind: 'network' };
-  }
-  if (schema === null) return { ok: true, value: undefined as T };
-  const parsed = schema.safeParse(json);
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, kind: 'network' };
+): Promise<DeletionResult<T>> {
+  return deletionResult(
+    await callApiWith(deletionErrorSchema, { method, path, token, schema, body }),
+  );
 }
 
+/** The account deletion endpoints; the token comes from the bridge. */
 export const deletionApi = {
-  overview: (token: string) =>
-    call<DeletionOverview>(token, 'GET', ACCOUNT_DELETION_PATH, deletionOverviewSchema),
+  overview: (token: string) => call(token, 'GET', ACCOUNT_DELETION_PATH, deletionOverviewSchema),
   sendCode: (token: string) =>
-    call<SendCodeResponse>(token, 'POST', ACCOUNT_DELETION_CODE_PATH, sendCodeResponseSchema),
-  confirm: async (token: string, code: string): Promise<ApiResult<DeletionRequest>> => {
+    call(token, 'POST', ACCOUNT_DELETION_CODE_PATH, sendCodeResponseSchema),
+  confirm: async (token: string, code: string): Promise<DeletionResult<DeletionRequest>> => {
     const result = await call(token, 'POST', ACCOUNT_DELETION_PATH, confirmDeletionResponseSchema, {
       code,
       confirm: true,
     });
     return result.ok ? { ok: true, value: result.value.request } : result;
   },
-  cancel: (token: string) => call<undefined>(token, 'DELETE', ACCOUNT_DELETION_PATH, null),
+  cancel: (token: string) => call(token, 'DELETE', ACCOUNT_DELETION_PATH, z.null()),
 };

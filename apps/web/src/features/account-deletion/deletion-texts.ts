@@ -2,7 +2,7 @@ import type { DeletionBlockerKind, RetainedKind } from '@guquan/contract/account
 import type { Language } from '@guquan/contract/language';
 
 /** The texts of the account deletion page; what it says matches the privacy policy, 8.2 and 11.5. */
-interface DeletionTexts {
+export interface DeletionTexts {
   intro: string;
   deletedHeading: string;
   deletedItems: (counts: {
@@ -252,12 +252,3 @@ const en: DeletionTexts = {
 export const deletionTexts: Record<Language, DeletionTexts> = { 'zh-CN': zh, en };
 
 /** An exact date and time in the reader's language and time zone. */
-export function formatDateTime(iso: string, language: Language): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short' }).format(
-    new Date(iso),
-  );
-}
-
-export function formatDate(iso: string, language: Language): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: 'long' }).format(new Date(iso));
-}

@@ -52,7 +52,7 @@ export function SimulatorPanel({ store, app }: SimulatorPanelProps) {
 
   return (
     <aside className={styles.dock} aria-labelledby={ids.heading}>
-      <h2 id={ids.heading} className={styles.visuallyHidden}>
+      <h2 id={ids.heading} className="visually-hidden">
         App simulator
       </h2>
       <button

@@ -2,7 +2,8 @@ import { Link } from 'react-router';
 import { PageColumn } from '../../components/page-column/page-column';
 import { useLanguage } from '../../lib/i18n/language-context';
 import type { LegalDocument } from './legal-document';
-import { formatDate, legalTexts } from './legal-texts';
+import { formatCalendarDate } from '../../lib/format/dates';
+import { legalTexts } from './legal-texts';
 import { versionsOf } from './legal-versions';
 import styles from './legal-document-page.module.css';
 
@@ -39,14 +40,16 @@ export function LegalDocumentPage({ document }: { document: LegalDocument }) {
               <dt>{text.effective}</dt>
               <dd>
                 <time dateTime={document.effective}>
-                  {formatDate(document.effective, language)}
+                  {formatCalendarDate(document.effective, language)}
                 </time>
               </dd>
             </div>
             <div>
               <dt>{text.updated}</dt>
               <dd>
-                <time dateTime={document.updated}>{formatDate(document.updated, language)}</time>
+                <time dateTime={document.updated}>
+                  {formatCalendarDate(document.updated, language)}
+                </time>
               </dd>
             </div>
           </dl>
@@ -54,8 +57,10 @@ export function LegalDocumentPage({ document }: { document: LegalDocument }) {
 
         {superseded ? (
           <p className={styles.notice} role="note">
-            {text.supersededNotice(formatDate(document.version, language))}{' '}
-            <Link to={latest.path}>{text.readLatest(formatDate(latest.version, language))}</Link>
+            {text.supersededNotice(formatCalendarDate(document.version, language))}{' '}
+            <Link to={latest.path}>
+              {text.readLatest(formatCalendarDate(latest.version, language))}
+            </Link>
           </p>
         ) : null}
         {text.chineseAuthoritative ? (
@@ -99,7 +104,7 @@ export function LegalDocumentPage({ document }: { document: LegalDocument }) {
           <ul>
             {versions.map((version) => {
               const here = version.version === document.version;
-              const label = `${document.title} · ${formatDate(version.version, language)}`;
+              const label = `${document.title} · ${formatCalendarDate(version.version, language)}`;
               return (
                 <li key={version.version}>
                   {here ? (

@@ -37,27 +37,3 @@ const texts = {
 export function legalTexts(language: Language) {
   return texts[language];
 }
-
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
-/** YYYY-MM-DD as a reader writes it; done by hand so server and browser agree to the letter. */
-export function formatDate(isoDate: string, language: Language): string {
-  const [year, month, day] = isoDate.split('-').map(Number);
-  if (!year || !month || !day) return isoDate;
-  return language === 'zh-CN'
-    ? `${year}年${month}月${day}日`
-    : `${day} ${MONTHS[month - 1] ?? ''} ${year}`;
-}

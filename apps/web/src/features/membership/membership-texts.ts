@@ -138,7 +138,3 @@ export type MembershipTexts = (typeof membershipTexts)[Language];
 export function formatFen(fen: number): string {
   return `¥${(fen / 100).toFixed(2)}`;
 }
-
-export function formatDate(iso: string, language: Language): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: 'long' }).format(new Date(iso));
-}

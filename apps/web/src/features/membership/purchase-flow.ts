@@ -1,6 +1,7 @@
 import type { Membership } from '@guquan/contract/membership';
 import { BridgeError, type Bridge } from '../../lib/bridge/native-bridge';
-import { MembershipApiError, membershipApi, type MembershipApi } from './membership-api';
+import type { ApiFailure } from '../../lib/in-app/api-client';
+import { membershipApi, membershipFailure, type MembershipApi } from './membership-api';
 
 /**
  * Buying a membership without ever losing a purchase: StoreKit (through the app) → the signed
@@ -41,11 +42,11 @@ export interface MembershipFlow {
   restore(): Promise<RestoreOutcome>;
 }
 
-function fromApiError(error: unknown): Exclude<SubmitOutcome, { state: 'confirmed' }> {
-  if (!(error instanceof MembershipApiError)) throw error;
-  if (error.kind === 'unauthorized') return { state: 'signed-out' };
-  if (error.kind === 'unreachable') return { state: 'unconfirmed' };
-  return { state: 'rejected', code: error.code };
+function fromApiFailure(failure: ApiFailure): Exclude<SubmitOutcome, { state: 'confirmed' }> {
+  const { kind, code } = membershipFailure(failure);
+  if (kind === 'unauthorized') return { state: 'signed-out' };
+  if (kind === 'unreachable') return { state: 'unconfirmed' };
+  return { state: 'rejected', code };
 }
 
 export function createMembershipFlow(
@@ -54,12 +55,9 @@ export function createMembershipFlow(
   api: MembershipApi = membershipApi,
 ): MembershipFlow {
   const submit = async (signedTransaction: string): Promise<SubmitOutcome> => {
-    let confirmed;
-    try {
-      confirmed = await api.submit(token, signedTransaction);
-    } catch (error) {
-      return fromApiError(error);
-    }
+    const result = await api.submit(token, signedTransaction);
+    if (!result.ok) return fromApiFailure(result);
+    const confirmed = result.value;
     try {
       await bridge.call('storeKitFinish', { transactionId: confirmed.transactionId });
     } catch {
@@ -110,17 +108,16 @@ export function createMembershipFlow(
           return { state: 'cancelled' };
         return { state: 'failed', message: error instanceof Error ? error.message : String(error) };
       }
-      try {
-        const restored = await api.restore(token, signedTransactions);
+      const restored = await api.restore(token, signedTransactions);
+      if (restored.ok) {
         return {
           state: 'restored',
-          membership: restored.membership,
-          count: restored.accepted.length,
+          membership: restored.value.membership,
+          count: restored.value.accepted.length,
         };
-      } catch (error) {
-        const outcome = fromApiError(error);
-        return outcome.state === 'rejected' ? { state: 'failed', message: outcome.code } : outcome;
       }
+      const outcome = fromApiFailure(restored);
+      return outcome.state === 'rejected' ? { state: 'failed', message: outcome.code } : outcome;
     },
   };
 }

@@ -1,4 +1,3 @@
-import { apiErrorSchema } from '@guquan/contract/api-error';
 import {
   designApiPath,
   designViewSchema,
@@ -8,9 +7,7 @@ import {
   type DesignView,
   type RedemptionResult,
 } from '@guquan/contract/design';
-
-/** How long the page waits for the server before it offers to try again. */
-const REQUEST_TIMEOUT_MS = 15_000;
+import { callApi } from '../../lib/in-app/api-client';
 
 export type ViewAnswer =
   | { state: 'ok'; view: DesignView }
@@ -32,7 +29,7 @@ export type RedeemAnswer =
         | 'failed';
     };
 
-const KNOWN_REFUSALS = new Set([
+const KNOWN_REFUSALS = [
   'already_redeemed',
   'insufficient_points',
   'unavailable',
@@ -41,48 +38,24 @@ const KNOWN_REFUSALS = new Set([
   'unauthorized',
   'idempotency_key_reused',
   'too_many_requests',
-] as const);
-type KnownRefusal = typeof KNOWN_REFUSALS extends Set<infer T> ? T : never;
+] as const;
+type KnownRefusal = (typeof KNOWN_REFUSALS)[number];
 
-async function request(url: string, init: RequestInit): Promise<Response | undefined> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => {
-    controller.abort();
-  }, REQUEST_TIMEOUT_MS);
-  try {
-    return await fetch(url, { ...init, signal: controller.signal });
-  } catch {
-    return undefined;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-async function errorCode(response: Response): Promise<string | undefined> {
-  try {
-    return apiErrorSchema.parse(await response.json()).error.code;
-  } catch {
-    return undefined;
-  }
-}
-
-function authorized(token: string): Record<string, string> {
-  return { accept: 'application/json', authorization: `Bearer ${token}` };
+function isKnownRefusal(code: string): code is KnownRefusal {
+  const known: readonly string[] = KNOWN_REFUSALS;
+  return known.includes(code);
 }
 
 /** The design and the user's standing with it; the token only ever goes in the header. */
 export async function fetchDesignView(designId: string, token: string): Promise<ViewAnswer> {
-  const response = await request(designApiPath(designId), { headers: authorized(token) });
-  if (!response) return { state: 'failed' };
-  if (response.status === 401) return { state: 'unauthorized' };
-  if (response.status === 404) return { state: 'not_found' };
-  if (response.status === 400) return { state: 'invalid_id' };
-  if (!response.ok) return { state: 'failed' };
-  try {
-    return { state: 'ok', view: designViewSchema.parse(await response.json()) };
-  } catch {
-    return { state: 'failed' };
+  const result = await callApi({ path: designApiPath(designId), token, schema: designViewSchema });
+  if (result.ok) return { state: 'ok', view: result.value };
+  if (result.kind === 'unauthorized') return { state: 'unauthorized' };
+  if (result.kind === 'refused' || result.kind === 'bad_answer') {
+    if (result.status === 404) return { state: 'not_found' };
+    if (result.status === 400) return { state: 'invalid_id' };
   }
+  return { state: 'failed' };
 }
 
 /**
@@ -94,20 +67,17 @@ export async function postRedemption(
   token: string,
   idempotencyKey: string,
 ): Promise<RedeemAnswer> {
-  const response = await request(redemptionsApiPath(designId), {
+  const result = await callApi({
     method: 'POST',
-    headers: { ...authorized(token), [IDEMPOTENCY_KEY_HEADER]: idempotencyKey },
+    path: redemptionsApiPath(designId),
+    token,
+    schema: redemptionResultSchema,
+    headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey },
   });
-  if (!response) return { state: 'failed' };
-  if (response.ok) {
-    try {
-      return { state: 'redeemed', result: redemptionResultSchema.parse(await response.json()) };
-    } catch {
-      return { state: 'failed' };
-    }
+  if (result.ok) return { state: 'redeemed', result: result.value };
+  if (result.kind === 'unauthorized') return { state: 'unauthorized' };
+  if (result.kind === 'refused' && isKnownRefusal(result.error.code)) {
+    return { state: result.error.code };
   }
-  const code = await errorCode(response);
-  return KNOWN_REFUSALS.has(code as KnownRefusal)
-    ? { state: code as KnownRefusal }
-    : { state: 'failed' };
+  return { state: 'failed' };
 }

@@ -5,6 +5,12 @@ import type { DesignView, RedemptionResult } from '@guquan/contract/design';
 import type { Language } from '@guquan/contract/language';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { LanguageProvider } from '../../lib/i18n/language-context';
+import {
+  FakeAppError,
+  installFakeApp,
+  type FakeAnswer,
+  type FakeApp,
+} from '../../lib/in-app/fake-app.test-support';
 import { RedeemDesignPage } from './redeem-design-page';
 
 const DESIGN_ID = 'A-3u4-IQxQK60Fy8';
@@ -12,43 +18,13 @@ const USER_ID = 'eqv4wOwctxOn7xAR';
 const TOKEN = 'T'.repeat(43);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-interface BridgeMessage {
-  id: string;
-  method: string;
-  params: Record<string, unknown>;
+/** The app, as the page sees it: every message it was sent. */
+function installApp(answers: Record<string, FakeAnswer>): FakeApp['calls'] {
+  return installFakeApp(answers).calls;
 }
 
-type Answer =
-  { ok: true; result: unknown } | { ok: false; error: { code: string; message: string } };
-
-/** The app, as the page sees it: a WKWebView message handler answering through the receiver. */
-function installFakeApp(answers: Partial<Record<string, () => Answer>>): BridgeMessage[] {
-  const messages: BridgeMessage[] = [];
-  const host = window as unknown as {
-    webkit?: unknown;
-    __goodsCircleBridge?: { receive: (message: unknown) => void };
-  };
-  host.webkit = {
-    messageHandlers: {
-      goodsCircle: {
-        postMessage: (message: BridgeMessage) => {
-          messages.push(message);
-          const answer = answers[message.method]?.() ?? { ok: true, result: {} };
-          setTimeout(() => {
-            host.__goodsCircleBridge?.receive({ id: message.id, ...answer });
-          }, 0);
-        },
-      },
-    },
-  };
-  return messages;
-}
-
-const loggedIn = (): Answer => ({ ok: true, result: { token: TOKEN, userId: USER_ID } });
-const handshake = (): Answer => ({
-  ok: true,
-  result: { bridgeVersion: 1, platform: 'ios', appVersion: '3.2.0' },
-});
+const loggedIn = () => ({ token: TOKEN, userId: USER_ID });
+const handshake = () => ({ bridgeVersion: 1, platform: 'ios', appVersion: '3.2.0' });
 
 function designView(overrides: {
   balance?: number;
@@ -150,7 +126,7 @@ afterEach(() => {
 describe('RedeemDesignPage', () => {
   it('says the link is incomplete for a missing or malformed id, without asking anybody', async () => {
     const calls = mockFetch();
-    const messages = installFakeApp({ getSession: loggedIn });
+    const messages = installApp({ getSession: loggedIn });
     renderPage('?designId=nope');
     expect(await screen.findByRole('heading', { name: '链接不完整' })).toBeTruthy();
     cleanup();
@@ -169,8 +145,8 @@ describe('RedeemDesignPage', () => {
   });
 
   it('offers to log in through the app, then shows the design', async () => {
-    let session: Answer = { ok: true, result: null };
-    const messages = installFakeApp({ handshake, getSession: () => session, login: loggedIn });
+    let session: FakeAnswer = null;
+    const messages = installApp({ handshake, getSession: () => session, login: loggedIn });
     const calls = mockFetch(json(200, designView({})));
     renderPage();
     fireEvent.click(await screen.findByRole('button', { name: '登录' }));
@@ -183,7 +159,7 @@ describe('RedeemDesignPage', () => {
   });
 
   it('redeems after confirmation, once, and opens the drawing in the app', async () => {
-    const messages = installFakeApp({ handshake, getSession: loggedIn });
+    const messages = installApp({ handshake, getSession: loggedIn });
     let answer: (response: Response) => void = () => undefined;
     const calls = mockFetch(
       json(200, designView({})),
@@ -234,7 +210,7 @@ describe('RedeemDesignPage', () => {
   });
 
   it('retries a failed redemption with the same key (kept in sessionStorage)', async () => {
-    installFakeApp({ handshake, getSession: loggedIn });
+    installApp({ handshake, getSession: loggedIn });
     const calls = mockFetch(
       json(200, designView({})),
       new TypeError('network down'),
@@ -264,7 +240,7 @@ describe('RedeemDesignPage', () => {
   });
 
   it('cancels the confirmation with Escape and returns focus to the button', async () => {
-    installFakeApp({ handshake, getSession: loggedIn });
+    installApp({ handshake, getSession: loggedIn });
     const calls = mockFetch(json(200, designView({})));
     renderPage();
     const button = await screen.findByRole('button', { name: '立即兑换' });
@@ -276,7 +252,7 @@ describe('RedeemDesignPage', () => {
   });
 
   it('says how many points are missing, and offers no way to buy them', async () => {
-    installFakeApp({ handshake, getSession: loggedIn });
+    installApp({ handshake, getSession: loggedIn });
     mockFetch(json(200, designView({ balance: 120, price: 150 })));
     const { container } = renderPage();
     expect(await screen.findByRole('heading', { name: '积分不足' })).toBeTruthy();
@@ -286,7 +262,7 @@ describe('RedeemDesignPage', () => {
   });
 
   it('shows an already redeemed design with a way to open it in the app', async () => {
-    const messages = installFakeApp({ handshake, getSession: loggedIn });
+    const messages = installApp({ handshake, getSession: loggedIn });
     mockFetch(json(200, designView({ redeemed: true })));
     renderPage();
     expect(await screen.findByRole('heading', { name: '你已兑换过这张设计图' })).toBeTruthy();
@@ -297,10 +273,10 @@ describe('RedeemDesignPage', () => {
   });
 
   it('tells when the app cannot open the drawing', async () => {
-    installFakeApp({
+    installApp({
       handshake,
       getSession: loggedIn,
-      openAppRoute: () => ({ ok: false, error: { code: 'failed', message: 'no' } }),
+      openAppRoute: () => new FakeAppError('failed', 'no'),
     });
     mockFetch(json(200, designView({ redeemed: true })));
     renderPage();
@@ -309,7 +285,7 @@ describe('RedeemDesignPage', () => {
   });
 
   it('shows a retired design as no longer available', async () => {
-    installFakeApp({ handshake, getSession: loggedIn });
+    installApp({ handshake, getSession: loggedIn });
     mockFetch(json(200, designView({ available: false })));
     renderPage();
     expect(await screen.findByRole('heading', { name: '设计图已下架' })).toBeTruthy();
@@ -318,21 +294,21 @@ describe('RedeemDesignPage', () => {
   });
 
   it('shows an unknown design as not found', async () => {
-    installFakeApp({ handshake, getSession: loggedIn });
+    installApp({ handshake, getSession: loggedIn });
     mockFetch(apiError(404, 'not_found'));
     renderPage();
     expect(await screen.findByRole('heading', { name: '设计图不存在' })).toBeTruthy();
   });
 
   it('asks to log in again when the server refuses the token', async () => {
-    installFakeApp({ handshake, getSession: loggedIn });
+    installApp({ handshake, getSession: loggedIn });
     mockFetch(apiError(401, 'unauthorized'));
     renderPage();
     expect(await screen.findByRole('button', { name: '登录' })).toBeTruthy();
   });
 
   it('offers a retry when the design cannot be loaded', async () => {
-    installFakeApp({ handshake, getSession: loggedIn });
+    installApp({ handshake, getSession: loggedIn });
     const calls = mockFetch(
       new TypeError('offline'),
       json(200, { unexpected: true }),
@@ -347,7 +323,7 @@ describe('RedeemDesignPage', () => {
   });
 
   it('shows the state the server found when a redemption is refused', async () => {
-    installFakeApp({ handshake, getSession: loggedIn });
+    installApp({ handshake, getSession: loggedIn });
     mockFetch(
       json(200, designView({})),
       apiError(409, 'already_redeemed'),
@@ -361,7 +337,7 @@ describe('RedeemDesignPage', () => {
   });
 
   it('speaks English', async () => {
-    installFakeApp({ handshake, getSession: loggedIn });
+    installApp({ handshake, getSession: loggedIn });
     mockFetch(json(200, designView({ balance: 120, price: 150 })));
     renderPage(`?designId=${DESIGN_ID}&lang=en`, 'en');
     expect(await screen.findByRole('heading', { name: 'Not enough points' })).toBeTruthy();

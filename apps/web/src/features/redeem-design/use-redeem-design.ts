@@ -1,15 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DesignView, RedemptionResult } from '@guquan/contract/design';
 import { designAppRoute } from '@guquan/contract/design';
-import { connectBridge } from '../../lib/bridge/connect-bridge';
-import type { Bridge } from '../../lib/bridge/native-bridge';
+import { useAppSession, type AppSession } from '../../lib/in-app/use-app-session';
 import { attemptKey, endAttempt } from './attempt-key';
-import { fetchDesignView, postRedemption } from './design-api';
-
-interface Session {
-  token: string;
-  userId: string;
-}
+import { fetchDesignView, postRedemption, type ViewAnswer } from './design-api';
 
 /** Where the page is. Nothing here is known on the server: it renders `loading`. */
 export type PagePhase =
@@ -43,92 +37,81 @@ export interface RedeemDesign {
   openInApp: () => void;
 }
 
+interface Loaded {
+  session: AppSession;
+  page: PagePhase;
+}
+
 /**
  * The redeem page's logic: the bridge gives the session, the API the design and the redemption.
  * Runs in the browser only (effects), so the server's HTML is the skeleton.
  */
 export function useRedeemDesign(designId: string | undefined): RedeemDesign {
-  const [page, setPage] = useState<PagePhase>(
-    designId === undefined ? { kind: 'invalid_id' } : { kind: 'loading' },
-  );
+  const app = useAppSession({ handshake: true, enabled: designId !== undefined });
+  const { phase: appPhase, sessionEnded, restart, logIn: appLogIn } = app;
+  const session = appPhase.kind === 'logged_in' ? appPhase.session : undefined;
+  const [loaded, setLoaded] = useState<Loaded | undefined>(undefined);
+  /** Bumped to fetch the design again for the same session. */
+  const [reloads, setReloads] = useState(0);
+  const [logInFailed, setLogInFailed] = useState(false);
   const [redeem, setRedeem] = useState<RedeemPhase>({ kind: 'idle' });
   const [openFailed, setOpenFailed] = useState(false);
-  const bridge = useRef<Bridge | undefined>(undefined);
-  const session = useRef<Session | undefined>(undefined);
   const inFlight = useRef(false);
 
-  const show = useCallback(
-    async (current: Session): Promise<void> => {
+  const apply = useCallback(
+    (current: AppSession, answer: ViewAnswer) => {
       if (designId === undefined) return;
-      const answer = await fetchDesignView(designId, current.token);
       if (answer.state === 'ok') {
         // A redemption the server has: an attempt left over (a reload mid-request) is over.
         if (answer.view.viewer.redemption) endAttempt(current.userId, designId);
-        setPage({ kind: 'ready', view: answer.view });
+        setLoaded({ session: current, page: { kind: 'ready', view: answer.view } });
       } else if (answer.state === 'unauthorized') {
-        session.current = undefined;
-        setPage({ kind: 'logged_out' });
+        sessionEnded();
       } else {
-        setPage({ kind: answer.state });
+        setLoaded({ session: current, page: { kind: answer.state } });
       }
     },
-    [designId],
-  );
-
-  const load = useCallback(
-    async (connected: Bridge): Promise<void> => {
-      if (designId === undefined) return;
-      bridge.current = connected;
-      try {
-        if (connected.transport() === 'none') {
-          setPage({ kind: 'no_app' });
-          return;
-        }
-        await connected.call('handshake', {});
-        const current = await connected.call('getSession', {});
-        session.current = current ?? undefined;
-        if (!current) {
-          setPage({ kind: 'logged_out' });
-          return;
-        }
-        await show(current);
-      } catch {
-        setPage({ kind: 'failed' });
-      }
-    },
-    [designId, show],
+    [designId, sessionEnded],
   );
 
   useEffect(() => {
-    // The bridge and the token exist in the browser only: the page starts from there.
-    connectBridge().then(load, () => {
-      setPage({ kind: 'failed' });
+    if (!session || designId === undefined) return undefined;
+    const life = { gone: false };
+    void fetchDesignView(designId, session.token).then((answer) => {
+      if (!life.gone) apply(session, answer);
     });
-  }, [load]);
+    return () => {
+      life.gone = true;
+    };
+  }, [designId, session, apply, reloads]);
+
+  let page: PagePhase;
+  if (designId === undefined) page = { kind: 'invalid_id' };
+  else if (appPhase.kind === 'connecting') page = { kind: 'loading' };
+  else if (appPhase.kind === 'no_app') page = { kind: 'no_app' };
+  else if (appPhase.kind === 'failed') page = { kind: 'failed' };
+  else if (appPhase.kind === 'logged_out') page = { kind: logInFailed ? 'failed' : 'logged_out' };
+  else page = loaded?.session === appPhase.session ? loaded.page : { kind: 'loading' };
 
   const retryLoad = useCallback(() => {
-    setPage({ kind: 'loading' });
-    void (session.current ? show(session.current) : connectBridge().then(load));
-  }, [load, show]);
+    setLogInFailed(false);
+    if (session) {
+      setLoaded(undefined);
+      setReloads((n) => n + 1);
+    } else {
+      restart();
+    }
+  }, [restart, session]);
 
   const logIn = useCallback(() => {
-    const connected = bridge.current;
-    if (!connected) return;
-    void (async () => {
-      try {
-        const current = await connected.call('login', {});
-        if (!current) return; // the user gave up: still logged out
-        session.current = current;
-        setPage({ kind: 'loading' });
-        await show(current);
-      } catch {
-        setPage({ kind: 'failed' });
-      }
-    })();
-  }, [show]);
+    void appLogIn().then((outcome) => {
+      // Gave up: still logged out. Logged in: the effect above shows the design.
+      if (outcome === 'failed') setLogInFailed(true);
+    });
+  }, [appLogIn]);
 
   const confirmRedeem = useCallback(() => {
-    const current = session.current;
+    const current = session;
     if (designId === undefined || !current || inFlight.current) return;
     inFlight.current = true;
     setRedeem({ kind: 'submitting' });
@@ -139,15 +122,18 @@ export function useRedeemDesign(designId: string | undefined): RedeemDesign {
       switch (answer.state) {
         case 'redeemed':
           endAttempt(current.userId, designId);
-          setPage((previous) =>
-            previous.kind === 'ready'
+          setLoaded((previous) =>
+            previous?.page.kind === 'ready'
               ? {
-                  kind: 'ready',
-                  view: {
-                    design: previous.view.design,
-                    viewer: {
-                      balance: answer.result.balanceAfter,
-                      redemption: answer.result.redemption,
+                  session: previous.session,
+                  page: {
+                    kind: 'ready',
+                    view: {
+                      design: previous.page.view.design,
+                      viewer: {
+                        balance: answer.result.balanceAfter,
+                        redemption: answer.result.redemption,
+                      },
                     },
                   },
                 }
@@ -161,29 +147,26 @@ export function useRedeemDesign(designId: string | undefined): RedeemDesign {
           setRedeem({ kind: 'retryable', reason: answer.state });
           return;
         case 'unauthorized':
-          session.current = undefined;
           setRedeem({ kind: 'idle' });
-          setPage({ kind: 'logged_out' });
+          sessionEnded();
           return;
         default:
           // A definite refusal: this attempt is over; the page shows why from fresh data.
           endAttempt(current.userId, designId);
           setRedeem({ kind: 'idle' });
-          await show(current).catch(() => {
-            setPage({ kind: 'failed' });
-          });
+          apply(current, await fetchDesignView(designId, current.token));
       }
     })();
-  }, [designId, show]);
+  }, [designId, session, sessionEnded, apply]);
 
+  const bridge = appPhase.kind === 'logged_in' ? appPhase.bridge : undefined;
   const openInApp = useCallback(() => {
-    const connected = bridge.current;
-    if (!connected || designId === undefined) return;
+    if (!bridge || designId === undefined) return;
     setOpenFailed(false);
-    connected.call('openAppRoute', { route: designAppRoute(designId) }).catch(() => {
+    bridge.call('openAppRoute', { route: designAppRoute(designId) }).catch(() => {
       setOpenFailed(true);
     });
-  }, [designId]);
+  }, [bridge, designId]);
 
   return {
     page,

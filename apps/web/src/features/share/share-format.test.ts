@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatDate, formatPrice } from './share-format';
+import { formatCount, formatPrice } from './share-format';
 
 describe('formatPrice', () => {
   it.each([
@@ -28,13 +28,5 @@ describe('formatCount', () => {
   ])('shows %i as %s in Chinese and %s in English', (count, zh, en) => {
     expect(formatCount(count, 'zh-CN')).toBe(zh);
     expect(formatCount(count, 'en')).toBe(en);
-  });
-});
-
-describe('formatDate', () => {
-  it('gives the day in China', () => {
-    expect(formatDate('2025-11-02T08:30:00.000Z')).toBe('2025-11-02');
-    expect(formatDate('2025-11-02T17:30:00.000Z')).toBe('2025-11-03');
-    expect(formatDate('2025-11-03T01:00:00+08:00')).toBe('2025-11-03');
   });
 });

@@ -25,9 +25,3 @@ export function formatCount(count: number, language: Language): string {
   if (count >= 1_000_000) return `${oneDecimal(count / 1_000_000)}M`;
   return count >= 1_000 ? `${oneDecimal(count / 1_000)}k` : String(count);
 }
-
-/** The calendar day in China (UTC+8, no daylight saving), where the app and its users are. */
-export function formatDate(iso: string): string {
-  const shifted = new Date(Date.parse(iso) + 8 * 60 * 60 * 1000);
-  return shifted.toISOString().slice(0, 10);
-}

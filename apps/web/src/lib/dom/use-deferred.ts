@@ -4,7 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
  * How far ahead of the screen "near" starts: half a screen above and below, so a visitor who
  * scrolls at a reading pace finds the images there.
  */
-export const NEAR_VIEWPORT_MARGIN = '50% 0px';
+const NEAR_VIEWPORT_MARGIN = '50% 0px';
 
 type OnNear = () => void;
 const waiting = new Map<Element, OnNear>();

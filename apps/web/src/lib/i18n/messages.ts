@@ -26,7 +26,7 @@ const messages = {
 
 export type Messages = (typeof messages)[Language];
 
-export function messagesFor(language: Language): Messages {
+function messagesFor(language: Language): Messages {
   return messages[language];
 }
 

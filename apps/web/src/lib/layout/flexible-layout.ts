@@ -6,10 +6,10 @@
  * - class `hairlines` on <html> when devicePixelRatio ≥ 2.
  * global.css gives the same values before this runs, so the first paint does not jump.
  */
-export const HAIRLINES_CLASS = 'hairlines';
-export const ROOT_FONT_DIVISOR = 10;
-export const BODY_FONT_PX_PER_DPR = 12;
-export const HAIRLINE_MIN_DPR = 2;
+const HAIRLINES_CLASS = 'hairlines';
+const ROOT_FONT_DIVISOR = 10;
+const BODY_FONT_PX_PER_DPR = 12;
+const HAIRLINE_MIN_DPR = 2;
 
 export function applyFlexibleLayout(win: Window): void {
   const doc = win.document;

@@ -29,7 +29,7 @@ export function GoodsView({ goods }: { goods: Goods }) {
             <p className={styles.noPrice}>{text.noPrice}</p>
           ) : (
             <p className={styles.price}>
-              <span className={styles.priceLabel}>{text.price}：</span>
+              <span className="visually-hidden">{text.price}：</span>
               {formatPrice(goods.priceFen)}
             </p>
           )}

@@ -73,7 +73,7 @@ export function ImageGallery({
                 fallbackAlt={fill(text.imageAlt, { name, n: position + 1 })}
                 className={position === 0 ? styles.image : `${styles.image} ${styles.fitted}`}
               />
-              <span className={styles.hint}>{text.viewLarge}</span>
+              <span className="visually-hidden">{text.viewLarge}</span>
             </button>
           </div>
         ))}

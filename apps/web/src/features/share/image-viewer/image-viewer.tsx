@@ -22,7 +22,7 @@ import {
   type Size,
   type Transform,
 } from './zoom';
-import { keepFocusInside } from '../../../lib/dom/keep-focus-inside';
+import { ModalDialog } from '../../../components/modal-dialog/modal-dialog';
 import styles from './image-viewer.module.css';
 
 /** Farther than this (CSS px) down, or faster than DISMISS_SPEED, closes the viewer. */
@@ -63,7 +63,6 @@ export function ImageViewer({
 }) {
   const text = useShareMessages();
   const titleId = useId();
-  const dialogRef = useRef<HTMLDivElement>(null);
   const trackRef = useRef<HTMLDivElement>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
   const imageRefs = useRef<(HTMLImageElement | null)[]>([]);
@@ -87,28 +86,20 @@ export function ImageViewer({
     track.scrollTo({ left: next * track.clientWidth, behavior: 'smooth' });
   }
 
+  // The arrows go between the images wherever the focus is (ModalDialog handles Escape).
   const onKeyDown = useEffectEvent((event: globalThis.KeyboardEvent) => {
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      onClose();
-    } else if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
+    if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
       goTo(indexRef.current + (event.key === 'ArrowLeft' ? -1 : 1));
     }
   });
 
   useEffect(() => {
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    closeRef.current?.focus();
-    const lock = styles.scrollLock;
-    if (lock) document.documentElement.classList.add(lock);
     const listener = (event: globalThis.KeyboardEvent) => {
       onKeyDown(event);
     };
     document.addEventListener('keydown', listener);
     return () => {
       document.removeEventListener('keydown', listener);
-      if (lock) document.documentElement.classList.remove(lock);
-      opener?.focus();
     };
   }, []);
 
@@ -142,7 +133,7 @@ export function ImageViewer({
   }
 
   function setBackdrop(progress: number, animate = false) {
-    const dialog = dialogRef.current;
+    const dialog = trackRef.current?.closest('dialog');
     if (!dialog) return;
     dialog.style.transition = animate ? 'background-color 0.2s ease-out' : 'none';
     dialog.style.backgroundColor = `rgb(0 0 0 / ${Math.max(0.2, 1 - progress)})`;
@@ -267,18 +258,14 @@ export function ImageViewer({
 
   const counter = `${index + 1} / ${total}`;
   return (
-    <div
-      ref={dialogRef}
+    <ModalDialog
+      labelledBy={titleId}
+      onClose={onClose}
+      initialFocus={closeRef}
+      focusable={FOCUSABLE}
       className={styles.viewer}
-      role="dialog"
-      aria-modal="true"
-      aria-labelledby={titleId}
-      tabIndex={-1}
-      onKeyDown={(event) => {
-        keepFocusInside(event, FOCUSABLE);
-      }}
     >
-      <h2 id={titleId} className={styles.title}>
+      <h2 id={titleId} className="visually-hidden">
         {text.viewer}
       </h2>
       <div
@@ -358,6 +345,6 @@ export function ImageViewer({
           </button>
         </>
       ) : null}
-    </div>
+    </ModalDialog>
   );
 }

@@ -20,7 +20,7 @@ export interface Point {
 
 export const IDENTITY: Transform = { scale: 1, x: 0, y: 0 };
 export const MAX_SCALE = 4;
-export const DOUBLE_TAP_SCALE = 2.5;
+const DOUBLE_TAP_SCALE = 2.5;
 
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 

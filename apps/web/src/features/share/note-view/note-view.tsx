@@ -3,7 +3,8 @@ import { useLanguage } from '../../../lib/i18n/language-context';
 import { OpenAppButton } from '../open-app-button/open-app-button';
 import { useAppPrompt } from '../open-in-app/app-prompt';
 import { PhotoGallery } from '../photo-gallery/photo-gallery';
-import { formatCount, formatDate } from '../share-format';
+import { chinaDay } from '../../../lib/format/dates';
+import { formatCount } from '../share-format';
 import { fill, useShareMessages } from '../share-messages';
 import { StatList } from '../stat-list/stat-list';
 import { TagList } from '../tag-list/tag-list';
@@ -31,7 +32,7 @@ export function NoteView({ note }: { note: Note }) {
         <TagList tags={extraTags} />
         <p className={shared.muted}>
           <time dateTime={note.createdAt}>
-            {fill(text.publishedOn, { date: formatDate(note.createdAt) })}
+            {fill(text.publishedOn, { date: chinaDay(note.createdAt) })}
           </time>
         </p>
         <StatList

@@ -20,10 +20,10 @@ export interface StoreUrls {
 }
 
 export const APP_LINKS: AppLinkConfig = appLinks;
-export const STORE_URLS: StoreUrls = { ios: download.ios.url, android: download.android.url };
+const STORE_URLS: StoreUrls = { ios: download.ios.url, android: download.android.url };
 
 /** The website's download section (its id is `download`), for visitors on other platforms. */
-export const WEBSITE_DOWNLOAD_PATH = '/website#download';
+const WEBSITE_DOWNLOAD_PATH = '/website#download';
 
 /**
  * What to open in the app: an item (and for goods the image being viewed, counted from 0), or

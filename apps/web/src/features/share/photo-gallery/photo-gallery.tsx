@@ -8,7 +8,7 @@ import { useAppPrompt } from '../open-in-app/app-prompt';
 /** The history state of the entry the open viewer pushed: which image it opened on. */
 const VIEWER_STATE_KEY = 'shareViewer';
 
-export function viewerIndexOf(state: unknown): number | null {
+function viewerIndexOf(state: unknown): number | null {
   const value = (state as Record<string, unknown> | null | undefined)?.[VIEWER_STATE_KEY];
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
 }

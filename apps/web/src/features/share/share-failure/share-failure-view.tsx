@@ -47,7 +47,7 @@ export function ShareFailureView({
             ) : null}
             <button
               type="button"
-              className={state === 'network' ? styles.secondary : buttons.primary}
+              className={state === 'network' ? buttons.secondary : buttons.primary}
               onClick={openApp}
             >
               {text.openApp}

@@ -10,7 +10,7 @@ export function ShareSkeleton({ kind }: { kind: ShareKind }) {
   const text = useShareMessages();
   return (
     <div className={styles.skeleton} aria-busy="true" data-kind={kind}>
-      <p className={styles.status} role="status">
+      <p className="visually-hidden" role="status">
         {text.loading}
       </p>
       <div className={`${styles.block} ${kind === 'cabinet' ? styles.cover : styles.gallery}`} />

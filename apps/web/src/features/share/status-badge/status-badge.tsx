@@ -7,7 +7,7 @@ export function StatusBadge({ status, className }: { status: GoodsStatus; classN
   const text = useShareMessages();
   return (
     <span className={`${styles.badge} ${styles[status] ?? ''} ${className ?? ''}`}>
-      <span className={styles.label}>{text.statusLabel}：</span>
+      <span className="visually-hidden">{text.statusLabel}：</span>
       {text.status[status]}
     </span>
   );

@@ -24,7 +24,7 @@ export function UserChip({
           {Array.from(user.nickname)[0]}
         </span>
       )}
-      <span className={styles.role}>{role}</span>
+      <span className="visually-hidden">{role}</span>
       <span className={size === 'small' ? `${styles.name} ${styles.smallName}` : styles.name}>
         {user.nickname}
       </span>

@@ -1,0 +1,106 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { DeletionOverview, DeletionRequest } from '@guquan/contract/account-deletion';
+import { useAppSession, type AppSession } from '../../lib/in-app/use-app-session';
+import { deletionApi, type DeletionResult } from './deletion-api';
+
+/** Where the page is. Nothing here is known on the server: it renders `loading`. */
+export type DeletionPhase =
+  | { kind: 'loading' }
+  | { kind: 'no_app' }
+  | { kind: 'logged_out' }
+  | { kind: 'network' }
+  | { kind: 'ready'; overview: DeletionOverview; token: string };
+
+export interface AccountDeletion {
+  phase: DeletionPhase;
+  logIn: () => void;
+  /** Starts over from the bridge. */
+  retry: () => void;
+  /** Fetches the overview again, keeping the page as it is meanwhile. */
+  reload: () => void;
+  /** The page changed the overview (a request made or cancelled). */
+  setOverview: (overview: DeletionOverview) => void;
+  /** The request is made: the app logs out and leaves the page. */
+  requested: (request: DeletionRequest) => void;
+  /** The server said 401: ask to log in again. */
+  sessionEnded: () => void;
+}
+
+interface Loaded {
+  session: AppSession;
+  overview: DeletionOverview | 'network';
+}
+
+/** The account deletion page's start-up and data: the app's session, then the overview. */
+export function useAccountDeletion(): AccountDeletion {
+  const app = useAppSession({ handshake: false });
+  const { phase: appPhase, sessionEnded } = app;
+  const [loaded, setLoaded] = useState<Loaded | undefined>(undefined);
+  const session = appPhase.kind === 'logged_in' ? appPhase.session : undefined;
+
+  const apply = useCallback(
+    (current: AppSession, result: DeletionResult<DeletionOverview>) => {
+      if (!result.ok && result.kind === 'unauthorized') sessionEnded();
+      else setLoaded({ session: current, overview: result.ok ? result.value : 'network' });
+    },
+    [sessionEnded],
+  );
+
+  useEffect(() => {
+    if (!session) return undefined;
+    const life = { gone: false };
+    void deletionApi.overview(session.token).then((result) => {
+      if (!life.gone) apply(session, result);
+    });
+    return () => {
+      life.gone = true;
+    };
+  }, [session, apply]);
+
+  let phase: DeletionPhase;
+  switch (appPhase.kind) {
+    case 'connecting':
+      phase = { kind: 'loading' };
+      break;
+    case 'no_app':
+    case 'logged_out':
+      phase = { kind: appPhase.kind };
+      break;
+    case 'failed':
+      phase = { kind: 'network' };
+      break;
+    case 'logged_in':
+      phase =
+        loaded?.session !== appPhase.session
+          ? { kind: 'loading' }
+          : loaded.overview === 'network'
+            ? { kind: 'network' }
+            : { kind: 'ready', overview: loaded.overview, token: appPhase.session.token };
+      break;
+  }
+
+  return {
+    phase,
+    logIn: () => {
+      void app.logIn();
+    },
+    retry: app.restart,
+    reload: () => {
+      if (!session) return;
+      void deletionApi.overview(session.token).then((result) => {
+        apply(session, result);
+      });
+    },
+    setOverview: (overview) => {
+      if (session) setLoaded({ session, overview });
+    },
+    requested: (request) => {
+      // The app logs out and leaves the page; if it keeps it, the cancel button stays.
+      if (appPhase.kind !== 'logged_in') return;
+      appPhase.bridge
+        .call('accountDeleted', { deletesAt: request.deletesAt })
+        .catch(() => undefined);
+    },
+    sessionEnded,
+  };
+}

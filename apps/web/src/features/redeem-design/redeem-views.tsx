@@ -1,0 +1,142 @@
+import type { ReactNode, RefObject } from 'react';
+import type { DesignView } from '@guquan/contract/design';
+import { imageSrcSet, imageUrl } from '@guquan/contract/share-paths';
+import buttons from '../../components/button.module.css';
+import type { RedeemTexts } from './redeem-texts';
+import type { RedeemDesign } from './use-redeem-design';
+import styles from './redeem-design-page.module.css';
+
+export function ActionButton({
+  children,
+  onClick,
+  disabled = false,
+}: {
+  children: ReactNode;
+  onClick: () => void;
+  disabled?: boolean;
+}) {
+  return (
+    <button type="button" className={buttons.primary} onClick={onClick} disabled={disabled}>
+      {children}
+    </button>
+  );
+}
+
+/** What the user can do with the design, or why not. */
+export function RedeemPanel({
+  view,
+  state,
+  text,
+  redeemButton,
+}: {
+  view: DesignView;
+  state: RedeemDesign;
+  text: RedeemTexts;
+  redeemButton: RefObject<HTMLButtonElement | null>;
+}) {
+  const { design, viewer } = view;
+  const openButton = <ActionButton onClick={state.openInApp}>{text.openInApp}</ActionButton>;
+  const openFailed = state.openFailed ? (
+    <p className={styles.problem} role="alert">
+      {text.openFailed}
+    </p>
+  ) : null;
+
+  if (state.redeem.kind === 'done') {
+    return (
+      <div className={styles.panel}>
+        <h2 className={styles.panelHeading}>{text.redeemedHeading}</h2>
+        <p className={styles.panelBody}>{text.redeemedBody(state.redeem.result.balanceAfter)}</p>
+        {openButton}
+        {openFailed}
+      </div>
+    );
+  }
+  if (viewer.redemption) {
+    return (
+      <div className={styles.panel}>
+        <h2 className={styles.panelHeading}>{text.alreadyHeading}</h2>
+        <p className={styles.panelBody}>{text.alreadyBody}</p>
+        {openButton}
+        {openFailed}
+      </div>
+    );
+  }
+  if (!design.available) {
+    return (
+      <div className={styles.panel}>
+        <h2 className={styles.panelHeading}>{text.unavailableHeading}</h2>
+        <p className={styles.panelBody}>{text.unavailableBody}</p>
+      </div>
+    );
+  }
+  if (viewer.balance < design.pricePoints) {
+    return (
+      <div className={styles.panel}>
+        <h2 className={styles.panelHeading}>{text.insufficientHeading}</h2>
+        <p className={styles.panelBody}>
+          {text.insufficientBody(design.pricePoints - viewer.balance)}
+        </p>
+      </div>
+    );
+  }
+
+  const submitting = state.redeem.kind === 'submitting';
+  const retryable = state.redeem.kind === 'retryable' ? state.redeem : undefined;
+  return (
+    <div className={styles.panel}>
+      {retryable ? (
+        <p className={styles.problem} role="alert">
+          {retryable.reason === 'failed' ? text.redeemFailed : text.tooManyRequests}
+        </p>
+      ) : null}
+      <button
+        ref={redeemButton}
+        type="button"
+        className={buttons.primary}
+        disabled={submitting}
+        aria-busy={submitting}
+        onClick={retryable ? state.confirmRedeem : state.askToRedeem}
+      >
+        {submitting ? text.redeeming : retryable ? text.retry : text.redeem}
+      </button>
+    </div>
+  );
+}
+
+export function DesignDetails({ view, text }: { view: DesignView; text: RedeemTexts }) {
+  const { design, viewer } = view;
+  return (
+    <>
+      <figure className={styles.preview}>
+        {design.preview ? (
+          <img
+            className={styles.previewImage}
+            src={imageUrl(design.preview.id, 640)}
+            srcSet={imageSrcSet(design.preview)}
+            sizes="(min-width: 768px) 380px, 90vw"
+            width={design.preview.width}
+            height={design.preview.height}
+            alt={`${text.previewLabel}：${design.title}`}
+          />
+        ) : (
+          <p className={styles.noPreview}>{text.noPreview}</p>
+        )}
+      </figure>
+      <h1 className={styles.title}>{design.title}</h1>
+      <p className={styles.designer}>
+        <span className={styles.label}>{text.designer}</span> {design.designer.nickname}
+      </p>
+      <dl className={styles.facts}>
+        <div className={styles.fact}>
+          <dt className={styles.label}>{text.price}</dt>
+          <dd className={styles.value}>{text.points(design.pricePoints)}</dd>
+        </div>
+        <div className={styles.fact}>
+          <dt className={styles.label}>{text.yourPoints}</dt>
+          <dd className={styles.value}>{text.points(viewer.balance)}</dd>
+        </div>
+      </dl>
+    </>
+  );
+}
