@@ -1,23 +1,28 @@
 import type { z } from 'zod';
 import { apiErrorSchema } from '@guquan/contract/api-error';
-import { demoStoreKitResponseSchema } from '@guquan/contract/membership';
 import {
+  DEMO_STOREKIT_TRANSACTIONS_PATH,
+  demoStoreKitResponseSchema,
+} from '@guquan/contract/membership';
+import {
+  CURRENT_SESSION_PATH,
+  DEMO_SESSIONS_PATH,
+  DEMO_USERS_PATH,
   demoUsersResponseSchema,
   sessionSchema,
   type DemoUser,
   type Session,
 } from '@guquan/contract/session';
-import { API_BASE_PATH } from '@guquan/contract/site-paths';
 
 /**
  * The demo server's stand-ins for what the real app gets elsewhere: its users' log-in and the
  * App Store's signed transactions. These endpoints exist in demo mode only.
  */
 export const DEMO_PATHS = {
-  users: `${API_BASE_PATH}/demo/users`,
-  sessions: `${API_BASE_PATH}/demo/sessions`,
-  storeKitTransactions: `${API_BASE_PATH}/demo/storekit/transactions`,
-  currentSession: `${API_BASE_PATH}/sessions/current`,
+  users: DEMO_USERS_PATH,
+  sessions: DEMO_SESSIONS_PATH,
+  storeKitTransactions: DEMO_STOREKIT_TRANSACTIONS_PATH,
+  currentSession: CURRENT_SESSION_PATH,
 } as const;
 
 const signedPurchaseSchema = demoStoreKitResponseSchema;

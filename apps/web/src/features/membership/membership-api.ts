@@ -1,4 +1,7 @@
 import {
+  MEMBERSHIP_PATH,
+  MEMBERSHIP_RESTORE_PATH,
+  MEMBERSHIP_TRANSACTIONS_PATH,
   membershipResponseSchema,
   restoreResponseSchema,
   submitTransactionResponseSchema,
@@ -6,7 +9,6 @@ import {
   type RestoreResponse,
   type SubmitTransactionResponse,
 } from '@guquan/contract/membership';
-import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import { callApi, type ApiFailure, type ApiResult } from '../../lib/in-app/api-client';
 
 /**
@@ -49,12 +51,11 @@ export interface MembershipApi {
 }
 
 export const membershipApi: MembershipApi = {
-  overview: (token) =>
-    callApi({ path: `${API_BASE_PATH}/membership`, token, schema: membershipResponseSchema }),
+  overview: (token) => callApi({ path: MEMBERSHIP_PATH, token, schema: membershipResponseSchema }),
   submit: (token, signedTransaction) =>
     callApi({
       method: 'POST',
-      path: `${API_BASE_PATH}/membership/transactions`,
+      path: MEMBERSHIP_TRANSACTIONS_PATH,
       token,
       schema: submitTransactionResponseSchema,
       body: { signedTransaction },
@@ -62,7 +63,7 @@ export const membershipApi: MembershipApi = {
   restore: (token, signedTransactions) =>
     callApi({
       method: 'POST',
-      path: `${API_BASE_PATH}/membership/restore`,
+      path: MEMBERSHIP_RESTORE_PATH,
       token,
       schema: restoreResponseSchema,
       body: { signedTransactions },
