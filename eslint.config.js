@@ -119,7 +119,7 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off' },
   },
   // ---- Server boundaries (apps/server/src; docs in README "How it is built") ----------------
-  // Layers, bottom to top: config/, db/, http/, plugins/ <- the features <- demo/ <- app.ts,
+  // Layers, bottom to top: config/, crypto/, db/, http/, plugins/ <- the features <- demo/ <- app.ts,
   // server.ts and the CLIs. A layer imports only from below; tests and test-support/ sit above
   // everything. No import cycles anywhere on the server.
   {
@@ -140,14 +140,15 @@ export default tseslint.config(
             {
               target: [
                 'apps/server/src/config',
+                'apps/server/src/crypto',
                 'apps/server/src/db',
                 'apps/server/src/http',
                 'apps/server/src/plugins',
               ],
               from: 'apps/server/src',
-              except: ['./config', './db', './http', './plugins'],
+              except: ['./config', './crypto', './db', './http', './plugins'],
               message:
-                'config/, db/, http/ and plugins/ are the bottom layer: they import no feature, demo or app code.',
+                'config/, crypto/, db/, http/ and plugins/ are the bottom layer: they import no feature, demo or app code.',
             },
             {
               // The features (a new feature folder is added here).

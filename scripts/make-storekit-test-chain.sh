@@ -2,8 +2,10 @@
 # Makes the StoreKit TEST certificate chains the demo signer and the server tests use, with the
 # system openssl: root → intermediate → leaf, EC P-256, with Apple's marker OIDs on the leaf
 # (1.2.840.113635.100.6.11.1) and the intermediate (1.2.840.113635.100.6.2.1), valid for a century.
-# Two chains: `trusted` (the demo server's and tests' root) and `untrusted` (another root, so the
-# tests can show a chain that does not end at our root is refused). Demo and test keys only:
+# Three chains: `trusted` (the demo server's and tests' root), `untrusted` (another root, so the
+# tests can show a chain that does not end at our root is refused) and `ocsp-unreachable` (its
+# intermediate and leaf name an OCSP responder on a closed loopback port, so the tests can show
+# what a production server, which checks revocation online, does when Apple's OCSP is down). Demo and test keys only:
 # production verifies with Apple's own roots (APPLE_ROOT_CERTS_DIR) and never loads these.
 #
 # Usage: scripts/make-storekit-test-chain.sh   (rewrites apps/server/src/demo/test-chain/)
@@ -15,7 +17,9 @@ trap 'rm -rf "$work"' EXIT
 days=36500
 
 make_chain() {
-  local name=$1 dir=$2
+  local name=$1 dir=$2 ocsp=${3:-}
+  local aia=''
+  if [ -n "$ocsp" ]; then aia="authorityInfoAccess = OCSP;URI:$ocsp"; fi
   mkdir -p "$dir"
   cat >"$work/ext.cnf" <<CNF
 [root]
@@ -28,12 +32,14 @@ keyUsage = critical, keyCertSign, cRLSign
 subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid
 1.2.840.113635.100.6.2.1 = ASN1:NULL
+$aia
 [leaf]
 basicConstraints = critical, CA:false
 keyUsage = critical, digitalSignature
 subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid
 1.2.840.113635.100.6.11.1 = ASN1:NULL
+$aia
 CNF
   for part in root intermediate leaf; do
     openssl ecparam -name prime256v1 -genkey -noout -out "$work/$part.key"
@@ -55,4 +61,6 @@ CNF
 
 make_chain trusted "$out"
 make_chain untrusted "$out/untrusted"
+# Port 9 (discard) on loopback: nothing listens there, the connection is refused at once.
+make_chain ocsp-unreachable "$out/ocsp-unreachable" http://127.0.0.1:9/
 echo "Wrote the StoreKit test chains to $out"

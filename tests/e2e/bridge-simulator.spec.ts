@@ -175,6 +175,8 @@ test.describe('production mode', () => {
     ALIYUN_SMS_SIGN_NAME: '谷圈',
     ALIYUN_SMS_TEMPLATE_CODE: 'SMS_000001',
     ALIYUN_SMS_TEMPLATE_ACCOUNT_DELETED: 'SMS_000002',
+    // Phone numbers are stored encrypted: a fixed test key (32 bytes of 7s), never a real one.
+    PHONE_ENCRYPTION_KEY: `test1:${Buffer.alloc(32, 7).toString('base64')}`,
     APPLE_ROOT_CERTS_DIR: fileURLToPath(
       new URL('../../apps/server/src/demo/test-chain', import.meta.url),
     ),

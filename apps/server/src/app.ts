@@ -13,6 +13,9 @@ import type { Config } from './config/env.ts';
 import { dataPaths } from './config/data-paths.ts';
 import { openSqliteDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
+import { loadPhoneProtection } from './crypto/phone-keys.ts';
+import type { PhoneProtection } from './crypto/phone-protection.ts';
+import { reencryptPhones } from './crypto/phone-rotation.ts';
 import { findServableImage } from './media/media-repository.ts';
 import { mediaRoutes } from './media/media-routes.ts';
 import { createResizedImages } from './media/resized-images.ts';
@@ -29,6 +32,7 @@ import { accountDeletionRoutes } from './account-deletion/account-deletion-route
 import { runAccountDeletionJob } from './account-deletion/deletion-job.ts';
 import { cancelPendingRequest } from './account-deletion/deletion-requests.ts';
 import { scheduleAccountDeletionJob } from './account-deletion/deletion-schedule.ts';
+import { deliverQueuedTexts, TEXT_OUTBOX_INTERVAL_MS } from './account-deletion/text-outbox.ts';
 import { aliyunSmsSender, type SmsSender } from './account-deletion/sms-sender.ts';
 import { sessionRoutes } from './auth/session-routes.ts';
 import type { DemoMode } from './demo/demo-mode.ts';
@@ -36,7 +40,13 @@ import type { SeedOptions } from './demo/seed/seed.ts';
 import { createShareReader, shareRepositories } from './shares/share-reader.ts';
 import { sendApiError } from './http/api-error.ts';
 import { apiRoute } from './http/api-paths.ts';
+import { handleClientError } from './http/client-errors.ts';
 import { installErrorHandling } from './http/error-handling.ts';
+import {
+  SERVER_TIMEOUTS,
+  serverTimeoutOptions,
+  type ServerTimeouts,
+} from './http/server-timeouts.ts';
 import { pageRoutes } from './pages/page-routes.ts';
 import { loadWebBuild, type WebBuild } from './pages/web-build.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
@@ -54,6 +64,8 @@ export interface AppOptions {
   seed?: SeedOptions;
   /** Replaces the SMS sender of the mode (tests: a failing provider). */
   smsSender?: SmsSender;
+  /** Replaces the client timeouts (tests: a stalled request answered within a second). */
+  timeouts?: ServerTimeouts;
 }
 
 /**
@@ -76,21 +88,24 @@ async function openData(
   config: Config,
   demo: DemoMode | undefined,
   seed: SeedOptions,
-): Promise<Db> {
+): Promise<{ db: Db; phones: PhoneProtection }> {
   const paths = dataPaths(config.dataDir);
+  const phones = await loadPhoneProtection(config.phoneKeys, paths.phoneKey);
   const db = openSqliteDatabase(paths.database);
   app.addHook('onClose', () => db.destroy());
-  await migrateToLatest(db);
+  await migrateToLatest(db, { phones });
+  const rotated = await reencryptPhones(db, phones);
+  if (rotated > 0) app.log.info({ rotated }, 'phone numbers re-encrypted with the current key');
   if (demo) {
     const started = performance.now();
-    if (await demo.seedIfEmpty(db, paths, seed)) {
+    if (await demo.seedIfEmpty(db, paths, phones, seed)) {
       app.log.info(
         { dataDir: config.dataDir, ms: Math.round(performance.now() - started) },
         'seeded the demo data',
       );
     }
   }
-  return db;
+  return { db, phones };
 }
 
 function requireSmsConfig(config: Config) {
@@ -113,6 +128,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
+    ...serverTimeoutOptions(options.timeouts ?? SERVER_TIMEOUTS),
     return503OnClosing: true,
     // Long enough that an oversized id still reaches its route and is answered as invalid there.
     routerOptions: { maxParamLength: 1000 },
@@ -121,6 +137,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     frameworkErrors: (_error, _request, reply) => {
       sendApiError(reply, 400, 'bad_request', 'The address is malformed.');
     },
+    // And those Node's parser raises before any request exists (bad header, long URL, timeout).
+    clientErrorHandler: handleClientError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -129,9 +147,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Apple's roots first: a production server without them stops here, before opening anything.
   // Demo mode trusts the StoreKit test root instead.
   const roots = demo ? demo.appStoreRoots : appStoreRootCertificates(config);
-  const verifier = createAppStoreVerifier(config.appStore, roots);
+  // Production also asks Apple's OCSP responders whether a certificate was revoked; when they
+  // cannot be reached the purchase is answered 503 and stays unfinished in the app, to come back.
+  const verifier = createAppStoreVerifier(config.appStore, roots, {
+    onlineChecks: config.mode === 'production',
+  });
   const build = options.webBuild ?? (await loadWebBuild(config.webDistDir));
-  const db = await openData(app, config, demo, options.seed ?? {});
+  const { db, phones } = await openData(app, config, demo, options.seed ?? {});
   const shares = createShareReader(shareRepositories(db));
   const sessions = sessionStore(db, {
     // Logging in again during the cool-off withdraws a deletion request (privacy policy 11.5).
@@ -145,10 +167,26 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     runAccountDeletionJob(db, new Date(), {
       paths,
       sms,
+      phones,
       log: (message, details) => {
         app.log.warn(details, message);
       },
     }),
+  );
+
+  // Texts owed to users (the deletion notice) are retried sooner than the hourly job runs.
+  scheduleAccountDeletionJob(
+    app,
+    () =>
+      deliverQueuedTexts(db, {
+        sms,
+        phones,
+        now: new Date(),
+        log: (message, details) => {
+          app.log.warn(details, message);
+        },
+      }),
+    TEXT_OUTBOX_INTERVAL_MS,
   );
 
   await registerSecurityHeaders(app, config.mode);
@@ -170,10 +208,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(sessionRoutes, { sessions });
       await api.register(membershipRoutes, { sessions, membership });
       await api.register(designRoutes, { designs: designRepository(db), sessions });
-      await api.register(accountDeletionRoutes, { db, sessions, sms });
+      await api.register(accountDeletionRoutes, { db, sessions, sms, phones });
       // The simulator's log-in, App Store and SMS stand-ins exist in demo mode only: production
       // has no such paths at all.
-      if (demo) await demo.registerRoutes(api, { db, sessions, sms: demo.sms });
+      if (demo) await demo.registerRoutes(api, { db, sessions, sms: demo.sms, phones });
       api.get(apiRoute(OPENAPI_PATH), { schema: { hide: true } }, (_request, reply) =>
         reply.header('cache-control', 'no-cache').send(app.swagger()),
       );

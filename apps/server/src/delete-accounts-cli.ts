@@ -5,6 +5,7 @@ import { dataPaths } from './config/data-paths.ts';
 import { ConfigError, loadConfig, type Config } from './config/env.ts';
 import { openSqliteDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
+import { loadPhoneProtection } from './crypto/phone-keys.ts';
 
 /** Production texts each deleted user; demo mode has only the stand-in, which sends nothing. */
 async function smsSenderFor(config: Config): Promise<SmsSender> {
@@ -22,9 +23,11 @@ async function main(): Promise<void> {
   const paths = dataPaths(config.dataDir);
   const db = openSqliteDatabase(paths.database);
   try {
-    await migrateToLatest(db);
+    const phones = await loadPhoneProtection(config.phoneKeys, paths.phoneKey);
+    await migrateToLatest(db, { phones });
     const report = await runAccountDeletionJob(db, new Date(), {
       paths,
+      phones,
       sms: await smsSenderFor(config),
       log: (message, details) => {
         console.warn(message, details ?? '');
@@ -32,7 +35,9 @@ async function main(): Promise<void> {
     });
     console.log(
       `Account deletion: ${report.deleted} deleted, ${report.blocked} blocked by open cases, ` +
-        `${report.failed} failed (left untouched), ${report.purged} expired records purged.`,
+        `${report.failed} failed (left untouched), ${report.purged} expired records purged; ` +
+        `deletion notices: ${report.notices.sent} sent, ${report.notices.retrying} to retry, ` +
+        `${report.notices.failed} given up.`,
     );
     if (report.failed > 0) process.exitCode = 1;
   } finally {

@@ -3,6 +3,7 @@ import { dataPaths } from './config/data-paths.ts';
 import { ConfigError, loadConfig } from './config/env.ts';
 import { openSqliteDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
+import { loadPhoneProtection } from './crypto/phone-keys.ts';
 import { seedDemoData, wipeData } from './demo/seed/seed.ts';
 
 /**
@@ -15,9 +16,10 @@ async function main(): Promise<void> {
   const db = openSqliteDatabase(paths.database);
   try {
     const started = performance.now();
-    await migrateToLatest(db);
+    const phones = await loadPhoneProtection(config.phoneKeys, paths.phoneKey);
+    await migrateToLatest(db, { phones });
     await wipeData(db, paths);
-    await seedDemoData(db, paths);
+    await seedDemoData(db, paths, phones);
     const ms = Math.round(performance.now() - started);
     console.log(`Seeded the demo data into ${config.dataDir} in ${ms} ms.`);
   } finally {

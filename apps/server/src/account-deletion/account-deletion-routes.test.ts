@@ -302,12 +302,15 @@ describe('codes', () => {
     // The number moves to another account (say it was rebound).
     await s.db
       .updateTable('users')
-      .set({ phone: null })
+      .set({ phone_encrypted: null, phone_index: null })
       .where('id', '=', await userId('yuyuan'))
       .execute();
     await s.db
       .updateTable('users')
-      .set({ phone: '13800000001' })
+      .set({
+        phone_encrypted: s.phones.encrypt('13800000001'),
+        phone_index: s.phones.index('13800000001'),
+      })
       .where('id', '=', await userId('beika'))
       .execute();
     const second = await login('beika');
@@ -341,6 +344,70 @@ describe('codes', () => {
       payload: JSON.stringify({ code: '123456', confirm: true, pad: 'x'.repeat(200_000) }),
     });
     expect(huge.statusCode).toBe(413);
+  });
+});
+
+describe('guesses at once', () => {
+  it('compares at most five guesses against one code, however many arrive together', async () => {
+    const own = await start();
+    try {
+      const authorization = await login('conductor', own.app);
+      expect((await sendCode(authorization, own.app)).statusCode).toBe(201);
+      const sent = await own.app.inject({ url: DEMO_LATEST_SMS_PATH, headers: { authorization } });
+      const code = sent.json<{ code: string }>().code;
+      const guesses = Array.from({ length: 20 }, (_, i) => (i === 7 ? code : wrongCodeFor(code)));
+      const answers = await Promise.all(
+        guesses.map((guess) =>
+          own.app.inject({
+            method: 'POST',
+            url: ACCOUNT_DELETION_PATH,
+            headers: { authorization },
+            payload: { code: guess, confirm: true },
+          }),
+        ),
+      );
+      const { id } = await own.db
+        .selectFrom('users')
+        .select('id')
+        .where('public_id', '=', DEMO_IDS.users.conductor)
+        .executeTakeFirstOrThrow();
+      const row = await own.db
+        .selectFrom('sms_codes')
+        .select('attempts')
+        .where('user_id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(row.attempts).toBeLessThanOrEqual(5);
+
+      const outcomes = answers.map((answer) =>
+        answer.statusCode === 201 ? 'created' : errorOf(answer).code,
+      );
+      // Nobody is told "used" (which would say the guess was right without confirming anything).
+      for (const outcome of outcomes) {
+        expect(['created', 'code_wrong', 'code_attempts_exceeded']).toContain(outcome);
+      }
+      const compared = outcomes.filter((outcome) => outcome !== 'code_attempts_exceeded');
+      expect(compared.length).toBeLessThanOrEqual(5);
+      expect(outcomes.filter((outcome) => outcome === 'created').length).toBeLessThanOrEqual(1);
+      const pending = await own.db
+        .selectFrom('account_deletion_requests')
+        .select('id')
+        .where('user_id', '=', id)
+        .where('cancelled_at', 'is', null)
+        .execute();
+      // The right guess either confirmed (within the five) or was refused like any other.
+      expect(pending.length).toBe(outcomes[7] === 'created' ? 1 : 0);
+      if (outcomes[7] !== 'created') {
+        const late = await own.app.inject({
+          method: 'POST',
+          url: ACCOUNT_DELETION_PATH,
+          headers: { authorization },
+          payload: { code, confirm: true },
+        });
+        expect(errorOf(late).code).toBe('code_attempts_exceeded');
+      }
+    } finally {
+      await own.close();
+    }
   });
 });
 

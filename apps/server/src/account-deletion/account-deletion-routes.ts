@@ -18,6 +18,7 @@ import {
 } from '@guquan/contract/account-deletion';
 import { bearerToken, currentUser, requireUser } from '../auth/authenticate.ts';
 import { hashToken, type SessionStore } from '../auth/session-store.ts';
+import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Db } from '../db/database.ts';
 import { apiRoute } from '../http/api-paths.ts';
 import {
@@ -35,6 +36,7 @@ export interface AccountDeletionRoutesOptions {
   db: Db;
   sessions: SessionStore;
   sms: SmsSender;
+  phones: PhoneProtection;
   now?: () => Date;
 }
 
@@ -57,6 +59,7 @@ function sendDeletionError(
  */
 async function deletablePhone(
   db: Db,
+  phones: PhoneProtection,
   userId: number,
   reply: FastifyReply,
 ): Promise<string | FastifyReply> {
@@ -66,7 +69,7 @@ async function deletablePhone(
       blockers,
     });
   }
-  const phone = await findPhone(db, userId);
+  const phone = await findPhone(db, phones, userId);
   if (phone === null) {
     return sendDeletionError(reply, 409, CODES.noPhone, 'Bind a phone number in the app first.');
   }
@@ -93,7 +96,7 @@ const CODE_ERRORS = {
  */
 export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRoutesOptions> = (
   app,
-  { db, sessions, sms, now = () => new Date() },
+  { db, sessions, sms, phones, now = () => new Date() },
   done,
 ) => {
   const authenticated = requireUser(sessions);
@@ -106,7 +109,7 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
     },
     async (request, reply) => {
       const user = currentUser(request);
-      const phone = await findPhone(db, user.id);
+      const phone = await findPhone(db, phones, user.id);
       const pending = await findPendingRequest(db, user.id);
       return reply.header('cache-control', 'no-store').send({
         maskedPhone: phone === null ? null : maskPhone(phone),
@@ -149,9 +152,9 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
           'The account is already scheduled for deletion.',
         );
       }
-      const phone = await deletablePhone(db, user.id, reply);
+      const phone = await deletablePhone(db, phones, user.id, reply);
       if (typeof phone !== 'string') return phone;
-      const issued = await issueCode(db, user.id, phone, at);
+      const issued = await issueCode(db, phones, user.id, phone, at);
       if (!issued.ok) {
         return sendDeletionError(
           reply.header('retry-after', String(issued.retryAfterSeconds)),
@@ -210,9 +213,9 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
       // A repeated confirmation (double tap, retry) gets the same request.
       const pending = await findPendingRequest(db, user.id);
       if (pending) return answer(200, pending);
-      const phone = await deletablePhone(db, user.id, reply);
+      const phone = await deletablePhone(db, phones, user.id, reply);
       if (typeof phone !== 'string') return phone;
-      const checked = await checkCode(db, user.id, phone, request.body.code, at);
+      const checked = await checkCode(db, phones, user.id, phone, request.body.code, at);
       if (!checked.ok) {
         const [code, message] = CODE_ERRORS[checked.reason];
         return sendDeletionError(

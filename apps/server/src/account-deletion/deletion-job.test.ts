@@ -117,7 +117,11 @@ describe('runAccountDeletionJob', () => {
     expect(await countOf(t, 'goods')).toBe(othersGoods + (await leftOf(t, id)).goods);
     expect((await reader.read('goods', DEMO_IDS.goods.gallery)).state).toBe('not_found');
 
-    const report = await runAccountDeletionJob(t.db, DUE, { paths: t.paths, sms });
+    const report = await runAccountDeletionJob(t.db, DUE, {
+      paths: t.paths,
+      sms,
+      phones: t.phones,
+    });
     expect(report).toMatchObject({ deleted: 1, blocked: 0, failed: 0 });
     expect(await leftOf(t, id)).toEqual({
       goods: 0,
@@ -144,7 +148,8 @@ describe('runAccountDeletionJob', () => {
     expect(after).toMatchObject({
       nickname: DELETED_NICKNAME,
       avatar_image_id: null,
-      phone: null,
+      phone_encrypted: null,
+      phone_index: null,
       deleted_at: DUE.toISOString(),
     });
     expect(after.public_id).not.toBe(before.public_id);
@@ -333,5 +338,39 @@ describe('runAccountDeletionJob', () => {
     expect(report).toMatchObject({ deleted: 0, blocked: 1, failed: 0 });
     expect((await userRow(t, 'conductor')).deleted_at).toBeNull();
     expect((await userRow(t, 'beika')).deleted_at).toBeNull();
+  });
+
+  it('keeps the deletion notice, encrypted, until the provider takes it', async () => {
+    const t = await setUp();
+    const id = await request(t, 'chigu');
+    let down = true;
+    const sent: SmsMessage[] = [];
+    const sms = {
+      send: (message: SmsMessage) =>
+        down
+          ? Promise.reject(new Error('provider down'))
+          : Promise.resolve(void sent.push(message)),
+    };
+    const first = await runAccountDeletionJob(t.db, DUE, { paths: t.paths, sms, phones: t.phones });
+    expect(first).toMatchObject({ deleted: 1, notices: { sent: 0, retrying: 1, failed: 0 } });
+    // The account has no number left; the outbox has it, encrypted, in the same commit.
+    const anonymized = await t.db
+      .selectFrom('users')
+      .select(['phone_encrypted', 'phone_index'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(anonymized).toEqual({ phone_encrypted: null, phone_index: null });
+    const owed = await t.db.selectFrom('text_outbox').selectAll().executeTakeFirstOrThrow();
+    expect(t.phones.decrypt(owed.phone_encrypted ?? '')).toBe('13800000004');
+
+    down = false;
+    const later = new Date(DUE.getTime() + 60 * 60 * 1000);
+    const second = await runAccountDeletionJob(t.db, later, {
+      paths: t.paths,
+      sms,
+      phones: t.phones,
+    });
+    expect(second).toMatchObject({ deleted: 0, notices: { sent: 1 } });
+    expect(sent).toEqual([{ kind: 'account_deleted', phone: '13800000004' }]);
   });
 });

@@ -3,10 +3,17 @@ import { basename, join } from 'node:path';
 import type { Kysely, Transaction } from 'kysely';
 import { RETENTION, type RetainedKind } from '@guquan/contract/account-deletion';
 import type { DataPaths } from '../config/data-paths.ts';
+import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Database } from '../db/schema.ts';
 import { newPublicId } from '../db/public-id.ts';
 import { imageInUse } from '../media/image-references.ts';
 import { findBlockers } from './deletion-requests.ts';
+import {
+  deliverQueuedTexts,
+  purgeFinishedTexts,
+  queueText,
+  type DeliveryReport,
+} from './text-outbox.ts';
 import type { SmsSender } from './sms-sender.ts';
 
 /**
@@ -16,15 +23,18 @@ import type { SmsSender } from './sms-sender.ts';
  * goods information for three years from publication, in `retained_records`, out of public view.
  * A crash leaves each user either done or untouched, and running it again does nothing more.
  * Image files go after their rows, through a queue, so a crash between the two leaves no file
- * behind for ever. Then it purges what has outlived its period.
+ * behind for ever. The deletion notice is queued in the user's transaction (text-outbox.ts) and
+ * sent after it commits. Then it purges what has outlived its period.
  */
 export const DELETED_NICKNAME = '已注销用户';
 
 export interface DeletionJobOptions {
   /** Where image originals and their resized copies are removed from. */
   paths?: Pick<DataPaths, 'media' | 'mediaCache'>;
-  /** Tells each deleted user by SMS (privacy policy 11.5 item 4). */
+  /** Tells each deleted user by SMS (privacy policy 11.5 item 4), through the text outbox. */
   sms?: SmsSender;
+  /** Decrypts the number the notice goes to. */
+  phones?: PhoneProtection;
   log?: (message: string, details?: Record<string, unknown>) => void;
 }
 
@@ -34,6 +44,8 @@ export interface DeletionJobReport {
   blocked: number;
   failed: number;
   purged: number;
+  /** Deletion notices sent, to be retried, and given up (this run's and earlier runs'). */
+  notices: DeliveryReport;
 }
 
 const retentionMonths = (kind: RetainedKind): number =>
@@ -45,7 +57,7 @@ function addMonths(iso: string | Date, months: number): string {
   return date.toISOString();
 }
 
-type Outcome = { state: 'deleted'; phone: string | null } | { state: 'blocked' | 'skipped' };
+type Outcome = { state: 'deleted' | 'blocked' | 'skipped' };
 
 async function deleteOneAccount(
   trx: Transaction<Database>,
@@ -67,7 +79,7 @@ async function deleteOneAccount(
 
   const user = await trx
     .selectFrom('users')
-    .select(['phone', 'avatar_image_id'])
+    .select(['phone_encrypted', 'avatar_image_id'])
     .where('id', '=', userId)
     .executeTakeFirstOrThrow();
 
@@ -164,7 +176,8 @@ async function deleteOneAccount(
       public_id: newPublicId(),
       nickname: DELETED_NICKNAME,
       avatar_image_id: null,
-      phone: null,
+      phone_encrypted: null,
+      phone_index: null,
       deleted_at: at,
     })
     .where('id', '=', userId)
@@ -201,7 +214,11 @@ async function deleteOneAccount(
     .executeTakeFirst();
   // Another server finished or a log-in cancelled it meanwhile: undo this run for the user.
   if (Number(done.numUpdatedRows) !== 1) throw new Error('The deletion request changed meanwhile');
-  return { state: 'deleted', phone: user.phone };
+  // The notice goes after the commit, through the outbox; the number stays encrypted there.
+  if (user.phone_encrypted !== null) {
+    await queueText(trx, { kind: 'account_deleted', phoneEncrypted: user.phone_encrypted }, now);
+  }
+  return { state: 'deleted' };
 }
 
 /** Removes the image files whose rows are gone, originals and resized copies. */
@@ -259,6 +276,7 @@ async function purgeExpired(db: Kysely<Database>, now: Date): Promise<number> {
       )
       .executeTakeFirstOrThrow(),
   );
+  purged += await purgeFinishedTexts(db, now);
   // A day of codes is all the send limits look at.
   const codesBefore = new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString();
   count(
@@ -276,7 +294,13 @@ export async function runAccountDeletionJob(
   options: DeletionJobOptions = {},
 ): Promise<DeletionJobReport> {
   const log = options.log ?? (() => undefined);
-  const report: DeletionJobReport = { deleted: 0, blocked: 0, failed: 0, purged: 0 };
+  const report: DeletionJobReport = {
+    deleted: 0,
+    blocked: 0,
+    failed: 0,
+    purged: 0,
+    notices: { sent: 0, retrying: 0, failed: 0 },
+  };
   const due = await db
     .selectFrom('account_deletion_requests')
     .select(['id', 'user_id'])
@@ -285,7 +309,6 @@ export async function runAccountDeletionJob(
     .where('deletes_at', '<=', now.toISOString())
     .orderBy('deletes_at')
     .execute();
-  const phones: string[] = [];
   for (const request of due) {
     try {
       const outcome = await db
@@ -293,7 +316,6 @@ export async function runAccountDeletionJob(
         .execute((trx) => deleteOneAccount(trx, request.id, request.user_id, now));
       if (outcome.state === 'deleted') {
         report.deleted += 1;
-        if (outcome.phone) phones.push(outcome.phone);
       } else if (outcome.state === 'blocked') {
         report.blocked += 1;
         log('account deletion blocked by an open case', { requestId: request.id });
@@ -304,9 +326,12 @@ export async function runAccountDeletionJob(
     }
   }
   if (options.paths) await removeQueuedMedia(db, options.paths);
-  for (const phone of phones) {
-    await options.sms?.send({ kind: 'account_deleted', phone }).catch((error: unknown) => {
-      log('could not send the deletion notice', { error });
+  if (options.sms && options.phones) {
+    report.notices = await deliverQueuedTexts(db, {
+      sms: options.sms,
+      phones: options.phones,
+      now,
+      log,
     });
   }
   report.purged = await purgeExpired(db, now);

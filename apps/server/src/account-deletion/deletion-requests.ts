@@ -5,6 +5,7 @@ import {
   type DeletionOverview,
   type DeletionRequest,
 } from '@guquan/contract/account-deletion';
+import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Database } from '../db/schema.ts';
 
 /** The repository of deletion requests and what the deletion page shows. */
@@ -44,14 +45,19 @@ export async function findBlockers(
   return rows.map((row) => ({ kind: row.kind, title: row.title, since: row.opened_at }));
 }
 
-export async function findPhone(db: Kysely<Database>, userId: number): Promise<string | null> {
+/** The user's bound phone, decrypted; null when none is bound. */
+export async function findPhone(
+  db: Kysely<Database>,
+  phones: PhoneProtection,
+  userId: number,
+): Promise<string | null> {
   const row = await db
     .selectFrom('users')
-    .select('phone')
+    .select('phone_encrypted')
     .where('id', '=', userId)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
-  return row?.phone ?? null;
+  return row?.phone_encrypted ? phones.decrypt(row.phone_encrypted) : null;
 }
 
 async function count(

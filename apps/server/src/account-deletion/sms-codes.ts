@@ -8,11 +8,12 @@ import {
   SMS_DAILY_LIMIT,
   SMS_RESEND_SECONDS,
 } from '@guquan/contract/account-deletion';
+import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Database } from '../db/schema.ts';
 
 /**
  * One-time SMS codes: 6 random digits, stored only as a salted scrypt hash (a copy of the database
- * does not give the live codes away cheaply), valid 5 minutes, used once, dead after 5 wrong tries.
+ * does not give the live codes away cheaply), valid 5 minutes, used once, dead after 5 tries (each compared guess counts).
  * Only the newest code of a user counts. Sending is limited per user and per phone.
  */
 const scryptAsync = promisify(scrypt) as (
@@ -47,14 +48,18 @@ function newCode(): string {
 /** Seconds to wait before another code may go to this user or phone; 0 when it may go now. */
 async function secondsUntilAllowed(
   db: Kysely<Database>,
-  column: 'user_id' | 'phone',
-  value: number | string,
+  who: { userId: number } | { phoneIndexes: string[] },
   now: Date,
 ): Promise<number> {
   const recent = await db
     .selectFrom('sms_codes')
     .select('created_at')
-    .where(column, '=', value)
+    .where((eb) =>
+      'userId' in who
+        ? eb('user_id', '=', who.userId)
+        : // Every key's index: codes sent before a key rotation still count.
+          eb('phone_index', 'in', who.phoneIndexes),
+    )
     .where('created_at', '>', new Date(now.getTime() - DAY_MS).toISOString())
     .orderBy('created_at', 'desc')
     .limit(SMS_DAILY_LIMIT)
@@ -78,6 +83,7 @@ export type IssueResult =
 /** A new code for the user's phone, unless a limit says wait. The caller sends it. */
 export async function issueCode(
   db: Kysely<Database>,
+  phones: PhoneProtection,
   userId: number,
   phone: string,
   now: Date,
@@ -86,8 +92,8 @@ export async function issueCode(
   // time; on PostgreSQL this wants serializable isolation or a lock on the user's row).
   return db.transaction().execute(async (trx) => {
     const wait = Math.max(
-      await secondsUntilAllowed(trx, 'user_id', userId, now),
-      await secondsUntilAllowed(trx, 'phone', phone, now),
+      await secondsUntilAllowed(trx, { userId }, now),
+      await secondsUntilAllowed(trx, { phoneIndexes: phones.indexes(phone) }, now),
     );
     if (wait > 0) return { ok: false as const, retryAfterSeconds: wait };
     const code = newCode();
@@ -96,7 +102,7 @@ export async function issueCode(
       .insertInto('sms_codes')
       .values({
         user_id: userId,
-        phone,
+        phone_index: phones.index(phone),
         purpose: 'account_deletion',
         code_hash: await hashCode(code),
         created_at: now.toISOString(),
@@ -124,11 +130,15 @@ export type CheckResult =
   | { ok: false; reason: 'wrong'; attemptsLeft: number };
 
 /**
- * Checks a code against the user's newest one, counting a wrong try. It does not use the code up:
- * the caller does that with `useCode` in the transaction that acts on it.
+ * Checks a code against the user's newest one. Every comparison first claims one of the code's
+ * attempts in a single conditional UPDATE, so however many guesses arrive at once, at most
+ * SMS_CODE_MAX_ATTEMPTS of them are ever compared; once they are spent, every guess, right or
+ * wrong, is refused. It does not use the code up: the caller does that with `useCode` in the
+ * transaction that acts on it.
  */
 export async function checkCode(
   db: Kysely<Database>,
+  phones: PhoneProtection,
   userId: number,
   phone: string,
   code: string,
@@ -136,39 +146,64 @@ export async function checkCode(
 ): Promise<CheckResult> {
   const latest = await db
     .selectFrom('sms_codes')
-    .selectAll()
+    .select(['id', 'phone_index', 'code_hash', 'expires_at'])
     .where('user_id', '=', userId)
     .where('purpose', '=', 'account_deletion')
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
   // A code sent to a phone the account no longer has is no proof.
-  if (!latest || latest.phone !== phone) return { ok: false, reason: 'missing' };
-  if (latest.used_at !== null) return { ok: false, reason: 'used' };
-  if (latest.attempts >= SMS_CODE_MAX_ATTEMPTS) return { ok: false, reason: 'attempts_exceeded' };
+  if (!latest || !phones.indexes(phone).includes(latest.phone_index)) {
+    return { ok: false, reason: 'missing' };
+  }
+  const claimed = await claimAttempt(db, latest.id);
+  if (!claimed.ok) return { ok: false, reason: claimed.reason };
   if (latest.expires_at <= now.toISOString()) return { ok: false, reason: 'expired' };
   if (await codeMatches(code, latest.code_hash)) return { ok: true, codeId: latest.id };
-  // Counted in the database, so parallel guesses cannot share one attempt.
-  const counted = await db
-    .updateTable('sms_codes')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-    .where('id', '=', latest.id)
-    .returning('attempts')
-    .executeTakeFirstOrThrow();
-  const attemptsLeft = Math.max(0, SMS_CODE_MAX_ATTEMPTS - counted.attempts);
+  const attemptsLeft = SMS_CODE_MAX_ATTEMPTS - claimed.attempts;
   return attemptsLeft === 0
     ? { ok: false, reason: 'attempts_exceeded' }
     : { ok: false, reason: 'wrong', attemptsLeft };
 }
 
-/** Marks a checked code used; false when another request used it first. */
+type Claim = { ok: true; attempts: number } | { ok: false; reason: 'used' | 'attempts_exceeded' };
+
+/**
+ * Takes one attempt of an unused code that has attempts left: one statement, so two servers or
+ * twenty parallel requests cannot take the same one (correct on SQLite and PostgreSQL alike).
+ */
+async function claimAttempt(db: Kysely<Database>, codeId: number): Promise<Claim> {
+  const claimed = await db
+    .updateTable('sms_codes')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', codeId)
+    .where('used_at', 'is', null)
+    .where('attempts', '<', SMS_CODE_MAX_ATTEMPTS)
+    .returning('attempts')
+    .executeTakeFirst();
+  if (claimed) return { ok: true, attempts: claimed.attempts };
+  const current = await db
+    .selectFrom('sms_codes')
+    .select(['used_at', 'attempts'])
+    .where('id', '=', codeId)
+    .executeTakeFirst();
+  // Spent attempts win over "used": a guess past the limit learns nothing about the code.
+  if (!current || current.attempts >= SMS_CODE_MAX_ATTEMPTS) {
+    return { ok: false, reason: 'attempts_exceeded' };
+  }
+  return { ok: false, reason: 'used' };
+}
+
+/**
+ * Marks a checked code used; false when another request used it first. The check already claimed
+ * one of its attempts, so the attempt count is no condition here.
+ */
 export async function useCode(db: Kysely<Database>, codeId: number, now: Date): Promise<boolean> {
   const result = await db
     .updateTable('sms_codes')
     .set({ used_at: now.toISOString() })
     .where('id', '=', codeId)
     .where('used_at', 'is', null)
-    .where('attempts', '<', SMS_CODE_MAX_ATTEMPTS)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.ts';
 import { openSqliteDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrations.ts';
+import { phoneProtection } from '../crypto/phone-protection.ts';
+import { TEST_PHONE_KEYS } from '../test-support/test-phone-keys.ts';
 import { newPublicId, nowIso } from '../db/public-id.ts';
 import { SESSION_LIFETIME_MS, sessionStore, type SessionUser } from './session-store.ts';
 
@@ -10,7 +12,7 @@ let user: SessionUser;
 
 beforeEach(async () => {
   db = openSqliteDatabase(':memory:');
-  await migrateToLatest(db);
+  await migrateToLatest(db, { phones: phoneProtection(TEST_PHONE_KEYS) });
   const publicId = newPublicId();
   const row = await db
     .insertInto('users')

@@ -8,6 +8,8 @@ export interface DataPaths {
   media: string;
   /** Resized WebP images, made on first request; safe to delete at any time. */
   mediaCache: string;
+  /** Demo mode's phone encryption key, made on the first start (production configures one). */
+  phoneKey: string;
 }
 
 export function dataPaths(dataDir: string): DataPaths {
@@ -15,5 +17,6 @@ export function dataPaths(dataDir: string): DataPaths {
     database: join(dataDir, 'guquan.sqlite'),
     media: join(dataDir, 'media'),
     mediaCache: join(dataDir, 'media-cache'),
+    phoneKey: join(dataDir, 'phone-encryption.key'),
   };
 }

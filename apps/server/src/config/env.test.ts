@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TEST_SMS_ENV } from '../test-support/test-app.ts';
+import { TEST_PHONE_ENV, TEST_SMS_ENV } from '../test-support/test-app.ts';
 import { ConfigError, loadConfig } from './env.ts';
 
 const DIST = '/srv/web/dist';
@@ -23,7 +23,13 @@ describe('loadConfig', () => {
 
   it('reads the environment', () => {
     const config = loadConfig(
-      { PORT: '9000', HOST: 'localhost', LOG_LEVEL: 'warn', WEB_DIST_DIR: '/x', TRUST_PROXY: '1' },
+      {
+        PORT: '9000',
+        HOST: 'localhost',
+        LOG_LEVEL: 'warn',
+        WEB_DIST_DIR: '/x',
+        TRUST_PROXY: '10.0.0.1',
+      },
       DEFAULTS,
     );
     expect(config).toMatchObject({
@@ -32,7 +38,7 @@ describe('loadConfig', () => {
       logLevel: 'warn',
       webDistDir: '/x',
     });
-    expect(config.trustProxy).toBe(true);
+    expect(config.trustProxy).toEqual(['10.0.0.1']);
   });
 
   it('takes DATA_DIR as an absolute path, relative ones from the working directory', () => {
@@ -75,7 +81,10 @@ describe('loadConfig', () => {
     expect(() => loadConfig(production, DEFAULTS)).toThrow(
       /ALIYUN_SMS_ACCESS_KEY_ID: required[\s\S]*ALIYUN_SMS_TEMPLATE_ACCOUNT_DELETED: required/,
     );
-    const config = loadConfig({ ...production, ...TEST_SMS_ENV }, DEFAULTS);
+    expect(() => loadConfig({ ...production, ...TEST_SMS_ENV }, DEFAULTS)).toThrow(
+      /PHONE_ENCRYPTION_KEY: required in production/,
+    );
+    const config = loadConfig({ ...production, ...TEST_SMS_ENV, ...TEST_PHONE_ENV }, DEFAULTS);
     expect(config.publicOrigin).toBe('https://example.com');
     expect(config.sms).toMatchObject({
       signName: '谷圈',
@@ -124,5 +133,35 @@ describe('loadConfig', () => {
 
   it('keeps demo mode on this machine', () => {
     expect(() => loadConfig({ HOST: '0.0.0.0' }, DEFAULTS)).toThrow(/HOST: demo mode/);
+  });
+
+  it('reads the phone keys, and never prints one', () => {
+    const current = Buffer.alloc(32, 9).toString('base64');
+    const old = Buffer.alloc(32, 8).toString('base64url');
+    const config = loadConfig(
+      { PHONE_ENCRYPTION_KEY: `k2:${current}`, PHONE_ENCRYPTION_PREVIOUS_KEYS: `k1:${old}` },
+      DEFAULTS,
+    );
+    expect(config.phoneKeys?.current.id).toBe('k2');
+    expect(config.phoneKeys?.previous.map((key) => key.id)).toEqual(['k1']);
+    // Demo mode without one makes its own (in DATA_DIR, when the app starts).
+    expect(loadConfig({}, DEFAULTS).phoneKeys).toBeNull();
+    const secret = 'c2hvcnQtYW5kLXNlY3JldA';
+    for (const bad of [secret, `k1:${secret}`, `bad id!:${current}`]) {
+      let message = '';
+      try {
+        loadConfig({ PHONE_ENCRYPTION_KEY: bad }, DEFAULTS);
+      } catch (error) {
+        message = error instanceof Error ? error.message : '';
+      }
+      expect(message).toMatch(/PHONE_ENCRYPTION_KEY/);
+      expect(message).not.toContain(secret);
+    }
+    expect(() =>
+      loadConfig(
+        { PHONE_ENCRYPTION_KEY: `k1:${current}`, PHONE_ENCRYPTION_PREVIOUS_KEYS: `k1:${old}` },
+        DEFAULTS,
+      ),
+    ).toThrow(/an id of its own/);
   });
 });

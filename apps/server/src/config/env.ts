@@ -1,16 +1,15 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { readSmsConfig, type AliyunSmsConfig } from './sms-config.ts';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.ts';
+import { readPhoneKeys } from '../crypto/phone-keys.ts';
+import type { PhoneKeys } from '../crypto/phone-protection.ts';
 
 /**
  * The server's configuration, read from the environment once at start-up. Anything missing or
  * malformed stops the start with a message that names the variable.
  */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
-
-const booleanFlag = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((value) => value === 'true' || value === '1');
 
 const envSchema = z.object({
   APP_MODE: z.enum(['demo', 'production']).default('demo'),
@@ -24,7 +23,7 @@ const envSchema = z.object({
     .min(1)
     .refine((value) => !value.includes('\0'), 'must be a directory path')
     .optional(),
-  TRUST_PROXY: booleanFlag.default(false),
+  TRUST_PROXY: z.string().optional(),
   // The App Store: which app's transactions count, from which environment, trusting which roots.
   // Xcode and LocalTesting are not accepted: the verifier skips signatures for them.
   APPLE_BUNDLE_ID: z
@@ -52,10 +51,16 @@ export interface Config {
   webDistDir: string;
   /** Where the data lives: the SQLite database, image originals and the resized-image cache. */
   dataDir: string;
-  trustProxy: boolean;
+  /** The proxies whose X-Forwarded-For is believed: none, a hop count, or addresses/CIDRs. */
+  trustProxy: TrustProxy;
   appStore: AppStoreConfig;
   /** The SMS provider (production only: demo mode never sends a text). */
   sms: AliyunSmsConfig | null;
+  /**
+   * The keys phone numbers are encrypted and indexed with; required in production. Null in demo
+   * mode without PHONE_ENCRYPTION_KEY: the server makes one and keeps it in DATA_DIR.
+   */
+  phoneKeys: PhoneKeys | null;
 }
 
 export interface AppStoreConfig {
@@ -123,8 +128,17 @@ export function loadConfig(
   if (environment === 'Production' && values.APPLE_APP_APPLE_ID === undefined) {
     problems.push('  APPLE_APP_APPLE_ID: required when APPLE_ENVIRONMENT is Production');
   }
+  const trustProxy = parseTrustProxy(values.TRUST_PROXY);
+  if (!trustProxy.ok) problems.push(`  ${trustProxy.problem}`);
   const sms = readSmsConfig(env, values.APP_MODE);
   problems.push(...sms.problems);
+  const phoneKeys = readPhoneKeys(env);
+  problems.push(...phoneKeys.problems.map((problem) => `  ${problem}`));
+  if (values.APP_MODE === 'production' && !phoneKeys.keys && phoneKeys.problems.length === 0) {
+    problems.push(
+      '  PHONE_ENCRYPTION_KEY: required in production (<key id>:<32 random bytes in base64>; phone numbers are stored encrypted with it)',
+    );
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
 
   const displayHost = values.HOST.includes(':') ? `[${values.HOST}]` : values.HOST;
@@ -137,7 +151,7 @@ export function loadConfig(
     webDistDir: values.WEB_DIST_DIR ?? defaults.webDistDir,
     // Relative paths are taken from the working directory once, so nothing later depends on it.
     dataDir: resolve(values.DATA_DIR ?? defaults.dataDir),
-    trustProxy: values.TRUST_PROXY,
+    trustProxy: trustProxy.ok ? trustProxy.value : false,
     appStore: {
       bundleId: values.APPLE_BUNDLE_ID ?? DEMO_BUNDLE_ID,
       appAppleId: values.APPLE_APP_APPLE_ID,
@@ -148,5 +162,6 @@ export function loadConfig(
           : resolve(values.APPLE_ROOT_CERTS_DIR),
     },
     sms: sms.config,
+    phoneKeys: phoneKeys.keys,
   };
 }

@@ -1,36 +1,65 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import {
+  Migrator,
+  SqliteAdapter,
+  sql,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+} from 'kysely';
 import { shareTables } from './migrations/0001-share-tables.ts';
 import { sessionTables } from './migrations/0002-sessions.ts';
 import { designPointTables } from './migrations/0003-designs-points.ts';
 import { membershipTables } from './migrations/0004-membership.ts';
 import { accountDeletionTables } from './migrations/0005-account-deletion.ts';
+import {
+  phoneEncryption,
+  type PhoneEncryptionContext,
+} from './migrations/0006-phone-encryption.ts';
+import { textOutboxTable } from './migrations/0007-text-outbox.ts';
+
+/** What migrations that change data may need: the phone keys (0006 encrypts the numbers). */
+export type MigrationContext = PhoneEncryptionContext;
 
 /**
  * Every migration, in order, listed in code: the server is one esbuild bundle, so there is no
  * migration folder to scan at run time. Names sort in the order they apply; never rename one.
  */
-export const MIGRATIONS: Readonly<Record<string, Migration>> = {
-  '0001-share-tables': shareTables,
-  '0002-sessions': sessionTables,
-  '0003-designs-points': designPointTables,
-  '0004-membership': membershipTables,
-  '0005-account-deletion': accountDeletionTables,
-};
-
-const provider: MigrationProvider = {
-  getMigrations: () => Promise.resolve({ ...MIGRATIONS }),
-};
+export function migrations(context: MigrationContext): Readonly<Record<string, Migration>> {
+  return {
+    '0001-share-tables': shareTables,
+    '0002-sessions': sessionTables,
+    '0003-designs-points': designPointTables,
+    '0004-membership': membershipTables,
+    '0005-account-deletion': accountDeletionTables,
+    '0006-phone-encryption': phoneEncryption(context),
+    '0007-text-outbox': textOutboxTable,
+  };
+}
 
 export class MigrationError extends Error {
   override name = 'MigrationError';
 }
 
 /** Brings the database to the latest version; safe to run on every start. */
-export async function migrateToLatest<T>(db: Kysely<T>): Promise<void> {
+export async function migrateToLatest<T>(db: Kysely<T>, context: MigrationContext): Promise<void> {
+  const provider: MigrationProvider = {
+    getMigrations: () => Promise.resolve({ ...migrations(context) }),
+  };
   const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
     throw new MigrationError(`Database migration ${failed ?? '(setup)'} failed`, { cause: error });
   }
+  if (results?.some((result) => result.status === 'Success')) await dropOldPageImages(db);
+}
+
+/**
+ * SQLite in WAL mode keeps the pages a migration rewrote (say, rows with plain phone numbers)
+ * in the -wal file until it is reused: copy them into the database and empty the file.
+ * PostgreSQL has no such file to clean.
+ */
+async function dropOldPageImages<T>(db: Kysely<T>): Promise<void> {
+  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return;
+  await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
 }

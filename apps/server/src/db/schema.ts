@@ -25,8 +25,10 @@ export interface UsersTable {
   nickname: string;
   avatar_image_id: number | null;
   created_at: string;
-  /** The bound phone (digits only); null once the account is deleted. */
-  phone: string | null;
+  /** The bound phone, encrypted (crypto/phone-protection.ts); null once the account is deleted. */
+  phone_encrypted: string | null;
+  /** The phone's blind index, unique: one account per number. */
+  phone_index: string | null;
   /** Set when the deletion job has anonymized the account. */
   deleted_at: string | null;
 }
@@ -222,7 +224,8 @@ export interface AccountDeletionRequestsTable {
 export interface SmsCodesTable {
   id: Generated<number>;
   user_id: number;
-  phone: string;
+  /** The blind index of the phone the code went to (the number itself is not needed). */
+  phone_index: string;
   purpose: 'account_deletion';
   /** scrypt of the code with a salt: `salt:hash`, hex. */
   code_hash: string;
@@ -260,6 +263,22 @@ export interface MediaDeletionsTable {
   queued_at: string;
 }
 
+/** Texts owed to users, until sent (account-deletion/text-outbox.ts). */
+export interface TextOutboxTable {
+  id: Generated<number>;
+  kind: 'account_deleted';
+  /** Encrypted like users.phone_encrypted; null once sent or given up. */
+  phone_encrypted: string | null;
+  queued_at: string;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  lease_token: string | null;
+  lease_until: string | null;
+  sent_at: string | null;
+  failed_at: string | null;
+  last_error: string | null;
+}
+
 export interface Database {
   images: ImagesTable;
   users: UsersTable;
@@ -285,4 +304,5 @@ export interface Database {
   account_cases: AccountCasesTable;
   retained_records: RetainedRecordsTable;
   media_deletions: MediaDeletionsTable;
+  text_outbox: TextOutboxTable;
 }

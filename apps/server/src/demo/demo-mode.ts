@@ -2,6 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { SessionStore } from '../auth/session-store.ts';
 import type { AppStoreConfig } from '../config/env.ts';
+import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Db } from '../db/database.ts';
 import { demoRoutes } from './demo-routes.ts';
 import { demoSmsRoutes } from './demo-sms-routes.ts';
@@ -27,7 +28,7 @@ export interface DemoMode {
   /** Registers the simulator's routes under the API prefix. */
   registerRoutes(
     api: FastifyInstance,
-    deps: { db: Db; sessions: SessionStore; sms: DemoSmsSender },
+    deps: { db: Db; sessions: SessionStore; sms: DemoSmsSender; phones: PhoneProtection },
   ): Promise<void>;
 }
 
@@ -37,14 +38,14 @@ export function demoMode(appStore: AppStoreConfig): DemoMode {
     appStoreRoots: [new X509Certificate(chain.root).raw],
     sms: demoSmsSender(),
     seedIfEmpty,
-    async registerRoutes(api, { db, sessions, sms }) {
+    async registerRoutes(api, { db, sessions, sms, phones }) {
       await api.register(demoRoutes, { db, sessions });
       await api.register(demoStoreKitRoutes, {
         db,
         sessions,
         signer: createStoreKitSigner(chain, appStore),
       });
-      await api.register(demoSmsRoutes, { db, sessions, sms });
+      await api.register(demoSmsRoutes, { db, sessions, sms, phones });
     },
   };
 }

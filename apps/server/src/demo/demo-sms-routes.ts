@@ -8,6 +8,7 @@ import {
 import { findPhone } from '../account-deletion/deletion-requests.ts';
 import { currentUser, requireUser } from '../auth/authenticate.ts';
 import type { SessionStore } from '../auth/session-store.ts';
+import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Db } from '../db/database.ts';
 import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
@@ -18,7 +19,8 @@ export const demoSmsRoutes: FastifyPluginCallbackZod<{
   db: Db;
   sessions: SessionStore;
   sms: DemoSmsSender;
-}> = (app, { db, sessions, sms }, done) => {
+  phones: PhoneProtection;
+}> = (app, { db, sessions, sms, phones }, done) => {
   app.get(
     apiRoute(DEMO_LATEST_SMS_PATH),
     {
@@ -28,7 +30,7 @@ export const demoSmsRoutes: FastifyPluginCallbackZod<{
       },
     },
     async (request, reply) => {
-      const phone = await findPhone(db, currentUser(request).id);
+      const phone = await findPhone(db, phones, currentUser(request).id);
       const latest = phone === null ? undefined : sms.latestCode(phone);
       if (phone === null || !latest) {
         return sendApiError(reply, 404, 'not_found', 'No code has been sent to this account.');

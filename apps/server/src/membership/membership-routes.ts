@@ -126,7 +126,11 @@ export const membershipRoutes: FastifyPluginCallbackZod<{
       schema: {
         hide: false,
         body: appStoreNotificationRequestSchema,
-        response: { 200: z.object({ outcome: z.string() }), 400: apiErrorSchema },
+        response: {
+          200: z.object({ outcome: z.string() }),
+          400: apiErrorSchema,
+          503: apiErrorSchema,
+        },
       },
     },
     async (request, reply) => {
@@ -136,6 +140,15 @@ export const membershipRoutes: FastifyPluginCallbackZod<{
         return await reply.header('cache-control', 'no-store').send({ outcome });
       } catch (error) {
         if (!(error instanceof NotificationRejected)) throw error;
+        // Apple sends a notification again until it gets a 200: a passing failure is a 503.
+        if (error.retry) {
+          return sendApiError(
+            reply,
+            503,
+            'verification_unavailable',
+            'The notification cannot be verified right now.',
+          );
+        }
         return sendApiError(
           reply,
           400,

@@ -13,6 +13,7 @@ import {
   findPlan,
   findTransaction,
   insertTransaction,
+  isDeletedUser,
   listPlans,
   readMembership,
   recompute,
@@ -37,11 +38,26 @@ export class TransactionRejected extends Error {
 
 export class NotificationRejected extends Error {
   override name = 'NotificationRejected';
+  /** True when the failure may pass (Apple's OCSP unreachable): Apple should send it again. */
+  constructor(
+    message: string,
+    readonly retry = false,
+  ) {
+    super(message);
+  }
 }
 
 const SUBSCRIPTION_TYPE = 'Auto-Renewable Subscription';
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The largest distance from the epoch a JavaScript date can hold (ECMA-262 21.4.1.1). */
+const MAX_DATE_MS = 8.64e15;
+
+/** A signed date we can mean: a number of milliseconds a date can hold, or absent if optional. */
+function isDateMs(value: number | undefined): value is number {
+  return value !== undefined && Number.isFinite(value) && Math.abs(value) <= MAX_DATE_MS;
+}
 
 function rejected(code: TransactionErrorCode): TransactionRejected {
   return new TransactionRejected(code, code === 'wrong_account' ? 403 : 400);
@@ -72,10 +88,11 @@ async function readTransaction(
     !originalTransactionId ||
     originalTransactionId.length > 64 ||
     !productId ||
-    purchaseDate === undefined ||
-    expiresDate === undefined ||
-    !Number.isFinite(purchaseDate) ||
-    !Number.isFinite(expiresDate) ||
+    // Signed, but past what a date can hold: refused, never a RangeError (a 500).
+    !isDateMs(purchaseDate) ||
+    !isDateMs(expiresDate) ||
+    !isDateMs(decoded.signedDate) ||
+    (decoded.revocationDate !== undefined && !isDateMs(decoded.revocationDate)) ||
     expiresDate <= purchaseDate
   ) {
     throw rejected('invalid_transaction');
@@ -101,7 +118,8 @@ export interface MembershipServiceOptions {
   now?: () => Date;
 }
 
-export type NotificationOutcome = 'processed' | 'duplicate' | 'ignored' | 'unmatched';
+export type NotificationOutcome =
+  'processed' | 'duplicate' | 'ignored' | 'unmatched' | 'account_deleted';
 
 /** Notification types that change a membership; the App Store's others are acknowledged. */
 const HANDLED = new Set([
@@ -211,7 +229,9 @@ export function membershipService({
           if (renewal.autoRenewStatus !== undefined) autoRenew = renewal.autoRenewStatus === 1;
         }
       } catch (error) {
-        if (error instanceof AppStoreVerificationError) throw new NotificationRejected(error.code);
+        if (error instanceof AppStoreVerificationError) {
+          throw new NotificationRejected(error.code, error.retry);
+        }
         throw error;
       }
       const uuid = payload.notificationUUID;
@@ -237,6 +257,9 @@ export function membershipService({
             ? await userIdForToken(trx, decoded.appAccountToken)
             : undefined);
         if (userId === undefined) return 'unmatched';
+        // Deleting an account does not cancel its Apple subscription, so renewals and the like
+        // keep coming: acknowledged, and nothing comes back to the anonymised account.
+        if (await isDeletedUser(trx, userId)) return 'account_deleted';
         row = { ...row, userId };
         const known = await findTransaction(trx, row.transactionId);
         if (known && known.userId !== userId) return 'unmatched';

@@ -85,6 +85,16 @@ export async function userIdForOriginal(
   return row?.user_id;
 }
 
+/** True once the deletion job has anonymised the account. */
+export async function isDeletedUser(trx: Trx, userId: number): Promise<boolean> {
+  const row = await trx
+    .selectFrom('users')
+    .select('deleted_at')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return typeof row?.deleted_at === 'string';
+}
+
 export async function findTransaction(
   trx: Trx,
   transactionId: string,

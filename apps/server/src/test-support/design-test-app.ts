@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { dataPaths } from '../config/data-paths.ts';
 import { openSqliteDatabase, type Db } from '../db/database.ts';
+import { loadPhoneProtection } from '../crypto/phone-keys.ts';
+import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { SmsSender } from '../account-deletion/sms-sender.ts';
 import type { WebBuild } from '../pages/web-build.ts';
 import { buildTestApp, makeTempDataDir } from './test-app.ts';
@@ -12,6 +14,9 @@ export interface TestAppWithDb {
   app: FastifyInstance;
   /** A second connection to the app's database, to look at balances, the ledger, or the clock. */
   db: Db;
+  /** The app's phone keys (demo mode's, kept in its data directory). */
+  phones: PhoneProtection;
+  dataDir: string;
   close: () => Promise<void>;
 }
 
@@ -21,10 +26,13 @@ export async function buildTestAppWithDb(
 ): Promise<TestAppWithDb> {
   const temp = await makeTempDataDir();
   const app = await buildTestApp({ DATA_DIR: temp.dataDir }, overrides);
-  const db = openSqliteDatabase(dataPaths(temp.dataDir).database);
+  const paths = dataPaths(temp.dataDir);
+  const db = openSqliteDatabase(paths.database);
   return {
     app,
     db,
+    phones: await loadPhoneProtection(null, paths.phoneKey),
+    dataDir: temp.dataDir,
     close: async () => {
       await db.destroy();
       await app.close();

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SmsSender } from '../account-deletion/sms-sender.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config/env.ts';
+import type { ServerTimeouts } from '../http/server-timeouts.ts';
 import { TEST_CHAIN_DIR } from '../demo/test-chain.ts';
 import { loadWebBuild, type WebBuild } from '../pages/web-build.ts';
 
@@ -48,7 +49,7 @@ export const PRODUCTION_APP_STORE_TEST_ENV = {
  */
 export async function buildTestApp(
   env: Record<string, string> = {},
-  overrides: { webBuild?: WebBuild; smsSender?: SmsSender } = {},
+  overrides: { webBuild?: WebBuild; smsSender?: SmsSender; timeouts?: ServerTimeouts } = {},
 ): Promise<FastifyInstance> {
   const temp = env.DATA_DIR === undefined ? await makeTempDataDir() : undefined;
   const dataDir = env.DATA_DIR ?? temp?.dataDir ?? '';
@@ -57,7 +58,7 @@ export async function buildTestApp(
       LOG_LEVEL: 'silent',
       DATA_DIR: dataDir,
       ...(env.APP_MODE === 'production'
-        ? { ...PRODUCTION_APP_STORE_TEST_ENV, ...TEST_SMS_ENV }
+        ? { ...PRODUCTION_APP_STORE_TEST_ENV, ...TEST_SMS_ENV, ...TEST_PHONE_ENV }
         : {}),
       ...env,
     },
@@ -68,6 +69,7 @@ export async function buildTestApp(
     logger: false,
     seed: { imageScale: TEST_IMAGE_SCALE },
     ...(overrides.smsSender ? { smsSender: overrides.smsSender } : {}),
+    ...(overrides.timeouts ? { timeouts: overrides.timeouts } : {}),
   });
   if (temp) app.addHook('onClose', temp.remove);
   await app.ready();
@@ -81,4 +83,9 @@ export const TEST_SMS_ENV: Readonly<Record<string, string>> = {
   ALIYUN_SMS_SIGN_NAME: '谷圈',
   ALIYUN_SMS_TEMPLATE_CODE: 'SMS_000001',
   ALIYUN_SMS_TEMPLATE_ACCOUNT_DELETED: 'SMS_000002',
+};
+
+/** The phone key production refuses to start without (a fixed test key, never a real one). */
+export const TEST_PHONE_ENV: Readonly<Record<string, string>> = {
+  PHONE_ENCRYPTION_KEY: `test1:${Buffer.alloc(32, 7).toString('base64')}`,
 };

@@ -1,12 +1,16 @@
 import { dataPaths, type DataPaths } from '../config/data-paths.ts';
 import { openSqliteDatabase, type Db } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrations.ts';
+import { loadPhoneProtection } from '../crypto/phone-keys.ts';
+import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import { seedDemoData } from '../demo/seed/seed.ts';
 import { makeTempDataDir, TEST_IMAGE_SCALE } from './test-app.ts';
 
 export interface TestDatabase {
   db: Db;
   paths: DataPaths;
+  /** The phone keys of this data directory (made like demo mode's). */
+  phones: PhoneProtection;
   /** Closes the database and removes its directory. */
   close: () => Promise<void>;
 }
@@ -16,11 +20,13 @@ export async function openTestDatabase({ seed = true } = {}): Promise<TestDataba
   const temp = await makeTempDataDir();
   const paths = dataPaths(temp.dataDir);
   const db = openSqliteDatabase(paths.database);
-  await migrateToLatest(db);
-  if (seed) await seedDemoData(db, paths, { imageScale: TEST_IMAGE_SCALE });
+  const phones = await loadPhoneProtection(null, paths.phoneKey);
+  await migrateToLatest(db, { phones });
+  if (seed) await seedDemoData(db, paths, phones, { imageScale: TEST_IMAGE_SCALE });
   return {
     db,
     paths,
+    phones,
     close: async () => {
       await db.destroy();
       await temp.remove();

@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import type { PhoneProtection } from '../../crypto/phone-protection.ts';
 import type { Database } from '../../db/schema.ts';
 import type { DemoUserKey } from './demo-ids.ts';
 
@@ -7,7 +8,7 @@ import type { DemoUserKey } from './demo-ids.ts';
  * demo range, never real ones), and 乌野排球部后援会 has an exposure in review, which blocks
  * deleting that account until the review ends.
  */
-const DEMO_PHONES: Readonly<Record<DemoUserKey, string>> = {
+export const DEMO_PHONES: Readonly<Record<DemoUserKey, string>> = {
   yuyuan: '13800000001',
   satoru: '13800000002',
   karasuno: '13800000003',
@@ -22,11 +23,16 @@ export async function seedAccountDeletionDemo(
   trx: Transaction<Database>,
   users: ReadonlyMap<string, number>,
   daysAgo: (days: number) => string,
+  phones: PhoneProtection,
 ): Promise<void> {
   for (const [key, phone] of Object.entries(DEMO_PHONES)) {
     const id = users.get(key);
     if (id === undefined) throw new Error(`Demo phone for an unknown user ${key}`);
-    await trx.updateTable('users').set({ phone }).where('id', '=', id).execute();
+    await trx
+      .updateTable('users')
+      .set({ phone_encrypted: phones.encrypt(phone), phone_index: phones.index(phone) })
+      .where('id', '=', id)
+      .execute();
   }
   const blocked = users.get(DEMO_BLOCKED_USER);
   if (blocked === undefined) throw new Error('The blocked demo user is missing');

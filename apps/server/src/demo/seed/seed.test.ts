@@ -39,9 +39,13 @@ async function counts() {
 describe('demo data', () => {
   it('seeds an empty database once; a second start leaves it alone', async () => {
     expect(await isEmpty(data.db)).toBe(true);
-    expect(await seedIfEmpty(data.db, data.paths, { imageScale: TEST_IMAGE_SCALE })).toBe(true);
+    expect(
+      await seedIfEmpty(data.db, data.paths, data.phones, { imageScale: TEST_IMAGE_SCALE }),
+    ).toBe(true);
     const first = await counts();
-    expect(await seedIfEmpty(data.db, data.paths, { imageScale: TEST_IMAGE_SCALE })).toBe(false);
+    expect(
+      await seedIfEmpty(data.db, data.paths, data.phones, { imageScale: TEST_IMAGE_SCALE }),
+    ).toBe(false);
     expect(await counts()).toEqual(first);
     expect(first.users).toBeGreaterThanOrEqual(6);
     expect(first.goods).toBeGreaterThanOrEqual(36);
@@ -55,7 +59,7 @@ describe('demo data', () => {
     const before = await counts();
     await wipeData(data.db, data.paths);
     expect(await isEmpty(data.db)).toBe(true);
-    await seedDemoData(data.db, data.paths, { imageScale: TEST_IMAGE_SCALE });
+    await seedDemoData(data.db, data.paths, data.phones, { imageScale: TEST_IMAGE_SCALE });
     expect(await counts()).toEqual(before);
     expect(await readdir(data.paths.media)).toHaveLength(before.images);
   });

@@ -18,6 +18,7 @@ import { drawPicture } from './demo-images.ts';
 import { DEMO_MEMBER_KEY, seedDemoMembership } from './demo-membership.ts';
 import { demoDesignImages, seedDesigns } from './seed-designs.ts';
 import { seedAccountDeletionDemo } from './demo-account-deletion.ts';
+import type { PhoneProtection } from '../../crypto/phone-protection.ts';
 
 export interface SeedOptions {
   /** Size of the drawn images relative to their natural size; the tests draw small ones. */
@@ -39,6 +40,7 @@ const TABLES_CHILDREN_FIRST = [
   'point_balances',
   'designs',
   'media_deletions',
+  'text_outbox',
   'retained_records',
   'account_cases',
   'sms_codes',
@@ -134,6 +136,7 @@ function lookup<K, T>(map: ReadonlyMap<K, T>, key: K, what: string): T {
 export async function seedDemoData(
   db: Db,
   paths: DataPaths,
+  phones: PhoneProtection,
   options: SeedOptions = {},
 ): Promise<void> {
   const allImages: DemoImage[] = [
@@ -166,7 +169,7 @@ export async function seedDemoData(
         .executeTakeFirstOrThrow();
       users.set(user.key, row.id);
     }
-    await seedAccountDeletionDemo(trx, users, daysAgo);
+    await seedAccountDeletionDemo(trx, users, daysAgo, phones);
 
     const goodsIds = new Map<string, number>();
     for (const goods of DEMO_GOODS) {
@@ -293,11 +296,12 @@ export async function seedDemoData(
 export async function seedIfEmpty(
   db: Db,
   paths: DataPaths,
+  phones: PhoneProtection,
   options: SeedOptions = {},
 ): Promise<boolean> {
   if (!(await isEmpty(db))) return false;
   // Images left by an earlier, interrupted seed belong to nothing: start clean.
   await wipeData(db, paths);
-  await seedDemoData(db, paths, options);
+  await seedDemoData(db, paths, phones, options);
   return true;
 }

@@ -1,0 +1,124 @@
+import { readFile } from 'node:fs/promises';
+import { Migrator, sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  ACCOUNT_DELETION_CODE_PATH,
+  ACCOUNT_DELETION_PATH,
+  DEMO_LATEST_SMS_PATH,
+} from '@guquan/contract/account-deletion';
+import { dataPaths } from '../config/data-paths.ts';
+import { openSqliteDatabase } from '../db/database.ts';
+import { migrateToLatest, migrations } from '../db/migrations.ts';
+import { newPublicId } from '../db/public-id.ts';
+import { DEMO_PHONES } from '../demo/seed/demo-account-deletion.ts';
+import { buildTestAppWithDb, logIn, type TestAppWithDb } from '../test-support/design-test-app.ts';
+import { makeTempDataDir } from '../test-support/test-app.ts';
+import { loadPhoneProtection } from './phone-keys.ts';
+
+/** The bytes of the database and its write-ahead log, as a thief with a copy would have them. */
+async function rawDatabase(dataDir: string): Promise<string> {
+  const file = dataPaths(dataDir).database;
+  const parts = await Promise.all(
+    [file, `${file}-wal`].map((path) => readFile(path).catch(() => Buffer.alloc(0))),
+  );
+  return Buffer.concat(parts).toString('latin1');
+}
+
+const NUMBERS = Object.values(DEMO_PHONES);
+
+let started: TestAppWithDb | undefined;
+afterEach(async () => {
+  await started?.close();
+  started = undefined;
+});
+
+describe('phone numbers at rest', () => {
+  it('are nowhere in the database files of a seeded server in use', async () => {
+    started = await buildTestAppWithDb();
+    const { app } = started;
+    // Use the numbers: a code is sent, confirmed, the request cancelled, another code sent.
+    const authorization = `Bearer ${await logIn(app, 'satoru')}`;
+    expect(
+      (
+        await app.inject({
+          method: 'POST',
+          url: ACCOUNT_DELETION_CODE_PATH,
+          headers: { authorization },
+        })
+      ).statusCode,
+    ).toBe(201);
+    const { code } = (
+      await app.inject({ url: DEMO_LATEST_SMS_PATH, headers: { authorization } })
+    ).json<{ code: string }>();
+    const confirmed = await app.inject({
+      method: 'POST',
+      url: ACCOUNT_DELETION_PATH,
+      headers: { authorization },
+      payload: { code, confirm: true },
+    });
+    expect(confirmed.statusCode).toBe(201);
+    const overview = await app.inject({ url: ACCOUNT_DELETION_PATH, headers: { authorization } });
+    expect(overview.json<{ maskedPhone: string }>().maskedPhone).toBe('138****0002');
+
+    const raw = await rawDatabase(started.dataDir);
+    expect(raw.length).toBeGreaterThan(10_000);
+    for (const number of NUMBERS) expect(raw.includes(number), number).toBe(false);
+    // The numbers are there, encrypted: the app's key reads them back.
+    const stored = await started.db.selectFrom('users').select('phone_encrypted').execute();
+    const readable = stored.flatMap((row) =>
+      row.phone_encrypted ? [started?.phones.decrypt(row.phone_encrypted)] : [],
+    );
+    expect(readable.sort()).toEqual([...NUMBERS].sort());
+  });
+
+  it('are encrypted by the migration, and the plain ones leave no trace in the files', async () => {
+    const temp = await makeTempDataDir();
+    const paths = dataPaths(temp.dataDir);
+    const phones = await loadPhoneProtection(null, paths.phoneKey);
+    const db = openSqliteDatabase(paths.database);
+    try {
+      // A database as the version before kept it: plain numbers on users and codes.
+      const migrator = new Migrator({
+        db,
+        provider: { getMigrations: () => Promise.resolve({ ...migrations({ phones }) }) },
+      });
+      expect((await migrator.migrateTo('0005-account-deletion')).error).toBeUndefined();
+      const now = new Date().toISOString();
+      for (const number of NUMBERS) {
+        // Written as the old schema had it (the typed schema no longer has these columns).
+        const user = await sql<{ id: number }>`
+          insert into users (public_id, nickname, avatar_image_id, created_at, phone)
+          values (${newPublicId()}, 'n', null, ${now}, ${number}) returning id`.execute(db);
+        await sql`
+          insert into sms_codes (user_id, phone, purpose, code_hash, created_at, expires_at)
+          values (${user.rows[0]?.id}, ${number}, 'account_deletion', 'x:y', ${now}, ${now})`.execute(
+          db,
+        );
+      }
+      expect((await rawDatabase(temp.dataDir)).includes(NUMBERS[0] ?? '?')).toBe(true);
+
+      await migrateToLatest(db, { phones });
+
+      const raw = await rawDatabase(temp.dataDir);
+      for (const number of NUMBERS) expect(raw.includes(number), number).toBe(false);
+      const users = await db
+        .selectFrom('users')
+        .select(['phone_encrypted', 'phone_index'])
+        .orderBy('id')
+        .execute();
+      expect(users.map((row) => phones.decrypt(row.phone_encrypted ?? '')).sort()).toEqual(
+        [...NUMBERS].sort(),
+      );
+      expect(users.map((row) => row.phone_index)).toEqual(
+        NUMBERS.map((number) => phones.index(number)),
+      );
+      const codes = await db.selectFrom('sms_codes').select('phone_index').orderBy('id').execute();
+      expect(codes.map((row) => row.phone_index)).toEqual(
+        NUMBERS.map((number) => phones.index(number)),
+      );
+    } finally {
+      await db.destroy();
+      await temp.remove();
+    }
+  });
+});
