@@ -1,5 +1,4 @@
 import compress from '@fastify/compress';
-import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   serializerCompiler,
@@ -10,13 +9,14 @@ import { constants as zlib } from 'node:zlib';
 import { API_BASE_PATH, OPENAPI_PATH } from '@guquan/contract/site-paths';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config/env.ts';
-import { dataPaths } from './config/data-paths.ts';
+import { configuredPaths } from './config/data-paths.ts';
 import { openSqliteDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { findServableImage } from './media/media-repository.ts';
 import { mediaRoutes } from './media/media-routes.ts';
 import { createResizedImages } from './media/resized-images.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
+import { registerRateLimits } from './plugins/rate-limits.ts';
 import { shareRoutes } from './shares/share-routes.ts';
 import { sessionStore } from './auth/session-store.ts';
 import { membershipRoutes } from './membership/membership-routes.ts';
@@ -77,7 +77,7 @@ async function openData(
   demo: DemoMode | undefined,
   seed: SeedOptions,
 ): Promise<Db> {
-  const paths = dataPaths(config.dataDir);
+  const paths = configuredPaths(config);
   const db = openSqliteDatabase(paths.database);
   app.addHook('onClose', () => db.destroy());
   await migrateToLatest(db);
@@ -138,7 +138,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     onLogin: (trx, userId, at) => cancelPendingRequest(trx, userId, 'login', at),
   });
   const membership = membershipService({ db, verifier });
-  const paths = dataPaths(config.dataDir);
+  const paths = configuredPaths(config);
   // Demo mode never sends a text: it keeps the code for the simulator to show.
   const sms = options.smsSender ?? demo?.sms ?? aliyunSmsSender(requireSmsConfig(config));
   scheduleAccountDeletionJob(app, () =>
@@ -158,8 +158,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } },
   });
   installErrorHandling(app);
-  // Off by default: the routes where abuse is cheap (log-in, codes, purchases) set their limits.
-  await app.register(rateLimit, { global: false });
+  await registerRateLimits(app, config.redisUrl);
   await registerStaticAssets(app, build.assetsDir);
   await registerOpenApi(app, packageJson.version);
 

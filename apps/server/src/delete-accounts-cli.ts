@@ -1,7 +1,7 @@
 import { aliyunSmsSender, type SmsSender } from './account-deletion/sms-sender.ts';
 import { runAccountDeletionJob } from './account-deletion/deletion-job.ts';
 import { defaultPaths } from './config/default-paths.ts';
-import { dataPaths } from './config/data-paths.ts';
+import { configuredPaths } from './config/data-paths.ts';
 import { ConfigError, loadConfig, type Config } from './config/env.ts';
 import { openSqliteDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
@@ -19,7 +19,7 @@ async function smsSenderFor(config: Config): Promise<SmsSender> {
  */
 async function main(): Promise<void> {
   const config = loadConfig(process.env, defaultPaths(import.meta.url));
-  const paths = dataPaths(config.dataDir);
+  const paths = configuredPaths(config);
   const db = openSqliteDatabase(paths.database);
   try {
     await migrateToLatest(db);

@@ -1,5 +1,5 @@
 import { defaultPaths } from './config/default-paths.ts';
-import { dataPaths } from './config/data-paths.ts';
+import { configuredPaths } from './config/data-paths.ts';
 import { ConfigError, loadConfig } from './config/env.ts';
 import { openSqliteDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
@@ -11,7 +11,7 @@ import { seedDemoData, wipeData } from './demo/seed/seed.ts';
  */
 async function main(): Promise<void> {
   const config = loadConfig(process.env, defaultPaths(import.meta.url));
-  const paths = dataPaths(config.dataDir);
+  const paths = configuredPaths(config);
   const db = openSqliteDatabase(paths.database);
   try {
     const started = performance.now();

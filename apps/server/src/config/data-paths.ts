@@ -17,3 +17,16 @@ export function dataPaths(dataDir: string): DataPaths {
     mediaCache: join(dataDir, 'media-cache'),
   };
 }
+
+/** The paths a configuration names: MEDIA_DIR and MEDIA_CACHE_DIR may lie outside DATA_DIR. */
+export function configuredPaths(config: {
+  dataDir: string;
+  mediaDir: string;
+  mediaCacheDir: string;
+}): DataPaths {
+  return {
+    database: dataPaths(config.dataDir).database,
+    media: config.mediaDir,
+    mediaCache: config.mediaCacheDir,
+  };
+}

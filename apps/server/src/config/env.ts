@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { isIP } from 'node:net';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { readSmsConfig, type AliyunSmsConfig } from './sms-config.ts';
 
@@ -12,6 +13,38 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0'])
   .transform((value) => value === 'true' || value === '1');
 
+const directoryPath = z
+  .string()
+  .min(1)
+  .refine((value) => !value.includes('\0'), 'must be a directory path');
+
+/** One address or CIDR block (`127.0.0.1`, `10.0.0.0/8`, `::1`). */
+function isAddressOrCidr(value: string): boolean {
+  const [address = '', prefix, ...rest] = value.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d+$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Whom to believe about the client's address (X-Forwarded-For): nobody (`false`, the default),
+ * every hop (`true`), or only the listed proxies, comma-separated addresses or CIDR blocks
+ * (`127.0.0.1` for an nginx on the same machine). The list is the safer form: a client that
+ * reaches a server directly cannot forge its address.
+ */
+const trustProxySetting = z.union([
+  booleanFlag,
+  z
+    .string()
+    .transform((value) => value.split(',').map((entry) => entry.trim()))
+    .refine(
+      (entries) => entries.every(isAddressOrCidr),
+      'must be true, false, or comma-separated addresses or CIDR blocks (e.g. 127.0.0.1,10.0.0.0/8)',
+    ),
+]);
+
 const envSchema = z.object({
   APP_MODE: z.enum(['demo', 'production']).default('demo'),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -19,12 +52,15 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
   WEB_DIST_DIR: z.string().min(1).optional(),
-  DATA_DIR: z
-    .string()
-    .min(1)
-    .refine((value) => !value.includes('\0'), 'must be a directory path')
+  DATA_DIR: directoryPath.optional(),
+  // Image originals and their resized copies: every server of a cluster must see the same ones.
+  MEDIA_DIR: directoryPath.optional(),
+  MEDIA_CACHE_DIR: directoryPath.optional(),
+  // Rate-limit counters shared by every server; unset, each server counts in its own memory.
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
     .optional(),
-  TRUST_PROXY: booleanFlag.default(false),
+  TRUST_PROXY: trustProxySetting.default(false),
   // The App Store: which app's transactions count, from which environment, trusting which roots.
   // Xcode and LocalTesting are not accepted: the verifier skips signatures for them.
   APPLE_BUNDLE_ID: z
@@ -52,7 +88,14 @@ export interface Config {
   webDistDir: string;
   /** Where the data lives: the SQLite database, image originals and the resized-image cache. */
   dataDir: string;
-  trustProxy: boolean;
+  /** Image originals (MEDIA_DIR, default DATA_DIR/media). */
+  mediaDir: string;
+  /** Resized images, made on first request (MEDIA_CACHE_DIR, default DATA_DIR/media-cache). */
+  mediaCacheDir: string;
+  /** Where rate-limit counters are kept: Redis when set, the process's memory otherwise. */
+  redisUrl: string | undefined;
+  /** true, false, or the proxies whose X-Forwarded-For is believed. */
+  trustProxy: boolean | string[];
   appStore: AppStoreConfig;
   /** The SMS provider (production only: demo mode never sends a text). */
   sms: AliyunSmsConfig | null;
@@ -128,6 +171,8 @@ export function loadConfig(
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
 
   const displayHost = values.HOST.includes(':') ? `[${values.HOST}]` : values.HOST;
+  // Relative paths are taken from the working directory once, so nothing later depends on it.
+  const dataDir = resolve(values.DATA_DIR ?? defaults.dataDir);
   return {
     mode: values.APP_MODE,
     host: values.HOST,
@@ -135,8 +180,10 @@ export function loadConfig(
     logLevel: values.LOG_LEVEL,
     publicOrigin: new URL(values.PUBLIC_ORIGIN ?? `http://${displayHost}:${values.PORT}`).origin,
     webDistDir: values.WEB_DIST_DIR ?? defaults.webDistDir,
-    // Relative paths are taken from the working directory once, so nothing later depends on it.
-    dataDir: resolve(values.DATA_DIR ?? defaults.dataDir),
+    dataDir,
+    mediaDir: resolve(values.MEDIA_DIR ?? join(dataDir, 'media')),
+    mediaCacheDir: resolve(values.MEDIA_CACHE_DIR ?? join(dataDir, 'media-cache')),
+    redisUrl: values.REDIS_URL,
     trustProxy: values.TRUST_PROXY,
     appStore: {
       bundleId: values.APPLE_BUNDLE_ID ?? DEMO_BUNDLE_ID,
