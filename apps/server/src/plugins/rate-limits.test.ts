@@ -3,11 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SESSIONS_PATH } from '@guquan/contract/session';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { buildTestApp } from '../test-support/test-app.ts';
-import {
-  freePort,
-  startThrowawayRedis,
-  type ThrowawayRedis,
-} from '../test-support/throwaway-redis.ts';
+import { freePort, startRedis, type RedisServer } from '../../../../scripts/redis-server.mjs';
 
 /** The demo log-in allows 30 per minute per address (demo-routes.ts). */
 const LOGIN_LIMIT = 30;
@@ -27,12 +23,12 @@ async function statuses(app: FastifyInstance, count: number): Promise<number[]> 
 }
 
 describe('rate limits shared through Redis (REDIS_URL)', () => {
-  let redis: ThrowawayRedis;
+  let redis: RedisServer;
   let first: FastifyInstance;
   let second: FastifyInstance;
 
   beforeAll(async () => {
-    redis = await startThrowawayRedis();
+    redis = await startRedis({ stopSignal: 'SIGKILL' });
     first = await buildTestApp({ REDIS_URL: redis.url });
     second = await buildTestApp({ REDIS_URL: redis.url });
   });
