@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { dataPaths } from './data-paths.ts';
+import { databaseUrlProblem, type DatabaseConfig } from './database-config.ts';
 import { readSmsConfig, type AliyunSmsConfig } from './sms-config.ts';
 
 /**
@@ -25,6 +27,15 @@ const envSchema = z.object({
     .refine((value) => !value.includes('\0'), 'must be a directory path')
     .optional(),
   TRUST_PROXY: booleanFlag.default(false),
+  // Unset: SQLite in DATA_DIR. The URL is never echoed back (it may hold a password).
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .superRefine((value, context) => {
+      const problem = value === undefined ? undefined : databaseUrlProblem(value);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    }),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   // The App Store: which app's transactions count, from which environment, trusting which roots.
   // Xcode and LocalTesting are not accepted: the verifier skips signatures for them.
   APPLE_BUNDLE_ID: z
@@ -52,6 +63,8 @@ export interface Config {
   webDistDir: string;
   /** Where the data lives: the SQLite database, image originals and the resized-image cache. */
   dataDir: string;
+  /** SQLite in dataDir, or PostgreSQL when DATABASE_URL says so. */
+  database: DatabaseConfig;
   trustProxy: boolean;
   appStore: AppStoreConfig;
   /** The SMS provider (production only: demo mode never sends a text). */
@@ -127,6 +140,8 @@ export function loadConfig(
   problems.push(...sms.problems);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
 
+  // Relative paths are taken from the working directory once, so nothing later depends on it.
+  const dataDir = resolve(values.DATA_DIR ?? defaults.dataDir);
   const displayHost = values.HOST.includes(':') ? `[${values.HOST}]` : values.HOST;
   return {
     mode: values.APP_MODE,
@@ -135,8 +150,11 @@ export function loadConfig(
     logLevel: values.LOG_LEVEL,
     publicOrigin: new URL(values.PUBLIC_ORIGIN ?? `http://${displayHost}:${values.PORT}`).origin,
     webDistDir: values.WEB_DIST_DIR ?? defaults.webDistDir,
-    // Relative paths are taken from the working directory once, so nothing later depends on it.
-    dataDir: resolve(values.DATA_DIR ?? defaults.dataDir),
+    dataDir,
+    database:
+      values.DATABASE_URL === undefined
+        ? { engine: 'sqlite', file: dataPaths(dataDir).database }
+        : { engine: 'postgres', url: values.DATABASE_URL, poolSize: values.DATABASE_POOL_SIZE },
     trustProxy: values.TRUST_PROXY,
     appStore: {
       bundleId: values.APPLE_BUNDLE_ID ?? DEMO_BUNDLE_ID,
