@@ -10,7 +10,7 @@ import { API_BASE_PATH, OPENAPI_PATH } from '@guquan/contract/site-paths';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config/env.ts';
 import { configuredPaths } from './config/data-paths.ts';
-import { openSqliteDatabase, type Db } from './db/database.ts';
+import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { findServableImage } from './media/media-repository.ts';
 import { mediaRoutes } from './media/media-routes.ts';
@@ -68,8 +68,8 @@ async function loadDemoMode(config: Config): Promise<DemoMode | undefined> {
 }
 
 /**
- * The database, brought to the latest version; on the first start of a demo server, filled with
- * the demo community. A production server never gets demo users: it starts empty.
+ * The database (SQLite in DATA_DIR, or PostgreSQL at DATABASE_URL), brought to the latest
+ * version; on the first start of a demo server, filled with the demo community. A production server never gets demo users: it starts empty.
  */
 async function openData(
   app: FastifyInstance,
@@ -78,7 +78,11 @@ async function openData(
   seed: SeedOptions,
 ): Promise<Db> {
   const paths = configuredPaths(config);
-  const db = openSqliteDatabase(paths.database);
+  const db = await openDatabase(config.database, {
+    onIdleError: (error) => {
+      app.log.warn({ err: error }, 'a database connection broke; the pool replaces it');
+    },
+  });
   app.addHook('onClose', () => db.destroy());
   await migrateToLatest(db);
   if (demo) {

@@ -3,7 +3,7 @@ import { runAccountDeletionJob } from './account-deletion/deletion-job.ts';
 import { defaultPaths } from './config/default-paths.ts';
 import { configuredPaths } from './config/data-paths.ts';
 import { ConfigError, loadConfig, type Config } from './config/env.ts';
-import { openSqliteDatabase } from './db/database.ts';
+import { DatabaseConnectionError, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
 
 /** Production texts each deleted user; demo mode has only the stand-in, which sends nothing. */
@@ -20,7 +20,7 @@ async function smsSenderFor(config: Config): Promise<SmsSender> {
 async function main(): Promise<void> {
   const config = loadConfig(process.env, defaultPaths(import.meta.url));
   const paths = configuredPaths(config);
-  const db = openSqliteDatabase(paths.database);
+  const db = await openDatabase(config.database);
   try {
     await migrateToLatest(db);
     const report = await runAccountDeletionJob(db, new Date(), {
@@ -41,6 +41,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(
+    error instanceof ConfigError || error instanceof DatabaseConnectionError
+      ? error.message
+      : error,
+  );
   process.exit(1);
 });

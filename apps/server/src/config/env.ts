@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { dataPaths } from './data-paths.ts';
+import { databaseUrlProblem, type DatabaseConfig } from './database-config.ts';
 import { readSmsConfig, type AliyunSmsConfig } from './sms-config.ts';
 
 /**
@@ -61,6 +63,15 @@ const envSchema = z.object({
     .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
     .optional(),
   TRUST_PROXY: trustProxySetting.default(false),
+  // Unset: SQLite in DATA_DIR. The URL is never echoed back (it may hold a password).
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .superRefine((value, context) => {
+      const problem = value === undefined ? undefined : databaseUrlProblem(value);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    }),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   // The App Store: which app's transactions count, from which environment, trusting which roots.
   // Xcode and LocalTesting are not accepted: the verifier skips signatures for them.
   APPLE_BUNDLE_ID: z
@@ -94,6 +105,8 @@ export interface Config {
   mediaCacheDir: string;
   /** Where rate-limit counters are kept: Redis when set, the process's memory otherwise. */
   redisUrl: string | undefined;
+  /** SQLite in dataDir, or PostgreSQL when DATABASE_URL says so. */
+  database: DatabaseConfig;
   /** true, false, or the proxies whose X-Forwarded-For is believed. */
   trustProxy: boolean | string[];
   appStore: AppStoreConfig;
@@ -181,6 +194,10 @@ export function loadConfig(
     publicOrigin: new URL(values.PUBLIC_ORIGIN ?? `http://${displayHost}:${values.PORT}`).origin,
     webDistDir: values.WEB_DIST_DIR ?? defaults.webDistDir,
     dataDir,
+    database:
+      values.DATABASE_URL === undefined
+        ? { engine: 'sqlite', file: dataPaths(dataDir).database }
+        : { engine: 'postgres', url: values.DATABASE_URL, poolSize: values.DATABASE_POOL_SIZE },
     mediaDir: resolve(values.MEDIA_DIR ?? join(dataDir, 'media')),
     mediaCacheDir: resolve(values.MEDIA_CACHE_DIR ?? join(dataDir, 'media-cache')),
     redisUrl: values.REDIS_URL,

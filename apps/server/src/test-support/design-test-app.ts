@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { dataPaths } from '../config/data-paths.ts';
-import { openSqliteDatabase, type Db } from '../db/database.ts';
+import type { Db } from '../db/database.ts';
 import type { SmsSender } from '../account-deletion/sms-sender.ts';
 import { buildTestApp, makeTempDataDir } from './test-app.ts';
+import { openTestDataDirDatabase } from './test-engine.ts';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
 
@@ -20,7 +20,7 @@ export async function buildTestAppWithDb(
 ): Promise<TestAppWithDb> {
   const temp = await makeTempDataDir();
   const app = await buildTestApp({ DATA_DIR: temp.dataDir }, overrides);
-  const db = openSqliteDatabase(dataPaths(temp.dataDir).database);
+  const db = await openTestDataDirDatabase(temp.dataDir);
   return {
     app,
     db,
