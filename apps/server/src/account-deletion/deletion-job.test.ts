@@ -334,4 +334,29 @@ describe('runAccountDeletionJob', () => {
     expect((await userRow(t, 'conductor')).deleted_at).toBeNull();
     expect((await userRow(t, 'beika')).deleted_at).toBeNull();
   });
+  it('deletes each user once when two runs go at once (two servers, or a server and the CLI)', async () => {
+    const t = await setUp();
+    const ids = [await request(t, 'yuyuan'), await request(t, 'satoru')];
+    const sent: SmsMessage[] = [];
+    const sms = { send: (message: SmsMessage) => Promise.resolve(void sent.push(message)) };
+    const reports = await Promise.all([
+      runAccountDeletionJob(t.db, DUE, { paths: t.paths, sms }),
+      runAccountDeletionJob(t.db, DUE, { paths: t.paths, sms }),
+    ]);
+    expect(reports.reduce((sum, report) => sum + report.deleted, 0)).toBe(2);
+    expect(reports.reduce((sum, report) => sum + report.failed, 0)).toBe(0);
+    // One text per deleted user, never two.
+    expect(sent).toHaveLength(2);
+    for (const id of ids) {
+      expect(await leftOf(t, id)).toEqual({
+        goods: 0,
+        cabinets: 0,
+        notes: 0,
+        comments: 0,
+        sessions: 0,
+      });
+    }
+    const again = await runAccountDeletionJob(t.db, DUE, { paths: t.paths, sms });
+    expect(again).toMatchObject({ deleted: 0, failed: 0 });
+  });
 });
