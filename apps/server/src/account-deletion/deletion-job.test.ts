@@ -1,5 +1,5 @@
 import { readdir } from 'node:fs/promises';
-import { sql } from 'kysely';
+import { plantFailingTrigger, removeFailingTrigger } from '../test-support/failing-trigger.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createShareReader, shareRepositories } from '../shares/share-reader.ts';
 import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
@@ -274,8 +274,14 @@ describe('runAccountDeletionJob', () => {
       .where('owner_id', '=', failing)
       .execute();
     // The last step of this user's deletion fails, after everything else of theirs was deleted.
-    await sql`create trigger fail_one before update of nickname on users
-      when new.id = ${sql.lit(failing)} begin select raise(abort, 'disk full'); end`.execute(t.db);
+    const fault = { name: 'fail_one', table: 'users' };
+    await plantFailingTrigger(t.db, {
+      ...fault,
+      event: 'update',
+      column: 'nickname',
+      rowId: failing,
+      message: 'disk full',
+    });
 
     const logged: string[] = [];
     const report = await runAccountDeletionJob(t.db, DUE, {
@@ -301,7 +307,7 @@ describe('runAccountDeletionJob', () => {
     expect((await leftOf(t, other)).goods).toBe(0);
 
     // Once the fault is gone, the next run finishes the job.
-    await sql`drop trigger fail_one`.execute(t.db);
+    await removeFailingTrigger(t.db, fault);
     expect(await runAccountDeletionJob(t.db, DUE, { paths: t.paths })).toMatchObject({
       deleted: 1,
       failed: 0,
