@@ -12,6 +12,7 @@ import type { Config } from './config/env.ts';
 import { configuredPaths } from './config/data-paths.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
+import { JOB_LOCKS, runAlone } from './db/run-alone.ts';
 import { findServableImage } from './media/media-repository.ts';
 import { mediaRoutes } from './media/media-routes.ts';
 import { createResizedImages } from './media/resized-images.ts';
@@ -145,14 +146,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const paths = configuredPaths(config);
   // Demo mode never sends a text: it keeps the code for the simulator to show.
   const sms = options.smsSender ?? demo?.sms ?? aliyunSmsSender(requireSmsConfig(config));
+  // Every server schedules the job; on PostgreSQL one at a time runs it (the others skip).
   scheduleAccountDeletionJob(app, () =>
-    runAccountDeletionJob(db, new Date(), {
-      paths,
-      sms,
-      log: (message, details) => {
-        app.log.warn(details, message);
-      },
-    }),
+    runAlone(db, config.database.engine, JOB_LOCKS.accountDeletion, () =>
+      runAccountDeletionJob(db, new Date(), {
+        paths,
+        sms,
+        log: (message, details) => {
+          app.log.warn(details, message);
+        },
+      }),
+    ),
   );
 
   await registerSecurityHeaders(app, config.mode);

@@ -5,6 +5,7 @@ import { configuredPaths } from './config/data-paths.ts';
 import { ConfigError, loadConfig, type Config } from './config/env.ts';
 import { DatabaseConnectionError, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
+import { JOB_LOCKS, runAlone } from './db/run-alone.ts';
 
 /** Production texts each deleted user; demo mode has only the stand-in, which sends nothing. */
 async function smsSenderFor(config: Config): Promise<SmsSender> {
@@ -23,13 +24,21 @@ async function main(): Promise<void> {
   const db = await openDatabase(config.database);
   try {
     await migrateToLatest(db);
-    const report = await runAccountDeletionJob(db, new Date(), {
-      paths,
-      sms: await smsSenderFor(config),
-      log: (message, details) => {
-        console.warn(message, details ?? '');
-      },
-    });
+    const sms = await smsSenderFor(config);
+    const run = await runAlone(db, config.database.engine, JOB_LOCKS.accountDeletion, () =>
+      runAccountDeletionJob(db, new Date(), {
+        paths,
+        sms,
+        log: (message, details) => {
+          console.warn(message, details ?? '');
+        },
+      }),
+    );
+    if (!run.ran) {
+      console.log('Account deletion: a server is running the job right now; nothing done.');
+      return;
+    }
+    const report = run.value;
     console.log(
       `Account deletion: ${report.deleted} deleted, ${report.blocked} blocked by open cases, ` +
         `${report.failed} failed (left untouched), ${report.purged} expired records purged.`,

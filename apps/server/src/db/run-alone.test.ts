@@ -11,9 +11,11 @@ afterAll(() => t.close());
 
 describe('runAlone (one server at a time runs a job)', () => {
   it('skips a run while another holds the job, and runs again once it is done', async () => {
-    let finish = () => undefined as void;
+    const finishing: { resolve?: () => void } = {};
     const first = runAlone(t.db, TEST_ENGINE, JOB_LOCKS.accountDeletion, async () => {
-      await new Promise<void>((resolve) => (finish = resolve));
+      await new Promise<void>((resolve) => {
+        finishing.resolve = resolve;
+      });
       return 'first';
     });
     // Let the first take its lock.
@@ -21,7 +23,7 @@ describe('runAlone (one server at a time runs a job)', () => {
     const second = await runAlone(t.db, TEST_ENGINE, JOB_LOCKS.accountDeletion, () =>
       Promise.resolve('second'),
     );
-    finish();
+    finishing.resolve?.();
     expect(await first).toEqual({ ran: true, value: 'first' });
     // SQLite's database belongs to one process: nothing to share, so both run.
     expect(second).toEqual(
