@@ -5,16 +5,18 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startPostgres } from './postgres-server.mjs';
-import { freePort, pickPort, startRedis } from './redis-server.mjs';
+import { pickPort, startRedis } from './redis-server.mjs';
 
 const HOST = '127.0.0.1';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVER_ENTRY = join(ROOT, 'apps/server/dist/server.js');
 const ASSETS_DIR = join(ROOT, 'apps/web/dist/client/assets');
 const NGINX_TEMPLATE = join(ROOT, 'deploy/nginx.conf.template');
+const ERRORS_DIR = join(ROOT, 'deploy/errors');
 export const HEALTH_PATH = '/anime_merch_web/api/v1/health';
 const READY_TIMEOUT_MS = 60_000;
 
@@ -35,6 +37,19 @@ async function waitForHealth(url, child, what) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${what} was not ready within ${READY_TIMEOUT_MS / 1000} s`);
+}
+
+/** Listens on a loopback port (to hold it), or fails when it is taken. */
+function reservePort(port) {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen({ host: HOST, port, exclusive: true }, () => resolve(server));
+  });
+}
+
+function closeServer(server) {
+  return server.listening ? new Promise((resolve) => server.close(resolve)) : Promise.resolve();
 }
 
 /** Sends `signal` unless the child is gone already, and waits for it to go. */
@@ -78,6 +93,7 @@ export async function renderNginxConfig({ runDir, listen, serverPorts, cache }) 
     ASSETS_DIR,
     CACHE_DIR: join(runDir, 'cache'),
     PROXY_CACHE: cache ? 'guquan' : 'off',
+    ERRORS_DIR,
   };
   return template.replace(/@([A-Z_]+)@/g, (match, name) => {
     if (!(name in values)) throw new Error(`nginx.conf.template: unknown placeholder ${match}`);
@@ -110,10 +126,12 @@ export async function startCluster(options = {}) {
 
   try {
     const nginxPort = options.port ?? (await pickPort(ports));
-    // A port in use stops the start here, before anything else starts.
-    await freePort(nginxPort).catch(() => {
+    // Held until nginx starts, so that nothing started before takes it; a port in use stops the
+    // start here, before anything else starts.
+    const reservation = await reservePort(nginxPort).catch(() => {
       throw new Error(`port ${nginxPort} is in use (set PORT to another one)`);
     });
+    stack.push(() => closeServer(reservation));
     const origin = `http://${HOST}:${nginxPort}`;
     const postgres = await startPostgres({ ...(ports ? { ports } : {}), parentDir: dir });
     stack.push(() => postgres.stop());
@@ -124,8 +142,7 @@ export async function startCluster(options = {}) {
 
     const servers = [];
     for (let index = 0; index < instances; index += 1) {
-      // Not nginx's port: nginx binds it only once the servers are up.
-      const port = await pickPort(ports, [nginxPort]);
+      const port = await pickPort(ports);
       const child = spawn(process.execPath, [SERVER_ENTRY], {
         env: serverEnv(options.env ?? process.env, {
           port,
@@ -157,6 +174,7 @@ export async function startCluster(options = {}) {
       cache: options.cache ?? true,
     });
     await writeFile(join(runDir, 'nginx.conf'), config);
+    await closeServer(reservation);
     const nginx = spawn(
       options.nginx ?? 'nginx',
       ['-p', runDir, '-c', join(runDir, 'nginx.conf'), '-g', 'daemon off;'],

@@ -7,6 +7,8 @@ import { fillTemplate } from './html-document.ts';
 import type { WebBuild } from './web-build.ts';
 import { headTags } from './page-head.ts';
 import type { ShareReader } from '@guquan/contract/share';
+import type { ShareKind } from '@guquan/contract/share-paths';
+import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
 
 export interface PageRoutesOptions {
   build: WebBuild;
@@ -52,14 +54,32 @@ async function sendPage(
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) aborted.abort();
   });
-  const page = await build.renderer.renderPage({
-    url: request.url,
-    language,
-    nonce,
-    userAgent: userAgentSchema.safeParse(request.headers['user-agent']).data,
-    signal: aborted.signal,
-    ...(shares ? { shares } : {}),
-  });
+  // A read that failed because the database is away is not the page's error to show (the
+  // router would render its error page as a 500): the error handler answers 503 instead.
+  let unavailable: Error | undefined;
+  const watched: ShareReader | undefined = shares && {
+    read: <K extends ShareKind>(kind: K, id: unknown) =>
+      shares.read(kind, id).catch((error: unknown) => {
+        if (error instanceof Error && isDatabaseUnavailable(error)) unavailable = error;
+        throw error;
+      }),
+  };
+  const render = () =>
+    build.renderer.renderPage({
+      url: request.url,
+      language,
+      nonce,
+      userAgent: userAgentSchema.safeParse(request.headers['user-agent']).data,
+      signal: aborted.signal,
+      ...(watched ? { shares: watched } : {}),
+    });
+  let page: Awaited<ReturnType<typeof render>>;
+  try {
+    page = await render();
+  } catch (error) {
+    throw unavailable ?? error;
+  }
+  if (unavailable !== undefined) throw unavailable;
   const assets = pageAssets(build, page.modules, `${BASE_PATH}/`, reply.cspNonce);
   const html = fillTemplate(build.template, {
     language,
