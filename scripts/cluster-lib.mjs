@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startPostgres } from './postgres-server.mjs';
-import { pickPort, startRedis } from './redis-server.mjs';
+import { pickPort, startPostgres } from './postgres-server.mjs';
+import { startRedis } from './redis-server.mjs';
 
 const HOST = '127.0.0.1';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -125,7 +125,7 @@ export async function startCluster(options = {}) {
   };
 
   try {
-    const nginxPort = options.port ?? (await pickPort(ports));
+    const nginxPort = options.port ?? (await pickPort(ports ?? 0));
     // Held until nginx starts, so that nothing started before takes it; a port in use stops the
     // start here, before anything else starts.
     const reservation = await reservePort(nginxPort).catch(() => {
@@ -142,7 +142,7 @@ export async function startCluster(options = {}) {
 
     const servers = [];
     for (let index = 0; index < instances; index += 1) {
-      const port = await pickPort(ports);
+      const port = await pickPort(ports ?? 0);
       const child = spawn(process.execPath, [SERVER_ENTRY], {
         env: serverEnv(options.env ?? process.env, {
           port,

@@ -45,3 +45,9 @@ export function createDatabase(
   name: string,
   options?: { template?: string },
 ): Promise<() => Promise<void>>;
+
+/** A loopback port nothing listens on right now: `port` itself, or any free one when 0. */
+export function freePort(port?: number): Promise<number>;
+
+/** The first free port of `ports` (a number, a [from, to] range, or 0 for any). */
+export function pickPort(ports?: number | [number, number]): Promise<number>;

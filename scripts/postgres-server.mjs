@@ -54,7 +54,7 @@ async function runPostgresTool(tool, args) {
 }
 
 /** A TCP port nothing listens on right now (0: let the system choose one). */
-function freePort(port = 0) {
+export function freePort(port = 0) {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -68,7 +68,7 @@ function freePort(port = 0) {
 }
 
 /** The first free port of `ports` (a number, a [from, to] range, or 0 for any). */
-async function pickPort(ports) {
+export async function pickPort(ports) {
   if (Array.isArray(ports)) {
     for (let port = ports[0]; port <= ports[1]; port += 1) {
       try {

@@ -22,8 +22,4 @@ export interface StartRedisOptions {
 
 export function startRedis(options?: StartRedisOptions): Promise<RedisServer>;
 
-/** A loopback port nothing listens on now: `port` itself, or any free one when 0. */
-export function freePort(port?: number): Promise<number>;
-
-/** The first free port of a [from, to] range (or any free one), never one of `exclude`. */
-export function pickPort(range?: [number, number], exclude?: number[]): Promise<number>;
+export { freePort } from './postgres-server.d.mts';

@@ -3,45 +3,11 @@
 // (types in redis-server.d.mts).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
+import { freePort, pickPort } from './postgres-server.mjs';
 
 const HOST = '127.0.0.1';
 
-/** A loopback port nothing listens on now: `port` itself, or any free one when 0. */
-export function freePort(port = 0) {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen({ host: HOST, port, exclusive: true }, () => {
-      const address = server.address();
-      server.close(() => {
-        resolve(typeof address === 'object' && address ? address.port : port);
-      });
-    });
-  });
-}
-
-/**
- * The first free port of a [from, to] range, or any free one when no range is given; never one of
- * `exclude` (ports promised to a process that has not bound them yet).
- */
-export async function pickPort(range, exclude = []) {
-  if (!range) {
-    for (;;) {
-      const port = await freePort(0);
-      if (!exclude.includes(port)) return port;
-    }
-  }
-  for (let port = range[0]; port <= range[1]; port += 1) {
-    if (exclude.includes(port)) continue;
-    try {
-      return await freePort(port);
-    } catch {
-      // taken: try the next one
-    }
-  }
-  throw new Error(`no free port in ${range[0]}-${range[1]}`);
-}
+export { freePort };
 
 /** Waits until a child prints `marker` (on stdout), or fails when it exits first. */
 function readyWhen(child, marker, what) {
@@ -65,7 +31,7 @@ function readyWhen(child, marker, what) {
 
 /** Starts redis-server on 127.0.0.1 (a port of `ports`, or any free one); nothing is persisted. */
 export async function startRedis(options = {}) {
-  const port = await pickPort(options.ports);
+  const port = await pickPort(options.ports ?? 0);
   let child;
 
   async function start() {

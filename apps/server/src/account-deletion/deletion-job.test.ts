@@ -45,6 +45,8 @@ async function countOf(t: TestDatabase, table: 'goods' | 'cabinets' | 'notes' | 
   return Number(row.n);
 }
 
+const NOTHING_LEFT = { goods: 0, cabinets: 0, notes: 0, comments: 0, sessions: 0 };
+
 /** Everything of a user the job must remove, counted. */
 async function leftOf(t: TestDatabase, id: number) {
   const count = async (query: Promise<{ n: number | string }>) => Number((await query).n);
@@ -119,13 +121,7 @@ describe('runAccountDeletionJob', () => {
 
     const report = await runAccountDeletionJob(t.db, DUE, { paths: t.paths, sms });
     expect(report).toMatchObject({ deleted: 1, blocked: 0, failed: 0 });
-    expect(await leftOf(t, id)).toEqual({
-      goods: 0,
-      cabinets: 0,
-      notes: 0,
-      comments: 0,
-      sessions: 0,
-    });
+    expect(await leftOf(t, id)).toEqual(NOTHING_LEFT);
     expect(await countOf(t, 'goods')).toBe(othersGoods);
     for (const table of ['redemptions', 'point_ledger', 'point_balances'] as const) {
       const rows = await t.db
@@ -354,13 +350,7 @@ describe('runAccountDeletionJob', () => {
     // One text per deleted user, never two.
     expect(sent).toHaveLength(2);
     for (const id of ids) {
-      expect(await leftOf(t, id)).toEqual({
-        goods: 0,
-        cabinets: 0,
-        notes: 0,
-        comments: 0,
-        sessions: 0,
-      });
+      expect(await leftOf(t, id)).toEqual(NOTHING_LEFT);
     }
     const again = await runAccountDeletionJob(t.db, DUE, { paths: t.paths, sms });
     expect(again).toMatchObject({ deleted: 0, failed: 0 });
