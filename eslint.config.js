@@ -115,7 +115,13 @@ export default tseslint.config(
     languageOptions: { globals: globals.node },
   },
   {
-    files: ['**/vite.config.ts', '**/vitest.config.ts', 'playwright.config.ts', 'eslint.config.js'],
+    files: [
+      '**/vite.config.ts',
+      '**/vitest.config.ts',
+      '**/vitest.*.config.ts',
+      'playwright.config.ts',
+      'eslint.config.js',
+    ],
     rules: { 'no-restricted-syntax': 'off' },
   },
   // ---- Server boundaries (apps/server/src; docs in README "How it is built") ----------------

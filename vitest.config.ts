@@ -2,6 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['packages/contract', 'apps/web', 'apps/server'],
+    projects: [
+      'packages/contract',
+      'apps/web',
+      'apps/server',
+      // The server tests once more, on PostgreSQL.
+      'apps/server/vitest.postgres.config.ts',
+    ],
   },
 });

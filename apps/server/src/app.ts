@@ -1,5 +1,4 @@
 import compress from '@fastify/compress';
-import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   serializerCompiler,
@@ -10,16 +9,18 @@ import { constants as zlib } from 'node:zlib';
 import { API_BASE_PATH, OPENAPI_PATH } from '@guquan/contract/site-paths';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config/env.ts';
-import { dataPaths } from './config/data-paths.ts';
-import { openSqliteDatabase, type Db } from './db/database.ts';
+import { configuredPaths } from './config/data-paths.ts';
+import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { loadPhoneProtection } from './crypto/phone-keys.ts';
 import type { PhoneProtection } from './crypto/phone-protection.ts';
 import { reencryptPhones } from './crypto/phone-rotation.ts';
+import { JOB_LOCKS, runAlone } from './db/run-alone.ts';
 import { findServableImage } from './media/media-repository.ts';
 import { mediaRoutes } from './media/media-routes.ts';
 import { createResizedImages } from './media/resized-images.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
+import { registerRateLimits } from './plugins/rate-limits.ts';
 import { shareRoutes } from './shares/share-routes.ts';
 import { sessionStore } from './auth/session-store.ts';
 import { membershipRoutes } from './membership/membership-routes.ts';
@@ -80,8 +81,8 @@ async function loadDemoMode(config: Config): Promise<DemoMode | undefined> {
 }
 
 /**
- * The database, brought to the latest version; on the first start of a demo server, filled with
- * the demo community. A production server never gets demo users: it starts empty.
+ * The database (SQLite in DATA_DIR, or PostgreSQL at DATABASE_URL), brought to the latest
+ * version; on the first start of a demo server, filled with the demo community. A production server never gets demo users: it starts empty.
  */
 async function openData(
   app: FastifyInstance,
@@ -89,9 +90,13 @@ async function openData(
   demo: DemoMode | undefined,
   seed: SeedOptions,
 ): Promise<{ db: Db; phones: PhoneProtection }> {
-  const paths = dataPaths(config.dataDir);
+  const paths = configuredPaths(config);
   const phones = await loadPhoneProtection(config.phoneKeys, paths.phoneKey);
-  const db = openSqliteDatabase(paths.database);
+  const db = await openDatabase(config.database, {
+    onIdleError: (error) => {
+      app.log.warn({ err: error }, 'a database connection broke; the pool replaces it');
+    },
+  });
   app.addHook('onClose', () => db.destroy());
   await migrateToLatest(db, { phones });
   const rotated = await reencryptPhones(db, phones);
@@ -160,18 +165,21 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     onLogin: (trx, userId, at) => cancelPendingRequest(trx, userId, 'login', at),
   });
   const membership = membershipService({ db, verifier });
-  const paths = dataPaths(config.dataDir);
+  const paths = configuredPaths(config);
   // Demo mode never sends a text: it keeps the code for the simulator to show.
   const sms = options.smsSender ?? demo?.sms ?? aliyunSmsSender(requireSmsConfig(config));
+  // Every server schedules the job; on PostgreSQL one at a time runs it (the others skip).
   scheduleAccountDeletionJob(app, () =>
-    runAccountDeletionJob(db, new Date(), {
-      paths,
-      sms,
-      phones,
-      log: (message, details) => {
-        app.log.warn(details, message);
-      },
-    }),
+    runAlone(db, config.database.engine, JOB_LOCKS.accountDeletion, () =>
+      runAccountDeletionJob(db, new Date(), {
+        paths,
+        sms,
+        phones,
+        log: (message, details) => {
+          app.log.warn(details, message);
+        },
+      }),
+    ),
   );
 
   // Texts owed to users (the deletion notice) are retried sooner than the hourly job runs.
@@ -196,8 +204,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } },
   });
   installErrorHandling(app);
-  // Off by default: the routes where abuse is cheap (log-in, codes, purchases) set their limits.
-  await app.register(rateLimit, { global: false });
+  await registerRateLimits(app, config.redisUrl);
   await registerStaticAssets(app, build.assetsDir);
   await registerOpenApi(app, packageJson.version);
 

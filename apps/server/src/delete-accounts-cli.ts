@@ -1,11 +1,12 @@
 import { aliyunSmsSender, type SmsSender } from './account-deletion/sms-sender.ts';
 import { runAccountDeletionJob } from './account-deletion/deletion-job.ts';
 import { defaultPaths } from './config/default-paths.ts';
-import { dataPaths } from './config/data-paths.ts';
+import { configuredPaths } from './config/data-paths.ts';
 import { ConfigError, loadConfig, type Config } from './config/env.ts';
-import { openSqliteDatabase } from './db/database.ts';
+import { DatabaseConnectionError, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { loadPhoneProtection } from './crypto/phone-keys.ts';
+import { JOB_LOCKS, runAlone } from './db/run-alone.ts';
 
 /** Production texts each deleted user; demo mode has only the stand-in, which sends nothing. */
 async function smsSenderFor(config: Config): Promise<SmsSender> {
@@ -20,19 +21,27 @@ async function smsSenderFor(config: Config): Promise<SmsSender> {
  */
 async function main(): Promise<void> {
   const config = loadConfig(process.env, defaultPaths(import.meta.url));
-  const paths = dataPaths(config.dataDir);
-  const db = openSqliteDatabase(paths.database);
+  const paths = configuredPaths(config);
+  const db = await openDatabase(config.database);
   try {
     const phones = await loadPhoneProtection(config.phoneKeys, paths.phoneKey);
     await migrateToLatest(db, { phones });
-    const report = await runAccountDeletionJob(db, new Date(), {
-      paths,
-      phones,
-      sms: await smsSenderFor(config),
-      log: (message, details) => {
-        console.warn(message, details ?? '');
-      },
-    });
+    const sms = await smsSenderFor(config);
+    const run = await runAlone(db, config.database.engine, JOB_LOCKS.accountDeletion, () =>
+      runAccountDeletionJob(db, new Date(), {
+        paths,
+        sms,
+        phones,
+        log: (message, details) => {
+          console.warn(message, details ?? '');
+        },
+      }),
+    );
+    if (!run.ran) {
+      console.log('Account deletion: a server is running the job right now; nothing done.');
+      return;
+    }
+    const report = run.value;
     console.log(
       `Account deletion: ${report.deleted} deleted, ${report.blocked} blocked by open cases, ` +
         `${report.failed} failed (left untouched), ${report.purged} expired records purged; ` +
@@ -46,6 +55,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(
+    error instanceof ConfigError || error instanceof DatabaseConnectionError
+      ? error.message
+      : error,
+  );
   process.exit(1);
 });

@@ -1,7 +1,7 @@
 import { defaultPaths } from './config/default-paths.ts';
-import { dataPaths } from './config/data-paths.ts';
+import { configuredPaths } from './config/data-paths.ts';
 import { ConfigError, loadConfig } from './config/env.ts';
-import { openSqliteDatabase } from './db/database.ts';
+import { DatabaseConnectionError, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { loadPhoneProtection } from './crypto/phone-keys.ts';
 import { seedDemoData, wipeData } from './demo/seed/seed.ts';
@@ -12,8 +12,8 @@ import { seedDemoData, wipeData } from './demo/seed/seed.ts';
  */
 async function main(): Promise<void> {
   const config = loadConfig(process.env, defaultPaths(import.meta.url));
-  const paths = dataPaths(config.dataDir);
-  const db = openSqliteDatabase(paths.database);
+  const paths = configuredPaths(config);
+  const db = await openDatabase(config.database);
   try {
     const started = performance.now();
     const phones = await loadPhoneProtection(config.phoneKeys, paths.phoneKey);
@@ -28,6 +28,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(
+    error instanceof ConfigError || error instanceof DatabaseConnectionError
+      ? error.message
+      : error,
+  );
   process.exit(1);
 });

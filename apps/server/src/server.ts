@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { defaultPaths } from './config/default-paths.ts';
 import { ConfigError, loadConfig } from './config/env.ts';
+import { DatabaseConnectionError } from './db/database.ts';
 import { MigrationError } from './db/migrations.ts';
 import { WebBuildMissingError } from './pages/web-build.ts';
 
@@ -37,7 +38,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof WebBuildMissingError) {
+  if (
+    error instanceof ConfigError ||
+    error instanceof WebBuildMissingError ||
+    error instanceof DatabaseConnectionError
+  ) {
     console.error(error.message);
   } else if (error instanceof MigrationError) {
     console.error(error.message, error.cause);

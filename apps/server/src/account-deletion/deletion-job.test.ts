@@ -1,5 +1,5 @@
 import { readdir } from 'node:fs/promises';
-import { sql } from 'kysely';
+import { plantFailingTrigger, removeFailingTrigger } from '../test-support/failing-trigger.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createShareReader, shareRepositories } from '../shares/share-reader.ts';
 import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
@@ -44,6 +44,8 @@ async function countOf(t: TestDatabase, table: 'goods' | 'cabinets' | 'notes' | 
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+const NOTHING_LEFT = { goods: 0, cabinets: 0, notes: 0, comments: 0, sessions: 0 };
 
 /** Everything of a user the job must remove, counted. */
 async function leftOf(t: TestDatabase, id: number) {
@@ -123,13 +125,7 @@ describe('runAccountDeletionJob', () => {
       phones: t.phones,
     });
     expect(report).toMatchObject({ deleted: 1, blocked: 0, failed: 0 });
-    expect(await leftOf(t, id)).toEqual({
-      goods: 0,
-      cabinets: 0,
-      notes: 0,
-      comments: 0,
-      sessions: 0,
-    });
+    expect(await leftOf(t, id)).toEqual(NOTHING_LEFT);
     expect(await countOf(t, 'goods')).toBe(othersGoods);
     for (const table of ['redemptions', 'point_ledger', 'point_balances'] as const) {
       const rows = await t.db
@@ -279,8 +275,14 @@ describe('runAccountDeletionJob', () => {
       .where('owner_id', '=', failing)
       .execute();
     // The last step of this user's deletion fails, after everything else of theirs was deleted.
-    await sql`create trigger fail_one before update of nickname on users
-      when new.id = ${sql.lit(failing)} begin select raise(abort, 'disk full'); end`.execute(t.db);
+    const fault = { name: 'fail_one', table: 'users' };
+    await plantFailingTrigger(t.db, {
+      ...fault,
+      event: 'update',
+      column: 'nickname',
+      rowId: failing,
+      message: 'disk full',
+    });
 
     const logged: string[] = [];
     const report = await runAccountDeletionJob(t.db, DUE, {
@@ -306,7 +308,7 @@ describe('runAccountDeletionJob', () => {
     expect((await leftOf(t, other)).goods).toBe(0);
 
     // Once the fault is gone, the next run finishes the job.
-    await sql`drop trigger fail_one`.execute(t.db);
+    await removeFailingTrigger(t.db, fault);
     expect(await runAccountDeletionJob(t.db, DUE, { paths: t.paths })).toMatchObject({
       deleted: 1,
       failed: 0,
@@ -372,5 +374,25 @@ describe('runAccountDeletionJob', () => {
     });
     expect(second).toMatchObject({ deleted: 0, notices: { sent: 1 } });
     expect(sent).toEqual([{ kind: 'account_deleted', phone: '13800000004' }]);
+  });
+
+  it('deletes each user once when two runs go at once (two servers, or a server and the CLI)', async () => {
+    const t = await setUp();
+    const ids = [await request(t, 'yuyuan'), await request(t, 'satoru')];
+    const sent: SmsMessage[] = [];
+    const sms = { send: (message: SmsMessage) => Promise.resolve(void sent.push(message)) };
+    const reports = await Promise.all([
+      runAccountDeletionJob(t.db, DUE, { paths: t.paths, sms, phones: t.phones }),
+      runAccountDeletionJob(t.db, DUE, { paths: t.paths, sms, phones: t.phones }),
+    ]);
+    expect(reports.reduce((sum, report) => sum + report.deleted, 0)).toBe(2);
+    expect(reports.reduce((sum, report) => sum + report.failed, 0)).toBe(0);
+    // One text per deleted user, never two.
+    expect(sent).toHaveLength(2);
+    for (const id of ids) {
+      expect(await leftOf(t, id)).toEqual(NOTHING_LEFT);
+    }
+    const again = await runAccountDeletionJob(t.db, DUE, { paths: t.paths, sms, phones: t.phones });
+    expect(again).toMatchObject({ deleted: 0, failed: 0 });
   });
 });

@@ -66,13 +66,17 @@ async function deleteOneAccount(
   now: Date,
 ): Promise<Outcome> {
   const at = now.toISOString();
+  // An update that changes nothing, to lock the request's row: a second run of the job (another
+  // server) waits here, and PostgreSQL re-checks these conditions once the first commits, so the
+  // second finds the request done and skips it instead of deleting the account again.
   const request = await trx
-    .selectFrom('account_deletion_requests')
-    .select('id')
+    .updateTable('account_deletion_requests')
+    .set({ completed_at: null })
     .where('id', '=', requestId)
     .where('cancelled_at', 'is', null)
     .where('completed_at', 'is', null)
     .where('deletes_at', '<=', at)
+    .returning('id')
     .executeTakeFirst();
   if (!request) return { state: 'skipped' }; // cancelled or done meanwhile
   if ((await findBlockers(trx, userId)).length > 0) return { state: 'blocked' };

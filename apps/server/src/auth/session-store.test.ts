@@ -1,18 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.ts';
-import { openSqliteDatabase } from '../db/database.ts';
-import { migrateToLatest } from '../db/migrations.ts';
-import { phoneProtection } from '../crypto/phone-protection.ts';
-import { TEST_PHONE_KEYS } from '../test-support/test-phone-keys.ts';
+import { openTestDatabase, type TestDatabase } from '../test-support/test-database.ts';
 import { newPublicId, nowIso } from '../db/public-id.ts';
 import { SESSION_LIFETIME_MS, sessionStore, type SessionUser } from './session-store.ts';
 
+let data: TestDatabase;
 let db: Db;
 let user: SessionUser;
 
 beforeEach(async () => {
-  db = openSqliteDatabase(':memory:');
-  await migrateToLatest(db, { phones: phoneProtection(TEST_PHONE_KEYS) });
+  data = await openTestDatabase({ seed: false });
+  db = data.db;
   const publicId = newPublicId();
   const row = await db
     .insertInto('users')
@@ -27,7 +25,7 @@ beforeEach(async () => {
   user = { id: row.id, publicId };
 });
 
-afterEach(() => db.destroy());
+afterEach(() => data.close());
 
 describe('sessions', () => {
   it('issues a token that authenticates its user, and keeps only its hash', async () => {

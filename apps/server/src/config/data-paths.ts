@@ -20,3 +20,16 @@ export function dataPaths(dataDir: string): DataPaths {
     phoneKey: join(dataDir, 'phone-encryption.key'),
   };
 }
+
+/** The paths a configuration names: MEDIA_DIR and MEDIA_CACHE_DIR may lie outside DATA_DIR. */
+export function configuredPaths(config: {
+  dataDir: string;
+  mediaDir: string;
+  mediaCacheDir: string;
+}): DataPaths {
+  return {
+    ...dataPaths(config.dataDir),
+    media: config.mediaDir,
+    mediaCache: config.mediaCacheDir,
+  };
+}

@@ -49,6 +49,37 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: '' }, DEFAULTS)).toThrow(/DATA_DIR/);
   });
 
+  it('keeps image originals and resized copies under DATA_DIR unless MEDIA_DIR says', () => {
+    expect(loadConfig({ DATA_DIR: '/d' }, DEFAULTS)).toMatchObject({
+      mediaDir: '/d/media',
+      mediaCacheDir: '/d/media-cache',
+    });
+    expect(
+      loadConfig({ DATA_DIR: '/d', MEDIA_DIR: '/shared/m', MEDIA_CACHE_DIR: 'cache' }, DEFAULTS),
+    ).toMatchObject({ mediaDir: '/shared/m', mediaCacheDir: resolve(process.cwd(), 'cache') });
+    expect(() => loadConfig({ MEDIA_DIR: '' }, DEFAULTS)).toThrow(/MEDIA_DIR/);
+  });
+
+  it('takes REDIS_URL as a redis:// URL and leaves it unset by default', () => {
+    expect(loadConfig({}, DEFAULTS).redisUrl).toBeUndefined();
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379/0' }, DEFAULTS).redisUrl).toBe(
+      'redis://127.0.0.1:6379/0',
+    );
+    expect(() => loadConfig({ REDIS_URL: 'http://127.0.0.1:6379' }, DEFAULTS)).toThrow(/REDIS_URL/);
+  });
+
+  it('takes TRUST_PROXY as a flag or as the proxies’ addresses and CIDR blocks', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }, DEFAULTS).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1' }, DEFAULTS).trustProxy).toEqual(['127.0.0.1']);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1' }, DEFAULTS).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '::1',
+    ]);
+    for (const bad of ['yes', '10.0.0.0/33', 'example.com', '127.0.0.1/8/1']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }, DEFAULTS)).toThrow(/TRUST_PROXY/);
+    }
+  });
+
   it('names each malformed variable', () => {
     expect(() => loadConfig({ PORT: 'eighty', APP_MODE: 'staging' }, DEFAULTS)).toThrow(
       /PORT[\s\S]*APP_MODE|APP_MODE[\s\S]*PORT/,

@@ -1,5 +1,7 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { dataPaths } from './data-paths.ts';
+import { databaseUrlProblem, type DatabaseConfig } from './database-config.ts';
 import { readSmsConfig, type AliyunSmsConfig } from './sms-config.ts';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.ts';
 import { readPhoneKeys } from '../crypto/phone-keys.ts';
@@ -11,6 +13,11 @@ import type { PhoneKeys } from '../crypto/phone-protection.ts';
  */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
 
+const directoryPath = z
+  .string()
+  .min(1)
+  .refine((value) => !value.includes('\0'), 'must be a directory path');
+
 const envSchema = z.object({
   APP_MODE: z.enum(['demo', 'production']).default('demo'),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -18,12 +25,24 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
   WEB_DIST_DIR: z.string().min(1).optional(),
-  DATA_DIR: z
-    .string()
-    .min(1)
-    .refine((value) => !value.includes('\0'), 'must be a directory path')
+  DATA_DIR: directoryPath.optional(),
+  // Image originals and their resized copies: every server of a cluster must see the same ones.
+  MEDIA_DIR: directoryPath.optional(),
+  MEDIA_CACHE_DIR: directoryPath.optional(),
+  // Rate-limit counters shared by every server; unset, each server counts in its own memory.
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
     .optional(),
   TRUST_PROXY: z.string().optional(),
+  // Unset: SQLite in DATA_DIR. The URL is never echoed back (it may hold a password).
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .superRefine((value, context) => {
+      const problem = value === undefined ? undefined : databaseUrlProblem(value);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    }),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   // The App Store: which app's transactions count, from which environment, trusting which roots.
   // Xcode and LocalTesting are not accepted: the verifier skips signatures for them.
   APPLE_BUNDLE_ID: z
@@ -51,8 +70,16 @@ export interface Config {
   webDistDir: string;
   /** Where the data lives: the SQLite database, image originals and the resized-image cache. */
   dataDir: string;
-  /** The proxies whose X-Forwarded-For is believed: none, a hop count, or addresses/CIDRs. */
+  /** The proxies whose X-Forwarded-For is believed: none, or their addresses/CIDRs. */
   trustProxy: TrustProxy;
+  /** Image originals (MEDIA_DIR, default DATA_DIR/media). */
+  mediaDir: string;
+  /** Resized images, made on first request (MEDIA_CACHE_DIR, default DATA_DIR/media-cache). */
+  mediaCacheDir: string;
+  /** Where rate-limit counters are kept: Redis when set, the process's memory otherwise. */
+  redisUrl: string | undefined;
+  /** SQLite in dataDir, or PostgreSQL when DATABASE_URL says so. */
+  database: DatabaseConfig;
   appStore: AppStoreConfig;
   /** The SMS provider (production only: demo mode never sends a text). */
   sms: AliyunSmsConfig | null;
@@ -142,6 +169,8 @@ export function loadConfig(
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
 
   const displayHost = values.HOST.includes(':') ? `[${values.HOST}]` : values.HOST;
+  // Relative paths are taken from the working directory once, so nothing later depends on it.
+  const dataDir = resolve(values.DATA_DIR ?? defaults.dataDir);
   return {
     mode: values.APP_MODE,
     host: values.HOST,
@@ -149,8 +178,14 @@ export function loadConfig(
     logLevel: values.LOG_LEVEL,
     publicOrigin: new URL(values.PUBLIC_ORIGIN ?? `http://${displayHost}:${values.PORT}`).origin,
     webDistDir: values.WEB_DIST_DIR ?? defaults.webDistDir,
-    // Relative paths are taken from the working directory once, so nothing later depends on it.
-    dataDir: resolve(values.DATA_DIR ?? defaults.dataDir),
+    dataDir,
+    database:
+      values.DATABASE_URL === undefined
+        ? { engine: 'sqlite', file: dataPaths(dataDir).database }
+        : { engine: 'postgres', url: values.DATABASE_URL, poolSize: values.DATABASE_POOL_SIZE },
+    mediaDir: resolve(values.MEDIA_DIR ?? join(dataDir, 'media')),
+    mediaCacheDir: resolve(values.MEDIA_CACHE_DIR ?? join(dataDir, 'media-cache')),
+    redisUrl: values.REDIS_URL,
     trustProxy: trustProxy.ok ? trustProxy.value : false,
     appStore: {
       bundleId: values.APPLE_BUNDLE_ID ?? DEMO_BUNDLE_ID,

@@ -1,7 +1,9 @@
 import Sqlite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import pg from 'pg';
+import { describeDatabaseUrl, type DatabaseConfig } from '../config/database-config.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -20,4 +22,82 @@ export function openSqliteDatabase(file: string): Db {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('secure_delete = ON');
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+/** The database could not be reached at start-up: the message names DATABASE_URL's target. */
+export class DatabaseConnectionError extends Error {
+  override name = 'DatabaseConnectionError';
+}
+
+/** How long a new connection may take before the attempt counts as failed. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * `count(*)` and `sum()` are bigint (int8) in PostgreSQL, which `pg` hands over as text; SQLite
+ * gives numbers. Read as numbers here so both engines answer alike: every int8 this server sees
+ * is a count or a sum of integer columns, far below 2^53.
+ */
+const numericInt8: pg.CustomTypesConfig = {
+  getTypeParser: (oid, format): unknown =>
+    oid === pg.types.builtins.INT8 && format !== 'binary'
+      ? (value: string) => Number(value)
+      : // pg's own parser for every other type (typed `any` by @types/pg).
+        (pg.types.getTypeParser(oid, format) as unknown),
+};
+
+export interface PostgresOptions {
+  url: string;
+  poolSize: number;
+  /** An idle connection broke (PostgreSQL restarted, the network dropped): the pool replaces it. */
+  onIdleError?: (error: Error) => void;
+}
+
+/**
+ * A pool of PostgreSQL connections, checked once before anything else uses it: a wrong or
+ * unreachable DATABASE_URL stops the start with a message naming where it points (never its
+ * password) instead of failing on the first request.
+ */
+export async function openPostgresDatabase(options: PostgresOptions): Promise<Db> {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    types: numericInt8,
+  });
+  // Without a listener, a broken idle connection would be an uncaught error and end the process.
+  pool.on('error', (error) => {
+    options.onIdleError?.(error);
+  });
+  try {
+    await pool.query('select 1');
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new DatabaseConnectionError(
+      `DATABASE_URL: cannot connect to PostgreSQL at ${describeDatabaseUrl(options.url)}: ${withoutPassword(reason, options.url)}`,
+      { cause: error },
+    );
+  }
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** A driver message never quotes the password, but a message must never leak it either. */
+function withoutPassword(message: string, url: string): string {
+  let password = '';
+  try {
+    password = decodeURIComponent(new URL(url).password);
+  } catch {
+    // an unreadable URL has no password to hide
+  }
+  return password ? message.replaceAll(password, '***') : message;
+}
+
+/** The database the configuration names: SQLite in DATA_DIR, or PostgreSQL at DATABASE_URL. */
+export async function openDatabase(
+  config: DatabaseConfig,
+  hooks: { onIdleError?: (error: Error) => void } = {},
+): Promise<Db> {
+  return config.engine === 'sqlite'
+    ? openSqliteDatabase(config.file)
+    : openPostgresDatabase({ url: config.url, poolSize: config.poolSize, ...hooks });
 }

@@ -72,7 +72,7 @@ describe('migrations', () => {
       created_at: now,
       removed_at: null,
     };
-    await expect(db.insertInto('goods').values(goods).execute()).rejects.toThrow(/FOREIGN KEY/);
+    await expect(db.insertInto('goods').values(goods).execute()).rejects.toThrow(/FOREIGN KEY/i);
     const user = await db
       .insertInto('users')
       .values({
@@ -88,7 +88,7 @@ describe('migrations', () => {
         .insertInto('goods')
         .values({ ...goods, owner_id: user.id, status: 'swap' as 'display' })
         .execute(),
-    ).rejects.toThrow(/CHECK/);
+    ).rejects.toThrow(/CHECK/i);
     await db
       .insertInto('goods')
       .values({ ...goods, owner_id: user.id })
@@ -98,6 +98,6 @@ describe('migrations', () => {
         .insertInto('goods')
         .values({ ...goods, owner_id: user.id })
         .execute(),
-    ).rejects.toThrow(/UNIQUE/);
+    ).rejects.toThrow(/UNIQUE/i);
   });
 });

@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
 import { sendApiError } from './api-error.ts';
+import { sendUnavailablePage } from './unavailable-page.ts';
 import { ASSETS_PATH, API_BASE_PATH, BASE_PATH } from '@guquan/contract/site-paths';
 
 const CLIENT_ERROR_CODES: Record<number, string> = {
@@ -11,6 +13,9 @@ const CLIENT_ERROR_CODES: Record<number, string> = {
   415: 'unsupported_media_type',
   429: 'too_many_requests',
 };
+
+/** How long a client should wait before trying again while the database is away. */
+const RETRY_AFTER_SECONDS = 5;
 
 /** Whether a path would be a page's, were it under the base path: neither the API nor assets. */
 function isPagePath(url: string): boolean {
@@ -37,6 +42,22 @@ export function installErrorHandling(app: FastifyInstance): void {
         status,
         CLIENT_ERROR_CODES[status] ?? 'bad_request',
         error.message || 'The request was not accepted',
+      );
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Not a bug: PostgreSQL is stopped or restarting. The pool reconnects by itself once it is
+      // back; until then every request says so, and nginx tries another server first.
+      request.log.warn({ err: error }, 'the database is unavailable');
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      const readsPage = request.method === 'GET' || request.method === 'HEAD';
+      if (readsPage && request.url.startsWith(`${BASE_PATH}/`) && isPagePath(request.url)) {
+        return sendUnavailablePage(reply);
+      }
+      return sendApiError(
+        reply,
+        503,
+        'service_unavailable',
+        'The service is briefly unavailable. Please try again in a moment.',
       );
     }
     request.log.error({ err: error }, 'request failed');

@@ -7,9 +7,10 @@ import { apiErrorSchema } from '@guquan/contract/api-error';
 import { goodsSchema, type Image } from '@guquan/contract/share';
 import { IMAGE_WIDTHS, imageUrl, MEDIA_PATH, shareApiPath } from '@guquan/contract/share-paths';
 import { dataPaths, type DataPaths } from '../config/data-paths.ts';
-import { openSqliteDatabase, type Db } from '../db/database.ts';
+import type { Db } from '../db/database.ts';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { buildTestApp, makeTempDataDir } from '../test-support/test-app.ts';
+import { openTestDataDirDatabase } from '../test-support/test-engine.ts';
 
 let app: FastifyInstance;
 let db: Db;
@@ -23,7 +24,7 @@ beforeAll(async () => {
   paths = dataPaths(temp.dataDir);
   app = await buildTestApp({ DATA_DIR: temp.dataDir });
   // A second connection, to find the images the API does not show.
-  db = openSqliteDatabase(paths.database);
+  db = await openTestDataDirDatabase(temp.dataDir);
   const res = await app.inject({ url: shareApiPath('goods', DEMO_IDS.goods.gallery) });
   gallery = goodsSchema.parse(res.json()).images;
 });

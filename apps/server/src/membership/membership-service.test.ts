@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { plantFailingTrigger, removeFailingTrigger } from '../test-support/failing-trigger.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionUser } from '../auth/session-store.ts';
 import { DEMO_BUNDLE_ID } from '../config/env.ts';
@@ -79,20 +79,21 @@ describe('membershipService', () => {
     await service.submit(user, earlier.signedTransaction);
     const before = await snapshot();
     // The membership write fails after the transaction row went in: as if the server died there.
-    for (const event of ['insert', 'update']) {
-      await sql
-        .raw(
-          `create trigger kill_${event} before ${event} on memberships begin select raise(abort, 'killed half-way'); end`,
-        )
-        .execute(data.db);
+    for (const event of ['insert', 'update'] as const) {
+      await plantFailingTrigger(data.db, {
+        name: `kill_${event}`,
+        table: 'memberships',
+        event,
+        message: 'killed half-way',
+      });
     }
     const later = await purchase(60);
     await expect(service.submit(user, later.signedTransaction)).rejects.toThrow(/killed half-way/);
     expect(await snapshot()).toEqual(before);
 
     // Once the server is back, the same transaction (still unfinished in the app) is granted.
-    await sql.raw('drop trigger kill_insert').execute(data.db);
-    await sql.raw('drop trigger kill_update').execute(data.db);
+    await removeFailingTrigger(data.db, { name: 'kill_insert', table: 'memberships' });
+    await removeFailingTrigger(data.db, { name: 'kill_update', table: 'memberships' });
     const granted = await service.submit(user, later.signedTransaction);
     expect(granted.transactionId).toBe(later.transactionId);
     expect((await snapshot()).transactions).toHaveLength(2);
@@ -102,11 +103,12 @@ describe('membershipService', () => {
     const first = await purchase(10);
     await service.submit(user, first.signedTransaction);
     const before = await snapshot();
-    await sql
-      .raw(
-        `create trigger kill_update before update on memberships begin select raise(abort, 'killed half-way'); end`,
-      )
-      .execute(data.db);
+    await plantFailingTrigger(data.db, {
+      name: 'kill_update',
+      table: 'memberships',
+      event: 'update',
+      message: 'killed half-way',
+    });
     const { appAccountToken } = await service.overview(user);
     const renewal = appStore.transaction({
       productId: 'vip.monthly',
@@ -121,7 +123,7 @@ describe('membershipService', () => {
     });
     await expect(service.notification(notification)).rejects.toThrow(/killed half-way/);
     expect(await snapshot()).toEqual(before);
-    await sql.raw('drop trigger kill_update').execute(data.db);
+    await removeFailingTrigger(data.db, { name: 'kill_update', table: 'memberships' });
     expect(await service.notification(notification)).toBe('processed');
     expect(await service.notification(notification)).toBe('duplicate');
     expect((await snapshot()).notifications).toHaveLength(1);

@@ -8,6 +8,7 @@ import {
 } from '@guquan/contract/language';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import type { ShareReader } from '@guquan/contract/share';
+import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
 import {
   REVALIDATED_PAGE_CACHE_CONTROL,
   SHARE_REUSE_SECONDS,
@@ -160,6 +161,9 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
     try {
       return await sendPage(request, reply);
     } catch (error) {
+      // The database away is no rendering failure: the error handler answers 503 (a page that
+      // says to try again soon), and the server recovers by itself when it is back.
+      if (error instanceof Error && isDatabaseUnavailable(error)) throw error;
       request.log.error({ err: error }, 'rendering a page failed');
       const { language } = requestLanguageChoice(request);
       const failure = renderFailurePage(options.build, request.url, language, production);

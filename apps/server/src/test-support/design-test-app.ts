@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { dataPaths } from '../config/data-paths.ts';
-import { openSqliteDatabase, type Db } from '../db/database.ts';
+import type { Db } from '../db/database.ts';
 import { loadPhoneProtection } from '../crypto/phone-keys.ts';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { SmsSender } from '../account-deletion/sms-sender.ts';
 import type { WebBuild } from '../pages/web-build.ts';
 import { buildTestApp, makeTempDataDir } from './test-app.ts';
+import { openTestDataDirDatabase } from './test-engine.ts';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
 
@@ -27,7 +28,7 @@ export async function buildTestAppWithDb(
   const temp = await makeTempDataDir();
   const app = await buildTestApp({ DATA_DIR: temp.dataDir }, overrides);
   const paths = dataPaths(temp.dataDir);
-  const db = openSqliteDatabase(paths.database);
+  const db = await openTestDataDirDatabase(temp.dataDir);
   return {
     app,
     db,

@@ -9,6 +9,7 @@ import { loadConfig } from '../config/env.ts';
 import type { ServerTimeouts } from '../http/server-timeouts.ts';
 import { TEST_CHAIN_DIR } from '../demo/test-chain.ts';
 import { loadWebBuild, type WebBuild } from '../pages/web-build.ts';
+import { dropTestDatabase, testDatabaseEnv } from './test-engine.ts';
 
 /** The web build the server tests run against (`npm run build` makes it). */
 export const WEB_DIST_DIR = fileURLToPath(new URL('../../../web/dist', import.meta.url));
@@ -24,10 +25,19 @@ export function loadTestWebBuild(): Promise<WebBuild> {
   return webBuild;
 }
 
-/** A fresh, empty data directory, removed by the returned function. */
+/**
+ * A fresh, empty data directory, removed by the returned function (with its PostgreSQL database
+ * when the tests run on PostgreSQL: test-engine.ts).
+ */
 export async function makeTempDataDir(): Promise<{ dataDir: string; remove: () => Promise<void> }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'guquan-test-'));
-  return { dataDir, remove: () => rm(dataDir, { recursive: true, force: true }) };
+  return {
+    dataDir,
+    remove: async () => {
+      await dropTestDatabase(dataDir);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /**
@@ -44,7 +54,7 @@ export const PRODUCTION_APP_STORE_TEST_ENV = {
 /**
  * The real app, built in process as `npm start` builds it, with the logger silenced, on a data
  * directory of its own (seeded with the demo data on start, removed when the app closes) unless
- * `env.DATA_DIR` names one. In production mode it gets the App Store and SMS settings production
+ * `env.DATA_DIR` names one; on the tests' engine (test-engine.ts) unless `env.DATABASE_URL` says. In production mode it gets the App Store and SMS settings production
  * refuses to start without.
  */
 export async function buildTestApp(
@@ -53,10 +63,12 @@ export async function buildTestApp(
 ): Promise<FastifyInstance> {
   const temp = env.DATA_DIR === undefined ? await makeTempDataDir() : undefined;
   const dataDir = env.DATA_DIR ?? temp?.dataDir ?? '';
+  const database = env.DATABASE_URL === undefined ? await testDatabaseEnv(dataDir) : {};
   const config = loadConfig(
     {
       LOG_LEVEL: 'silent',
       DATA_DIR: dataDir,
+      ...database,
       ...(env.APP_MODE === 'production'
         ? { ...PRODUCTION_APP_STORE_TEST_ENV, ...TEST_SMS_ENV, ...TEST_PHONE_ENV }
         : {}),

@@ -1,10 +1,11 @@
 import { dataPaths, type DataPaths } from '../config/data-paths.ts';
-import { openSqliteDatabase, type Db } from '../db/database.ts';
+import type { Db } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrations.ts';
 import { loadPhoneProtection } from '../crypto/phone-keys.ts';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import { seedDemoData } from '../demo/seed/seed.ts';
 import { makeTempDataDir, TEST_IMAGE_SCALE } from './test-app.ts';
+import { openTestDataDirDatabase } from './test-engine.ts';
 
 export interface TestDatabase {
   db: Db;
@@ -15,11 +16,14 @@ export interface TestDatabase {
   close: () => Promise<void>;
 }
 
-/** A database of its own in a fresh directory, migrated, and seeded unless asked not to. */
+/**
+ * A database of its own in a fresh directory (on the tests' engine: test-engine.ts), migrated,
+ * and seeded unless asked not to.
+ */
 export async function openTestDatabase({ seed = true } = {}): Promise<TestDatabase> {
   const temp = await makeTempDataDir();
   const paths = dataPaths(temp.dataDir);
-  const db = openSqliteDatabase(paths.database);
+  const db = await openTestDataDirDatabase(temp.dataDir);
   const phones = await loadPhoneProtection(null, paths.phoneKey);
   await migrateToLatest(db, { phones });
   if (seed) await seedDemoData(db, paths, phones, { imageScale: TEST_IMAGE_SCALE });

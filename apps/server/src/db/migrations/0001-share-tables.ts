@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { isoTimestamp } from './iso-timestamp.ts';
 import { serialId } from './serial-id.ts';
 import type { Migration } from 'kysely';
 
@@ -12,6 +13,7 @@ const VISIBILITY_CHECK = sql`visibility in ('public', 'private')`;
 
 export const shareTables: Migration = {
   async up(db: Kysely<unknown>) {
+    const timestamp = isoTimestamp(db);
     const id = serialId(db);
 
     await db.schema
@@ -22,7 +24,7 @@ export const shareTables: Migration = {
       .addColumn('height', 'integer', (c) => c.notNull())
       .addColumn('alt', 'varchar(200)', (c) => c.notNull())
       .addColumn('file_name', 'varchar(100)', (c) => c.notNull())
-      .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
+      .addColumn('created_at', timestamp, (c) => c.notNull())
       .addCheckConstraint('images_size', sql`width > 0 and height > 0`)
       .execute();
 
@@ -32,7 +34,7 @@ export const shareTables: Migration = {
       .addColumn('public_id', 'varchar(16)', (c) => c.notNull().unique())
       .addColumn('nickname', 'varchar(40)', (c) => c.notNull())
       .addColumn('avatar_image_id', 'integer', (c) => c.references('images.id'))
-      .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
+      .addColumn('created_at', timestamp, (c) => c.notNull())
       .execute();
 
     await db.schema
@@ -51,8 +53,8 @@ export const shareTables: Migration = {
       .addColumn('likes', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('wants', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('visibility', 'varchar(10)', (c) => c.notNull())
-      .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
-      .addColumn('removed_at', 'varchar(30)')
+      .addColumn('created_at', timestamp, (c) => c.notNull())
+      .addColumn('removed_at', timestamp)
       .addCheckConstraint('goods_status', sql`status in ('display', 'selling', 'wanted')`)
       .addCheckConstraint('goods_visibility', VISIBILITY_CHECK)
       .addCheckConstraint('goods_counts', sql`likes >= 0 and wants >= 0`)
@@ -85,8 +87,8 @@ export const shareTables: Migration = {
       .addColumn('text', 'text', (c) => c.notNull())
       .addColumn('likes', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('visibility', 'varchar(10)', (c) => c.notNull())
-      .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
-      .addColumn('removed_at', 'varchar(30)')
+      .addColumn('created_at', timestamp, (c) => c.notNull())
+      .addColumn('removed_at', timestamp)
       .addCheckConstraint('cabinets_visibility', VISIBILITY_CHECK)
       .addCheckConstraint('cabinets_counts', sql`likes >= 0`)
       .execute();
@@ -116,8 +118,8 @@ export const shareTables: Migration = {
       .addColumn('likes', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('collects', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('visibility', 'varchar(10)', (c) => c.notNull())
-      .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
-      .addColumn('removed_at', 'varchar(30)')
+      .addColumn('created_at', timestamp, (c) => c.notNull())
+      .addColumn('removed_at', timestamp)
       .addCheckConstraint('notes_visibility', VISIBILITY_CHECK)
       .addCheckConstraint('notes_counts', sql`likes >= 0 and collects >= 0`)
       .execute();
@@ -143,8 +145,8 @@ export const shareTables: Migration = {
       .addColumn('author_id', 'integer', (c) => c.notNull().references('users.id'))
       .addColumn('text', 'text', (c) => c.notNull())
       .addColumn('likes', 'integer', (c) => c.notNull().defaultTo(0))
-      .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
-      .addColumn('removed_at', 'varchar(30)')
+      .addColumn('created_at', timestamp, (c) => c.notNull())
+      .addColumn('removed_at', timestamp)
       .addCheckConstraint('comments_counts', sql`likes >= 0`)
       .execute();
     await db.schema.createIndex('comments_note').on('comments').column('note_id').execute();

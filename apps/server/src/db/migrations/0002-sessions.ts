@@ -1,4 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
+import { isoTimestamp } from './iso-timestamp.ts';
 import { serialId } from './serial-id.ts';
 
 /**
@@ -7,14 +8,15 @@ import { serialId } from './serial-id.ts';
  */
 export const sessionTables: Migration = {
   async up(db: Kysely<unknown>) {
+    const timestamp = isoTimestamp(db);
     await db.schema
       .createTable('sessions')
       .addColumn('id', 'integer', serialId(db))
       .addColumn('token_hash', 'varchar(64)', (c) => c.notNull().unique())
       .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
-      .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
-      .addColumn('expires_at', 'varchar(30)', (c) => c.notNull())
-      .addColumn('revoked_at', 'varchar(30)')
+      .addColumn('created_at', timestamp, (c) => c.notNull())
+      .addColumn('expires_at', timestamp, (c) => c.notNull())
+      .addColumn('revoked_at', timestamp)
       .execute();
     await db.schema.createIndex('sessions_user').on('sessions').column('user_id').execute();
   },

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
+import { isoTimestamp } from './iso-timestamp.ts';
 import { serialId } from './serial-id.ts';
 
 /**
@@ -9,6 +10,7 @@ import { serialId } from './serial-id.ts';
  */
 export const designPointTables: Migration = {
   async up(db: Kysely<unknown>) {
+    const timestamp = isoTimestamp(db);
     const id = serialId(db);
 
     await db.schema
@@ -19,8 +21,8 @@ export const designPointTables: Migration = {
       .addColumn('title', 'varchar(60)', (c) => c.notNull())
       .addColumn('preview_image_id', 'integer', (c) => c.notNull().references('images.id'))
       .addColumn('price_points', 'integer', (c) => c.notNull())
-      .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
-      .addColumn('retired_at', 'varchar(30)')
+      .addColumn('created_at', timestamp, (c) => c.notNull())
+      .addColumn('retired_at', timestamp)
       .addCheckConstraint('designs_price', sql`price_points > 0`)
       .execute();
     await db.schema.createIndex('designs_designer').on('designs').column('designer_id').execute();
@@ -35,7 +37,7 @@ export const designPointTables: Migration = {
       .createTable('point_balances')
       .addColumn('user_id', 'integer', (c) => c.primaryKey().references('users.id'))
       .addColumn('balance', 'integer', (c) => c.notNull())
-      .addColumn('updated_at', 'varchar(30)', (c) => c.notNull())
+      .addColumn('updated_at', timestamp, (c) => c.notNull())
       .addCheckConstraint('point_balances_nonnegative', sql`balance >= 0`)
       .execute();
 
@@ -48,7 +50,7 @@ export const designPointTables: Migration = {
       .addColumn('reason', 'varchar(20)', (c) => c.notNull())
       // What the change belongs to, e.g. `redemption:<public id>` or `task:daily-check-in`.
       .addColumn('reference', 'varchar(80)', (c) => c.notNull())
-      .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
+      .addColumn('created_at', timestamp, (c) => c.notNull())
       .addCheckConstraint('point_ledger_reason', sql`reason in ('earned', 'redemption')`)
       .addCheckConstraint('point_ledger_balance', sql`balance_after >= 0 and delta <> 0`)
       .execute();
@@ -65,7 +67,7 @@ export const designPointTables: Migration = {
       .addColumn('ledger_entry_id', 'integer', (c) =>
         c.notNull().unique().references('point_ledger.id'),
       )
-      .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
+      .addColumn('created_at', timestamp, (c) => c.notNull())
       .addUniqueConstraint('redemptions_once', ['user_id', 'design_id'])
       .addUniqueConstraint('redemptions_key', ['user_id', 'idempotency_key'])
       .execute();

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
+import { isoTimestamp } from './iso-timestamp.ts';
 import { serialId } from './serial-id.ts';
 
 /**
@@ -9,6 +10,7 @@ import { serialId } from './serial-id.ts';
  */
 export const membershipTables: Migration = {
   async up(db: Kysely<unknown>) {
+    const timestamp = isoTimestamp(db);
     await db.schema
       .createTable('membership_plans')
       .addColumn('product_id', 'varchar(100)', (c) => c.primaryKey())
@@ -25,7 +27,7 @@ export const membershipTables: Migration = {
       .createTable('app_account_tokens')
       .addColumn('user_id', 'integer', (c) => c.primaryKey().references('users.id'))
       .addColumn('token', 'varchar(36)', (c) => c.notNull().unique())
-      .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
+      .addColumn('created_at', timestamp, (c) => c.notNull())
       .execute();
 
     await db.schema
@@ -37,11 +39,11 @@ export const membershipTables: Migration = {
       .addColumn('product_id', 'varchar(100)', (c) =>
         c.notNull().references('membership_plans.product_id'),
       )
-      .addColumn('purchase_date', 'varchar(30)', (c) => c.notNull())
-      .addColumn('expires_date', 'varchar(30)', (c) => c.notNull())
-      .addColumn('revoked_at', 'varchar(30)')
+      .addColumn('purchase_date', timestamp, (c) => c.notNull())
+      .addColumn('expires_date', timestamp, (c) => c.notNull())
+      .addColumn('revoked_at', timestamp)
       .addColumn('environment', 'varchar(20)', (c) => c.notNull())
-      .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
+      .addColumn('created_at', timestamp, (c) => c.notNull())
       .addCheckConstraint('app_store_transactions_dates', sql`expires_date > purchase_date`)
       .execute();
     await db.schema
@@ -63,9 +65,9 @@ export const membershipTables: Migration = {
         c.notNull().references('membership_plans.product_id'),
       )
       .addColumn('original_transaction_id', 'varchar(64)', (c) => c.notNull())
-      .addColumn('expires_at', 'varchar(30)', (c) => c.notNull())
+      .addColumn('expires_at', timestamp, (c) => c.notNull())
       .addColumn('auto_renew', 'integer')
-      .addColumn('updated_at', 'varchar(30)', (c) => c.notNull())
+      .addColumn('updated_at', timestamp, (c) => c.notNull())
       .addCheckConstraint('memberships_auto_renew', sql`auto_renew in (0, 1)`)
       .execute();
 
@@ -74,7 +76,7 @@ export const membershipTables: Migration = {
       .addColumn('notification_uuid', 'varchar(64)', (c) => c.primaryKey())
       .addColumn('notification_type', 'varchar(40)', (c) => c.notNull())
       .addColumn('subtype', 'varchar(40)')
-      .addColumn('received_at', 'varchar(30)', (c) => c.notNull())
+      .addColumn('received_at', timestamp, (c) => c.notNull())
       .execute();
 
     // The plans are the App Store's products: they exist in production as in demo mode.

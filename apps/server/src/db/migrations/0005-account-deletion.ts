@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
+import { isoTimestamp } from './iso-timestamp.ts';
 import { serialId } from './serial-id.ts';
 
 /**
@@ -9,22 +10,23 @@ import { serialId } from './serial-id.ts';
  */
 export const accountDeletionTables: Migration = {
   async up(db: Kysely<unknown>) {
+    const timestamp = isoTimestamp(db);
     const id = serialId(db);
 
     await db.schema.alterTable('users').addColumn('phone', 'varchar(20)').execute();
     // Set when the deletion job has anonymized the account: it can never log in again.
-    await db.schema.alterTable('users').addColumn('deleted_at', 'varchar(30)').execute();
+    await db.schema.alterTable('users').addColumn('deleted_at', timestamp).execute();
     await db.schema.createIndex('users_phone').unique().on('users').column('phone').execute();
 
     await db.schema
       .createTable('account_deletion_requests')
       .addColumn('id', 'integer', id)
       .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
-      .addColumn('requested_at', 'varchar(30)', (c) => c.notNull())
-      .addColumn('deletes_at', 'varchar(30)', (c) => c.notNull())
-      .addColumn('cancelled_at', 'varchar(30)')
+      .addColumn('requested_at', timestamp, (c) => c.notNull())
+      .addColumn('deletes_at', timestamp, (c) => c.notNull())
+      .addColumn('cancelled_at', timestamp)
       .addColumn('cancel_reason', 'varchar(10)')
-      .addColumn('completed_at', 'varchar(30)')
+      .addColumn('completed_at', timestamp)
       .addCheckConstraint(
         'deletion_cancel_reason',
         sql`cancel_reason is null or cancel_reason in ('user', 'login')`,
@@ -53,10 +55,10 @@ export const accountDeletionTables: Migration = {
       .addColumn('phone', 'varchar(20)', (c) => c.notNull())
       .addColumn('purpose', 'varchar(20)', (c) => c.notNull())
       .addColumn('code_hash', 'varchar(200)', (c) => c.notNull())
-      .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
-      .addColumn('expires_at', 'varchar(30)', (c) => c.notNull())
+      .addColumn('created_at', timestamp, (c) => c.notNull())
+      .addColumn('expires_at', timestamp, (c) => c.notNull())
       .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
-      .addColumn('used_at', 'varchar(30)')
+      .addColumn('used_at', timestamp)
       .addCheckConstraint('sms_codes_purpose', sql`purpose in ('account_deletion')`)
       .execute();
     await db.schema
@@ -77,8 +79,8 @@ export const accountDeletionTables: Migration = {
       .addColumn('kind', 'varchar(30)', (c) => c.notNull())
       .addColumn('title', 'varchar(100)', (c) => c.notNull())
       .addColumn('status', 'varchar(10)', (c) => c.notNull())
-      .addColumn('opened_at', 'varchar(30)', (c) => c.notNull())
-      .addColumn('closed_at', 'varchar(30)')
+      .addColumn('opened_at', timestamp, (c) => c.notNull())
+      .addColumn('closed_at', timestamp)
       .addCheckConstraint(
         'account_cases_kind',
         sql`kind in ('exposure_in_review', 'appeal_open', 'under_investigation')`,
@@ -97,8 +99,8 @@ export const accountDeletionTables: Migration = {
       .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
       .addColumn('kind', 'varchar(30)', (c) => c.notNull())
       .addColumn('payload', 'text', (c) => c.notNull())
-      .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
-      .addColumn('retain_until', 'varchar(30)', (c) => c.notNull())
+      .addColumn('created_at', timestamp, (c) => c.notNull())
+      .addColumn('retain_until', timestamp, (c) => c.notNull())
       .addCheckConstraint('retained_records_kind', sql`kind in ('goods')`)
       .execute();
     await db.schema
@@ -112,7 +114,7 @@ export const accountDeletionTables: Migration = {
       .addColumn('id', 'integer', id)
       .addColumn('image_public_id', 'varchar(16)', (c) => c.notNull())
       .addColumn('file_name', 'varchar(100)', (c) => c.notNull())
-      .addColumn('queued_at', 'varchar(30)', (c) => c.notNull())
+      .addColumn('queued_at', timestamp, (c) => c.notNull())
       .execute();
   },
   async down(db: Kysely<unknown>) {

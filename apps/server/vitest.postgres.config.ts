@@ -1,0 +1,26 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The server tests again, on PostgreSQL: one throwaway server for the run
+ * (src/test-support/postgres-global-setup.ts), a fresh database per test data directory. Left out:
+ * tests that never touch a database, and the SQLite-only ones (the crash test reads the SQLite
+ * file; the demo seam test builds bundles).
+ */
+export default defineConfig({
+  test: {
+    name: 'server-postgres',
+    environment: 'node',
+    include: ['src/**/*.test.ts'],
+    exclude: [
+      'src/crash-consistency.test.ts',
+      'src/demo-seam.test.ts',
+      'src/config/env.test.ts',
+      'src/http/api-paths.test.ts',
+      'src/pages/html-document.test.ts',
+      'src/account-deletion/sms-sender.test.ts',
+      'src/demo/demo-sms-sender.test.ts',
+    ],
+    env: { TEST_DATABASE: 'postgres' },
+    globalSetup: ['src/test-support/postgres-global-setup.ts'],
+  },
+});

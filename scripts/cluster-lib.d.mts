@@ -1,0 +1,58 @@
+/** The production-shaped cluster on one machine (cluster-lib.mjs). */
+import type { ChildProcess } from 'node:child_process';
+import type { PostgresServer } from './postgres-server.d.mts';
+import type { RedisServer } from './redis-server.d.mts';
+
+export const HEALTH_PATH: string;
+
+export interface ClusterServer {
+  index: number;
+  port: number;
+  pid: number | undefined;
+  child: ChildProcess;
+}
+
+export interface Cluster {
+  /** http://127.0.0.1:<nginx port> */
+  origin: string;
+  /** The temp dir holding everything (removed by stop()). */
+  dir: string;
+  servers: ClusterServer[];
+  postgres: PostgresServer;
+  redis: RedisServer;
+  nginx: { pid: number | undefined; port: number; runDir: string };
+  /** Kills one app server at once (SIGKILL), as a crash would. */
+  killServer: (index: number) => Promise<void>;
+  /** Stops nginx, the servers, Redis and PostgreSQL, and removes the temp dir. */
+  stop: () => Promise<void>;
+}
+
+export interface StartClusterOptions {
+  /** App servers (default 2). */
+  instances?: number;
+  /** nginx's port (default: the first free one of `ports`, or any free one). */
+  port?: number;
+  /** A [from, to] range every other port is taken from (default: any free port). */
+  ports?: [number, number];
+  /** nginx's shared cache on (default) or off. */
+  cache?: boolean;
+  /** The servers' environment, before the cluster's own settings (default process.env). */
+  env?: Record<string, string | undefined>;
+  /** Where the servers' output goes (default: inherited). */
+  serverOutput?: 'inherit' | 'ignore';
+  /** Progress lines. */
+  log?: (line: string) => void;
+  /** Where the temp dir is made (default the system's temp dir). */
+  parentDir?: string;
+  /** The nginx binary (default from PATH). */
+  nginx?: string;
+}
+
+export function startCluster(options?: StartClusterOptions): Promise<Cluster>;
+
+export function renderNginxConfig(options: {
+  runDir: string;
+  listen: string;
+  serverPorts: number[];
+  cache: boolean;
+}): Promise<string>;

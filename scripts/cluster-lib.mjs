@@ -1,0 +1,212 @@
+// The production-shaped cluster on one machine: PostgreSQL, Redis, INSTANCES app servers and nginx
+// in front (deploy/nginx.conf.template). `npm run cluster` (cluster.mjs), the cluster tests and
+// `npm run bench:cluster` start it with startCluster(); types in cluster-lib.d.mts.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pickPort, startPostgres } from './postgres-server.mjs';
+import { startRedis } from './redis-server.mjs';
+
+const HOST = '127.0.0.1';
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SERVER_ENTRY = join(ROOT, 'apps/server/dist/server.js');
+const ASSETS_DIR = join(ROOT, 'apps/web/dist/client/assets');
+const NGINX_TEMPLATE = join(ROOT, 'deploy/nginx.conf.template');
+const ERRORS_DIR = join(ROOT, 'deploy/errors');
+export const HEALTH_PATH = '/anime_merch_web/api/v1/health';
+const READY_TIMEOUT_MS = 60_000;
+
+/** Polls `url` until it answers 200, the process exits, or the time is up. */
+async function waitForHealth(url, child, what) {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`${what} exited (${child.signalCode ?? child.exitCode}) before it was ready`);
+    }
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      await response.arrayBuffer();
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${what} was not ready within ${READY_TIMEOUT_MS / 1000} s`);
+}
+
+/** Listens on a loopback port (to hold it), or fails when it is taken. */
+function reservePort(port) {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen({ host: HOST, port, exclusive: true }, () => resolve(server));
+  });
+}
+
+function closeServer(server) {
+  return server.listening ? new Promise((resolve) => server.close(resolve)) : Promise.resolve();
+}
+
+/** Sends `signal` unless the child is gone already, and waits for it to go. */
+async function stopChild(child, signal = 'SIGTERM') {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill(signal);
+  await exited;
+}
+
+/** The app server's environment: production-shaped, on the shared PostgreSQL, Redis and media. */
+function serverEnv(base, settings) {
+  return {
+    ...base,
+    // Demo mode unless the caller says otherwise: production needs the real App Store and SMS
+    // settings, and demo mode's loopback-only rule fits servers that only nginx reaches.
+    APP_MODE: base.APP_MODE ?? 'demo',
+    HOST,
+    PORT: String(settings.port),
+    PUBLIC_ORIGIN: base.PUBLIC_ORIGIN ?? settings.origin,
+    DATABASE_URL: settings.databaseUrl,
+    REDIS_URL: settings.redisUrl,
+    DATA_DIR: settings.dataDir,
+    MEDIA_DIR: join(settings.dataDir, 'media'),
+    MEDIA_CACHE_DIR: join(settings.dataDir, 'media-cache'),
+    // Only nginx (on this machine) may say who the client is.
+    TRUST_PROXY: HOST,
+    LOG_LEVEL: base.LOG_LEVEL ?? 'warn',
+  };
+}
+
+/** nginx.conf from the template in deploy/, for these servers. */
+export async function renderNginxConfig({ runDir, listen, serverPorts, cache }) {
+  const template = await readFile(NGINX_TEMPLATE, 'utf8');
+  const values = {
+    RUN_DIR: runDir,
+    LISTEN: listen,
+    UPSTREAM_SERVERS: serverPorts
+      .map((port) => `        server ${HOST}:${port} max_fails=1 fail_timeout=5s;`)
+      .join('\n'),
+    ASSETS_DIR,
+    CACHE_DIR: join(runDir, 'cache'),
+    PROXY_CACHE: cache ? 'guquan' : 'off',
+    ERRORS_DIR,
+  };
+  return template.replace(/@([A-Z_]+)@/g, (match, name) => {
+    if (!(name in values)) throw new Error(`nginx.conf.template: unknown placeholder ${match}`);
+    return values[name];
+  });
+}
+
+/**
+ * Starts the whole cluster under a temp dir and returns once nginx answers. Servers start one after
+ * the other: the first one migrates and seeds the empty database, the others find it done.
+ */
+export async function startCluster(options = {}) {
+  const instances = options.instances ?? 2;
+  const ports = options.ports;
+  const log = options.log ?? (() => undefined);
+  const dir = await mkdtemp(join(options.parentDir ?? tmpdir(), 'guquan-cluster-'));
+  const dataDir = join(dir, 'data');
+  const runDir = join(dir, 'nginx');
+  // nginx's workers run as an unprivileged user when we are root: they must reach the run dir;
+  // nginx itself makes the cache and temp dirs inside, owned by that user.
+  await mkdir(runDir);
+  await chmod(dir, 0o755);
+  await chmod(runDir, 0o755);
+  const stack = [];
+  const cleanUp = async () => {
+    for (const stop of stack.reverse()) await stop().catch(() => undefined);
+    stack.length = 0;
+    await rm(dir, { recursive: true, force: true });
+  };
+
+  try {
+    const nginxPort = options.port ?? (await pickPort(ports ?? 0));
+    // Held until nginx starts, so that nothing started before takes it; a port in use stops the
+    // start here, before anything else starts.
+    const reservation = await reservePort(nginxPort).catch(() => {
+      throw new Error(`port ${nginxPort} is in use (set PORT to another one)`);
+    });
+    stack.push(() => closeServer(reservation));
+    const origin = `http://${HOST}:${nginxPort}`;
+    const postgres = await startPostgres({ ...(ports ? { ports } : {}), parentDir: dir });
+    stack.push(() => postgres.stop());
+    log(`PostgreSQL on ${postgres.host}:${postgres.port} (pid ${postgres.pid})`);
+    const redis = await startRedis(ports ? { ports } : {});
+    stack.push(() => redis.stop());
+    log(`Redis on ${HOST}:${redis.port}`);
+
+    const servers = [];
+    for (let index = 0; index < instances; index += 1) {
+      const port = await pickPort(ports ?? 0);
+      const child = spawn(process.execPath, [SERVER_ENTRY], {
+        env: serverEnv(options.env ?? process.env, {
+          port,
+          origin,
+          databaseUrl: postgres.url(),
+          redisUrl: redis.url,
+          dataDir,
+        }),
+        stdio: ['ignore', options.serverOutput ?? 'inherit', options.serverOutput ?? 'inherit'],
+      });
+      const server = { index, port, child, pid: child.pid };
+      servers.push(server);
+      stack.push(() => {
+        server.stopping = true;
+        return stopChild(child);
+      });
+      child.once('exit', (code, signal) => {
+        if (!server.stopping)
+          log(`app server ${index + 1} (port ${port}) exited (${signal ?? code})`);
+      });
+      await waitForHealth(`http://${HOST}:${port}${HEALTH_PATH}`, child, `app server ${index + 1}`);
+      log(`app server ${index + 1} on ${HOST}:${port} (pid ${child.pid})`);
+    }
+
+    const config = await renderNginxConfig({
+      runDir,
+      listen: `${HOST}:${nginxPort}`,
+      serverPorts: servers.map((server) => server.port),
+      cache: options.cache ?? true,
+    });
+    await writeFile(join(runDir, 'nginx.conf'), config);
+    await closeServer(reservation);
+    const nginx = spawn(
+      options.nginx ?? 'nginx',
+      ['-p', runDir, '-c', join(runDir, 'nginx.conf'), '-g', 'daemon off;'],
+      { stdio: ['ignore', 'inherit', 'inherit'] },
+    );
+    // nginx ends its workers and exits on SIGQUIT after the requests in flight (graceful).
+    stack.push(() => stopChild(nginx, 'SIGQUIT'));
+    await waitForHealth(`${origin}${HEALTH_PATH}`, nginx, 'nginx');
+    log(`nginx on ${origin} (pid ${nginx.pid})`);
+
+    let stopping;
+    return {
+      origin,
+      dir,
+      servers,
+      postgres,
+      redis,
+      nginx: { pid: nginx.pid, port: nginxPort, runDir },
+      /** Kills one app server at once (SIGKILL), as a crash would. */
+      async killServer(index) {
+        const server = servers[index];
+        server.stopping = true;
+        await stopChild(server.child, 'SIGKILL');
+      },
+      stop() {
+        for (const server of servers) server.stopping = true;
+        stopping ??= cleanUp();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
+}

@@ -1,0 +1,18 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The cluster tests (`npm run test:cluster`): PostgreSQL, Redis, app servers and nginx as real
+ * processes, faults included. They need a build and take about a minute, so they are not a
+ * project of the unit run.
+ */
+export default defineConfig({
+  test: {
+    name: 'cluster',
+    environment: 'node',
+    include: ['tests/cluster/**/*.test.ts'],
+    // One cluster at a time: the machine has two cores.
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});
