@@ -2,6 +2,8 @@ import type { TestProject } from 'vitest/node';
 import { createDatabase, startPostgres } from '../../../../scripts/postgres-server.mjs';
 import { openPostgresDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrations.ts';
+import { phoneProtection } from '../crypto/phone-protection.ts';
+import { TEST_PHONE_KEYS } from './test-phone-keys.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -31,7 +33,8 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
     await createDatabase(server.url('postgres'), TEMPLATE);
     const db = await openPostgresDatabase({ url: server.url(TEMPLATE), poolSize: 1 });
     try {
-      await migrateToLatest(db);
+      // The template holds no phone number, so any key serves its (empty) encryption step.
+      await migrateToLatest(db, { phones: phoneProtection(TEST_PHONE_KEYS) });
     } finally {
       await db.destroy();
     }
