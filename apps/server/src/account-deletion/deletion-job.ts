@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import type { Kysely, Transaction } from 'kysely';
 import { RETENTION, type RetainedKind } from '@guquan/contract/account-deletion';
 import type { DataPaths } from '../config/data-paths.ts';
+import { forUpdate } from '../db/locking.ts';
 import type { Database } from '../db/schema.ts';
 import { newPublicId } from '../db/public-id.ts';
 import { imageInUse } from '../media/image-references.ts';
@@ -54,14 +55,18 @@ async function deleteOneAccount(
   now: Date,
 ): Promise<Outcome> {
   const at = now.toISOString();
-  const request = await trx
-    .selectFrom('account_deletion_requests')
-    .select('id')
-    .where('id', '=', requestId)
-    .where('cancelled_at', 'is', null)
-    .where('completed_at', 'is', null)
-    .where('deletes_at', '<=', at)
-    .executeTakeFirst();
+  // Locked until this transaction ends: a log-in that withdraws the request (or the job on
+  // another server) waits for it, then finds it completed; one that committed first is seen here.
+  const request = await forUpdate(
+    trx,
+    trx
+      .selectFrom('account_deletion_requests')
+      .select('id')
+      .where('id', '=', requestId)
+      .where('cancelled_at', 'is', null)
+      .where('completed_at', 'is', null)
+      .where('deletes_at', '<=', at),
+  ).executeTakeFirst();
   if (!request) return { state: 'skipped' }; // cancelled or done meanwhile
   if ((await findBlockers(trx, userId)).length > 0) return { state: 'blocked' };
 
