@@ -264,6 +264,25 @@ describe('runAccountDeletionJob', () => {
     ).toEqual(payments);
   });
 
+  it('deletes each account once when two servers run the job at the same time', async () => {
+    const t = await setUp();
+    const users = await Promise.all(
+      (['satoru', 'chigu', 'conductor'] as const).map((key) => request(t, key)),
+    );
+    const sent: SmsMessage[] = [];
+    const sms = { send: (message: SmsMessage) => Promise.resolve(void sent.push(message)) };
+    const reports = await Promise.all(
+      [1, 2].map(() => runAccountDeletionJob(t.db, DUE, { paths: t.paths, sms })),
+    );
+    const total = (key: 'deleted' | 'failed') =>
+      reports.reduce((sum, report) => sum + report[key], 0);
+    expect(total('deleted')).toBe(users.length);
+    expect(total('failed')).toBe(0);
+    // One text per deleted account, not one per server.
+    expect(sent).toHaveLength(users.length);
+    for (const id of users) expect((await leftOf(t, id)).goods).toBe(0);
+  });
+
   it('leaves a user whose deletion fails half-way untouched, and finishes the others', async () => {
     const t = await setUp();
     const failing = await request(t, 'satoru');

@@ -9,6 +9,7 @@ import {
   SMS_RESEND_SECONDS,
 } from '@guquan/contract/account-deletion';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
+import { lockKey, lockUser } from '../db/locking.ts';
 import type { Database } from '../db/schema.ts';
 
 /**
@@ -88,9 +89,11 @@ export async function issueCode(
   phone: string,
   now: Date,
 ): Promise<IssueResult> {
-  // One transaction: two taps at once cannot both pass the limit check (SQLite writes one at a
-  // time; on PostgreSQL this wants serializable isolation or a lock on the user's row).
+  // Two taps at once, on one server or two, must not both pass the limit check: the user's row
+  // and the phone are locked for the transaction (on SQLite transactions run one at a time).
   return db.transaction().execute(async (trx) => {
+    await lockUser(trx, userId);
+    await lockKey(trx, `sms-phone:${phones.index(phone)}`); // the blind index: no number in a query
     const wait = Math.max(
       await secondsUntilAllowed(trx, { userId }, now),
       await secondsUntilAllowed(trx, { phoneIndexes: phones.indexes(phone) }, now),

@@ -107,15 +107,21 @@ export function designRepository(db: Db, options: DesignRepositoryOptions = {}) 
       .executeTakeFirst();
     if (!design) return { state: 'not_found' } as const;
 
-    const byKey = await redemptionResult(trx, { userId, key: idempotencyKey });
-    if (byKey) {
-      return byKey.designRowId === design.id
-        ? ({ state: 'replayed', result: byKey.result } as const)
+    const byKey = async () => {
+      const found = await redemptionResult(trx, { userId, key: idempotencyKey });
+      if (!found) return undefined;
+      return found.designRowId === design.id
+        ? ({ state: 'replayed', result: found.result } as const)
         : ({ state: 'idempotency_key_reused' } as const);
-    }
+    };
+    const replay = await byKey();
+    if (replay) return replay;
     // Who has the drawing keeps it, even once it is retired: "already redeemed" comes first.
     if (await redemptionResult(trx, { userId, designRowId: design.id })) {
-      return { state: 'already_redeemed' } as const;
+      // On PostgreSQL each statement sees what was committed before it began: the redemption
+      // found here may be a parallel request with this very key that committed after the look-up
+      // by key above. Looked up again, it is a replay.
+      return (await byKey()) ?? ({ state: 'already_redeemed' } as const);
     }
     if (design.retired_at !== null) return { state: 'unavailable' } as const;
 
