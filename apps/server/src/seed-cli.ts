@@ -1,12 +1,14 @@
 import { defaultPaths } from './config/default-paths.ts';
 import { configuredPaths } from './config/data-paths.ts';
+import { describeDatabaseUrl } from './config/database-config.ts';
 import { ConfigError, loadConfig } from './config/env.ts';
 import { DatabaseConnectionError, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { seedDemoData, wipeData } from './demo/seed/seed.ts';
 
 /**
- * `npm run seed`: wipes DATA_DIR's database and images and fills them with the demo data again.
+ * `npm run seed`: wipes the database (SQLite in DATA_DIR, or PostgreSQL at DATABASE_URL) and
+ * DATA_DIR's images and fills them with the demo data again.
  * Reads the same environment as the server, so it seeds the data the server would use.
  */
 async function main(): Promise<void> {
@@ -19,7 +21,11 @@ async function main(): Promise<void> {
     await wipeData(db, paths);
     await seedDemoData(db, paths);
     const ms = Math.round(performance.now() - started);
-    console.log(`Seeded the demo data into ${config.dataDir} in ${ms} ms.`);
+    const into =
+      config.database.engine === 'postgres'
+        ? `PostgreSQL ${describeDatabaseUrl(config.database.url)} (images in ${config.dataDir})`
+        : config.dataDir;
+    console.log(`Seeded the demo data into ${into} in ${ms} ms.`);
   } finally {
     await db.destroy();
   }

@@ -377,3 +377,102 @@ describe('in production mode', () => {
     }
   });
 });
+
+describe('parallel requests (a burst of taps, or requests reaching several servers)', () => {
+  let p: Started;
+  beforeAll(async () => {
+    p = await start();
+  });
+  afterAll(() => p.close());
+
+  async function codesOf(user: DemoUserKey) {
+    const { id } = await p.db
+      .selectFrom('users')
+      .select('id')
+      .where('public_id', '=', DEMO_IDS.users[user])
+      .executeTakeFirstOrThrow();
+    return p.db.selectFrom('sms_codes').selectAll().where('user_id', '=', id).execute();
+  }
+
+  it('sends one code, however many ask for it at once', async () => {
+    const authorization = await login('satoru', p.app);
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, () => sendCode(authorization, p.app)),
+    );
+    expect(responses.map((response) => response.statusCode).sort()).toEqual([
+      201, 429, 429, 429, 429, 429, 429, 429,
+    ]);
+    expect(await codesOf('satoru')).toHaveLength(1);
+  });
+
+  it('counts every guess of a burst, and compares no more than the attempts allow', async () => {
+    const authorization = await login('chigu', p.app);
+    expect((await sendCode(authorization, p.app)).statusCode).toBe(201);
+    const { code } = (
+      await p.app.inject({ url: DEMO_LATEST_SMS_PATH, headers: { authorization } })
+    ).json<{ code: string }>();
+    const guesses = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        p.app.inject({
+          method: 'POST',
+          url: ACCOUNT_DELETION_PATH,
+          headers: { authorization },
+          payload: { code: wrongCodeFor(code), confirm: true },
+        }),
+      ),
+    );
+    const codes = guesses.map((response) => errorOf(response).code);
+    expect(codes.filter((name) => name === 'code_wrong')).toHaveLength(4);
+    expect(codes.filter((name) => name === 'code_attempts_exceeded')).toHaveLength(8);
+    const [stored] = await codesOf('chigu');
+    expect(stored?.attempts).toBe(5);
+    const right = await p.app.inject({
+      method: 'POST',
+      url: ACCOUNT_DELETION_PATH,
+      headers: { authorization },
+      payload: { code, confirm: true },
+    });
+    expect(errorOf(right).code).toBe('code_attempts_exceeded');
+  });
+
+  it('creates one request when the right code is confirmed several times at once', async () => {
+    const authorization = await login('conductor', p.app);
+    expect((await sendCode(authorization, p.app)).statusCode).toBe(201);
+    const { code } = (
+      await p.app.inject({ url: DEMO_LATEST_SMS_PATH, headers: { authorization } })
+    ).json<{ code: string }>();
+    // A double or triple tap: every try takes one of the code's five attempts (sms-codes.ts).
+    const responses = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        p.app.inject({
+          method: 'POST',
+          url: ACCOUNT_DELETION_PATH,
+          headers: { authorization },
+          payload: { code, confirm: true },
+        }),
+      ),
+    );
+    const statuses = responses.map((response) => response.statusCode);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+    // The others get the same request, or are told the code is used up.
+    for (const response of responses) {
+      if (response.statusCode !== 201) {
+        expect(
+          response.statusCode === 200 || errorOf(response).code === 'code_used',
+          response.body,
+        ).toBe(true);
+      }
+    }
+    const { id } = await p.db
+      .selectFrom('users')
+      .select('id')
+      .where('public_id', '=', DEMO_IDS.users.conductor)
+      .executeTakeFirstOrThrow();
+    const requests = await p.db
+      .selectFrom('account_deletion_requests')
+      .selectAll()
+      .where('user_id', '=', id)
+      .execute();
+    expect(requests).toHaveLength(1);
+  });
+});

@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import type { Kysely, Transaction } from 'kysely';
 import { RETENTION, type RetainedKind } from '@guquan/contract/account-deletion';
 import type { DataPaths } from '../config/data-paths.ts';
+import { forUpdate } from '../db/locking.ts';
 import type { Database } from '../db/schema.ts';
 import { newPublicId } from '../db/public-id.ts';
 import { imageInUse } from '../media/image-references.ts';
@@ -54,18 +55,18 @@ async function deleteOneAccount(
   now: Date,
 ): Promise<Outcome> {
   const at = now.toISOString();
-  // An update that changes nothing, to lock the request's row: a second run of the job (another
-  // server) waits here, and PostgreSQL re-checks these conditions once the first commits, so the
-  // second finds the request done and skips it instead of deleting the account again.
-  const request = await trx
-    .updateTable('account_deletion_requests')
-    .set({ completed_at: null })
-    .where('id', '=', requestId)
-    .where('cancelled_at', 'is', null)
-    .where('completed_at', 'is', null)
-    .where('deletes_at', '<=', at)
-    .returning('id')
-    .executeTakeFirst();
+  // Locked until this transaction ends: a log-in that withdraws the request (or the job on
+  // another server) waits for it, then finds it completed; one that committed first is seen here.
+  const request = await forUpdate(
+    trx,
+    trx
+      .selectFrom('account_deletion_requests')
+      .select('id')
+      .where('id', '=', requestId)
+      .where('cancelled_at', 'is', null)
+      .where('completed_at', 'is', null)
+      .where('deletes_at', '<=', at),
+  ).executeTakeFirst();
   if (!request) return { state: 'skipped' }; // cancelled or done meanwhile
   if ((await findBlockers(trx, userId)).length > 0) return { state: 'blocked' };
 

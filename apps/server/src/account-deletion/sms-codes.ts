@@ -8,6 +8,7 @@ import {
   SMS_DAILY_LIMIT,
   SMS_RESEND_SECONDS,
 } from '@guquan/contract/account-deletion';
+import { lockKey, lockUser } from '../db/locking.ts';
 import type { Database } from '../db/schema.ts';
 
 /**
@@ -82,9 +83,11 @@ export async function issueCode(
   phone: string,
   now: Date,
 ): Promise<IssueResult> {
-  // One transaction: two taps at once cannot both pass the limit check (SQLite writes one at a
-  // time; on PostgreSQL this wants serializable isolation or a lock on the user's row).
+  // Two taps at once, on one server or two, must not both pass the limit check: the user's row
+  // and the phone are locked for the transaction (on SQLite transactions run one at a time).
   return db.transaction().execute(async (trx) => {
+    await lockUser(trx, userId);
+    await lockKey(trx, `sms-phone:${phone}`);
     const wait = Math.max(
       await secondsUntilAllowed(trx, 'user_id', userId, now),
       await secondsUntilAllowed(trx, 'phone', phone, now),
@@ -124,7 +127,7 @@ export type CheckResult =
   | { ok: false; reason: 'wrong'; attemptsLeft: number };
 
 /**
- * Checks a code against the user's newest one, counting a wrong try. It does not use the code up:
+ * Checks a code against the user's newest one, counting the try. It does not use the code up:
  * the caller does that with `useCode` in the transaction that acts on it.
  */
 export async function checkCode(
@@ -147,15 +150,28 @@ export async function checkCode(
   if (latest.used_at !== null) return { ok: false, reason: 'used' };
   if (latest.attempts >= SMS_CODE_MAX_ATTEMPTS) return { ok: false, reason: 'attempts_exceeded' };
   if (latest.expires_at <= now.toISOString()) return { ok: false, reason: 'expired' };
-  if (await codeMatches(code, latest.code_hash)) return { ok: true, codeId: latest.id };
-  // Counted in the database, so parallel guesses cannot share one attempt.
-  const counted = await db
+  // Each try takes one of the code's attempts before the comparison, in one conditional update:
+  // parallel tries (on any server) cannot share an attempt, so at most SMS_CODE_MAX_ATTEMPTS
+  // guesses are ever compared. A right guess keeps the attempt it took.
+  const claimed = await db
     .updateTable('sms_codes')
     .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
     .where('id', '=', latest.id)
+    .where('used_at', 'is', null)
+    .where('attempts', '<', SMS_CODE_MAX_ATTEMPTS)
     .returning('attempts')
-    .executeTakeFirstOrThrow();
-  const attemptsLeft = Math.max(0, SMS_CODE_MAX_ATTEMPTS - counted.attempts);
+    .executeTakeFirst();
+  if (!claimed) {
+    // A parallel request used the code, or took its last attempt, in the meantime.
+    const current = await db
+      .selectFrom('sms_codes')
+      .select('used_at')
+      .where('id', '=', latest.id)
+      .executeTakeFirstOrThrow();
+    return { ok: false, reason: current.used_at === null ? 'attempts_exceeded' : 'used' };
+  }
+  if (await codeMatches(code, latest.code_hash)) return { ok: true, codeId: latest.id };
+  const attemptsLeft = Math.max(0, SMS_CODE_MAX_ATTEMPTS - claimed.attempts);
   return attemptsLeft === 0
     ? { ok: false, reason: 'attempts_exceeded' }
     : { ok: false, reason: 'wrong', attemptsLeft };
@@ -168,7 +184,8 @@ export async function useCode(db: Kysely<Database>, codeId: number, now: Date): 
     .set({ used_at: now.toISOString() })
     .where('id', '=', codeId)
     .where('used_at', 'is', null)
-    .where('attempts', '<', SMS_CODE_MAX_ATTEMPTS)
+    // The right guess holds one of the attempts itself (checkCode).
+    .where('attempts', '<=', SMS_CODE_MAX_ATTEMPTS)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

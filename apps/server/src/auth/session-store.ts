@@ -66,6 +66,8 @@ export function sessionStore(db: Db, options: SessionStoreOptions = {}) {
         .select(['users.id as id', 'users.public_id as publicId', 'sessions.expires_at'])
         .where('sessions.token_hash', '=', hashToken(token))
         .where('sessions.revoked_at', 'is', null)
+        // A log-in racing the deletion job on another server may leave a session behind.
+        .where('users.deleted_at', 'is', null)
         .executeTakeFirst();
       if (!row || row.expires_at <= now().toISOString()) return undefined;
       return { id: row.id, publicId: row.publicId };

@@ -21,6 +21,43 @@ describe('loadConfig', () => {
     });
   });
 
+  it('uses SQLite in DATA_DIR unless DATABASE_URL names a PostgreSQL database', () => {
+    expect(loadConfig({}, DEFAULTS).database).toEqual({
+      engine: 'sqlite',
+      file: `${DATA}/guquan.sqlite`,
+    });
+    for (const url of ['postgres://app:secret@db.internal:5433/guquan', 'postgresql://db/guquan']) {
+      expect(loadConfig({ DATABASE_URL: url }, DEFAULTS).database).toEqual({
+        engine: 'postgres',
+        url,
+        poolSize: 10,
+      });
+    }
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://db/guquan', DATABASE_POOL_SIZE: '25' }, DEFAULTS)
+        .database,
+    ).toMatchObject({ poolSize: 25 });
+  });
+
+  it('refuses a DATABASE_URL it cannot use, naming the variable but never repeating the URL', () => {
+    for (const url of [
+      'mysql://app:s3cret-pw@db/guquan',
+      'not a url s3cret-pw',
+      'postgres://app:s3cret-pw@db.internal',
+      '',
+    ]) {
+      const attempt = () => loadConfig({ DATABASE_URL: url }, DEFAULTS);
+      expect(attempt).toThrow(ConfigError);
+      expect(attempt).toThrow(/DATABASE_URL/);
+      expect(attempt).not.toThrow(/s3cret-pw/);
+    }
+    for (const size of ['0', '-1', 'ten', '2.5']) {
+      expect(() =>
+        loadConfig({ DATABASE_URL: 'postgres://db/guquan', DATABASE_POOL_SIZE: size }, DEFAULTS),
+      ).toThrow(/DATABASE_POOL_SIZE/);
+    }
+  });
+
   it('reads the environment', () => {
     const config = loadConfig(
       { PORT: '9000', HOST: 'localhost', LOG_LEVEL: 'warn', WEB_DIST_DIR: '/x', TRUST_PROXY: '1' },

@@ -74,6 +74,17 @@ describe('membershipService', () => {
     expect(await snapshot()).toEqual(after);
   });
 
+  it('keeps the latest expiry when purchases of one user are granted at the same time', async () => {
+    // Each grant recomputes the membership from the user's transactions: in parallel (several
+    // servers, several connections) the last to write must have seen all the others.
+    const purchases = await Promise.all([10, 40, 20, 90, 30, 60].map((days) => purchase(days)));
+    await Promise.all(purchases.map((bought) => service.submit(user, bought.signedTransaction)));
+    const { transactions, memberships } = await snapshot();
+    expect(transactions).toHaveLength(6);
+    const latest = transactions.map((row) => row.expires_date).sort((a, b) => a.localeCompare(b));
+    expect(memberships).toEqual([expect.objectContaining({ expires_at: latest.at(-1) })]);
+  });
+
   it('leaves nothing half-done when a grant dies inside its database transaction', async () => {
     const earlier = await purchase(10);
     await service.submit(user, earlier.signedTransaction);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Membership, Plan } from '@guquan/contract/membership';
 import type { Db } from '../db/database.ts';
+import { lockUser } from '../db/locking.ts';
 import type { Database } from '../db/schema.ts';
 
 /**
@@ -147,7 +148,10 @@ export async function setRevoked(
 
 /**
  * Brings the user's membership row in line with their transactions: it lasts until the latest
- * expiry among those not revoked. `autoRenew` undefined keeps what is known.
+ * expiry among those not revoked. `autoRenew` undefined keeps what is known. The user's row is
+ * locked first, so two grants of one user on two servers recompute one after the other, each
+ * reading the other's transaction once it is committed (on PostgreSQL each statement sees what
+ * was committed before it began; without the lock the later upsert could keep an older expiry).
  */
 export async function recompute(
   trx: Trx,
@@ -155,6 +159,7 @@ export async function recompute(
   now: Date,
   autoRenew?: boolean | null,
 ): Promise<void> {
+  await lockUser(trx, userId);
   const latest = await trx
     .selectFrom('app_store_transactions')
     .select(['product_id', 'original_transaction_id', 'expires_date'])

@@ -1,4 +1,5 @@
-import { PostgresAdapter, sql, type Expression, type Kysely } from 'kysely';
+import { sql, type Expression, type Kysely } from 'kysely';
+import { isPostgres } from '../locking.ts';
 
 /**
  * The column type of a timestamp. Timestamps are ISO 8601 UTC text in one fixed format
@@ -10,7 +11,5 @@ import { PostgresAdapter, sql, type Expression, type Kysely } from 'kysely';
  * SQLite's DDL stays what it always was.
  */
 export function isoTimestamp(db: Kysely<unknown>): 'varchar(30)' | Expression<unknown> {
-  return db.getExecutor().adapter instanceof PostgresAdapter
-    ? sql`varchar(30) collate "C"`
-    : 'varchar(30)';
+  return isPostgres(db) ? sql`varchar(30) collate "C"` : 'varchar(30)';
 }

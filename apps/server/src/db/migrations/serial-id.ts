@@ -1,8 +1,9 @@
-import { PostgresAdapter, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
+import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
+import { isPostgres } from '../locking.ts';
 
 /** SQLite fills an `integer primary key` by itself; PostgreSQL needs an identity column. */
 export function serialId(db: Kysely<unknown>) {
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const postgres = isPostgres(db);
   return (column: ColumnDefinitionBuilder) =>
     postgres ? column.primaryKey().generatedByDefaultAsIdentity() : column.primaryKey();
 }

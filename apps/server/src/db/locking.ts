@@ -1,0 +1,41 @@
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import type { Database } from './schema.ts';
+
+/**
+ * What makes a read-then-write safe with several servers on one PostgreSQL (decision record
+ * 0007). On SQLite they do nothing, and need not: a server has one connection, on which
+ * Kysely's SQLite driver runs one transaction at a time, and SQLite has one writer.
+ */
+export function isPostgres<T>(db: Kysely<T>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * Waits until no other transaction holds `key`, and holds it until this transaction ends
+ * (PostgreSQL's transaction-level advisory lock on a 64-bit hash of the key). For limits counted
+ * over rows that may not exist yet, where there is no row to lock: codes sent per phone.
+ */
+export async function lockKey(trx: Kysely<Database>, key: string): Promise<void> {
+  if (!isPostgres(trx)) return;
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`guquan:${key}`}, 0))`.execute(trx);
+}
+
+/** `SELECT … FOR UPDATE` on PostgreSQL (the rows stay locked until the transaction ends). */
+export function forUpdate<Query extends { forUpdate: () => Query }>(
+  db: Kysely<Database>,
+  query: Query,
+): Query {
+  return isPostgres(db) ? query.forUpdate() : query;
+}
+
+/**
+ * Locks the user's row until the transaction ends: one change at a time to what is derived per
+ * user (the membership row, the codes sent), whichever server the requests reach. `FOR NO KEY
+ * UPDATE`, not `FOR UPDATE`: rows that reference the user (a new transaction, a code) take a key
+ * share lock on it for their foreign key, which `FOR UPDATE` would wait on, deadlocking two such
+ * transactions of one user; this lock waits only for its own kind.
+ */
+export async function lockUser(trx: Kysely<Database>, userId: number): Promise<void> {
+  const query = trx.selectFrom('users').select('id').where('id', '=', userId);
+  await (isPostgres(trx) ? query.forNoKeyUpdate() : query).execute();
+}
