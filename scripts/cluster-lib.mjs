@@ -2,6 +2,7 @@
 // in front (deploy/nginx.conf.template). `npm run cluster` (cluster.mjs), the cluster tests and
 // `npm run bench:cluster` start it with startCluster(); types in cluster-lib.d.mts.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -75,6 +76,8 @@ function serverEnv(base, settings) {
     DATA_DIR: settings.dataDir,
     MEDIA_DIR: join(settings.dataDir, 'media'),
     MEDIA_CACHE_DIR: join(settings.dataDir, 'media-cache'),
+    // One key for every server, given as a real deployment gives it (not the demo's key file).
+    PHONE_ENCRYPTION_KEY: base.PHONE_ENCRYPTION_KEY ?? settings.phoneKey,
     // Only nginx (on this machine) may say who the client is.
     TRUST_PROXY: HOST,
     LOG_LEVEL: base.LOG_LEVEL ?? 'warn',
@@ -140,6 +143,7 @@ export async function startCluster(options = {}) {
     stack.push(() => redis.stop());
     log(`Redis on ${HOST}:${redis.port}`);
 
+    const phoneKey = `cluster:${randomBytes(32).toString('base64')}`;
     const servers = [];
     for (let index = 0; index < instances; index += 1) {
       const port = await pickPort(ports ?? 0);
@@ -150,6 +154,7 @@ export async function startCluster(options = {}) {
           databaseUrl: postgres.url(),
           redisUrl: redis.url,
           dataDir,
+          phoneKey,
         }),
         stdio: ['ignore', options.serverOutput ?? 'inherit', options.serverOutput ?? 'inherit'],
       });

@@ -3,7 +3,7 @@ import type { Database } from './schema.ts';
 
 /**
  * What makes a read-then-write safe with several servers on one PostgreSQL (decision record
- * 0007). On SQLite they do nothing, and need not: a server has one connection, on which
+ * 0009). On SQLite they do nothing, and need not: a server has one connection, on which
  * Kysely's SQLite driver runs one transaction at a time, and SQLite has one writer.
  */
 export function isPostgres<T>(db: Kysely<T>): boolean {

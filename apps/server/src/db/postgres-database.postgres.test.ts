@@ -2,7 +2,11 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { emptyPostgresDatabase, openPool } from '../test-support/postgres-only.ts';
 import { refusal } from '../test-support/database-refusal.ts';
-import { MIGRATIONS, migrateToLatest } from './migrations.ts';
+import { phoneProtection } from '../crypto/phone-protection.ts';
+import { TEST_PHONE_KEYS } from '../test-support/test-phone-keys.ts';
+import { migrateToLatest, migrations } from './migrations.ts';
+
+const context = { phones: phoneProtection(TEST_PHONE_KEYS) };
 
 let cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -43,18 +47,18 @@ describe('PostgreSQL', () => {
   it('migrates once when several servers start at the same time', async () => {
     const url = await emptyDatabase();
     const servers = await Promise.all([1, 2, 3, 4].map(() => pool(url)));
-    await Promise.all(servers.map((db) => migrateToLatest(db)));
+    await Promise.all(servers.map((db) => migrateToLatest(db, context)));
     const [first] = servers;
     if (!first) throw new Error('no server');
     const applied = await sql<{
       name: string;
     }>`select name from kysely_migration order by name`.execute(first);
-    expect(applied.rows.map((row) => row.name)).toEqual(Object.keys(MIGRATIONS));
+    expect(applied.rows.map((row) => row.name)).toEqual(Object.keys(migrations(context)));
   });
 
   it('keeps timestamps in byte order (COLLATE "C"), whatever the database locale', async () => {
     const db = await pool(await emptyDatabase());
-    await migrateToLatest(db);
+    await migrateToLatest(db, context);
     const columns = await sql<{
       table_name: string;
       column_name: string;
@@ -71,7 +75,7 @@ describe('PostgreSQL', () => {
 
   it('reads counts and sums as numbers, as SQLite does', async () => {
     const db = await pool(await emptyDatabase());
-    await migrateToLatest(db);
+    await migrateToLatest(db, context);
     const row = await db
       .selectFrom('membership_plans')
       .select([(eb) => eb.fn.countAll().as('count'), sql<number>`sum(price_fen)`.as('sum')])

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
+import { isoTimestamp } from './iso-timestamp.ts';
 import { serialId } from './serial-id.ts';
 
 /**
@@ -8,18 +9,19 @@ import { serialId } from './serial-id.ts';
  */
 export const textOutboxTable: Migration = {
   async up(db: Kysely<unknown>) {
+    const timestamp = isoTimestamp(db);
     await db.schema
       .createTable('text_outbox')
       .addColumn('id', 'integer', serialId(db))
       .addColumn('kind', 'varchar(30)', (c) => c.notNull())
       .addColumn('phone_encrypted', 'varchar(200)')
-      .addColumn('queued_at', 'varchar(30)', (c) => c.notNull())
+      .addColumn('queued_at', timestamp, (c) => c.notNull())
       .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
-      .addColumn('next_attempt_at', 'varchar(30)', (c) => c.notNull())
+      .addColumn('next_attempt_at', timestamp, (c) => c.notNull())
       .addColumn('lease_token', 'varchar(40)')
-      .addColumn('lease_until', 'varchar(30)')
-      .addColumn('sent_at', 'varchar(30)')
-      .addColumn('failed_at', 'varchar(30)')
+      .addColumn('lease_until', timestamp)
+      .addColumn('sent_at', timestamp)
+      .addColumn('failed_at', timestamp)
       .addColumn('last_error', 'varchar(200)')
       .addCheckConstraint('text_outbox_kind', sql`kind in ('account_deleted')`)
       .addCheckConstraint('text_outbox_one_outcome', sql`sent_at is null or failed_at is null`)
