@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * The server tests again, on PostgreSQL: one throwaway server for the run
  * (src/test-support/postgres-global-setup.ts), a fresh database per test data directory. Left out:
- * tests that never touch a database, and the SQLite-only ones (the crash test reads the SQLite
- * file; the demo seam test builds bundles).
+ * tests that never touch a database, and the SQLite-only ones (the crash test and the phones-at-rest
+ * test read the SQLite files; the demo seam test builds bundles).
  */
 export default defineConfig({
   test: {
@@ -13,6 +13,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     exclude: [
       'src/crash-consistency.test.ts',
+      'src/crypto/phones-at-rest.test.ts',
       'src/demo-seam.test.ts',
       'src/config/env.test.ts',
       'src/http/api-paths.test.ts',

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSqliteDatabase } from '../db/database.ts';
+import { openTestDataDirDatabase } from '../test-support/test-engine.ts';
 import { openTestDatabase, type TestDatabase } from '../test-support/test-database.ts';
 import type { SmsMessage, SmsSender } from './sms-sender.ts';
 import { deliverQueuedTexts, MAX_ATTEMPTS, queueText, RETRY_WAITS_MS } from './text-outbox.ts';
@@ -102,7 +102,7 @@ describe('the text outbox', () => {
   it('sends once when two jobs, on two connections, run at the same moment', async () => {
     data = await queued();
     const { phones } = data;
-    const second = openSqliteDatabase(data.paths.database);
+    const second = await openTestDataDirDatabase(data.dataDir);
     try {
       const sms = recordingSender(0, 50);
       const run = (db: typeof second, afterMs: number) =>

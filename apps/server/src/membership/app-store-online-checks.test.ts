@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MembershipResponse } from '@guquan/contract/membership';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import { sessionStore } from '../auth/session-store.ts';
-import { dataPaths } from '../config/data-paths.ts';
-import { openSqliteDatabase, type Db } from '../db/database.ts';
+import type { Db } from '../db/database.ts';
 import { newPublicId } from '../db/public-id.ts';
 import { createStoreKitSigner } from '../demo/storekit-signer.ts';
 import { loadCertificateChain, TEST_CHAIN_DIR } from '../demo/test-chain.ts';
@@ -15,6 +14,7 @@ import {
   makeTempDataDir,
   PRODUCTION_APP_STORE_TEST_ENV,
 } from '../test-support/test-app.ts';
+import { openTestDataDirDatabase } from '../test-support/test-engine.ts';
 
 /**
  * A production server checks revocation online (OCSP). This chain's certificates name a
@@ -44,7 +44,7 @@ beforeAll(async () => {
     APPLE_ROOT_CERTS_DIR: OCSP_DOWN_DIR,
   });
   // Production has no demo log-in: a user and a session made the way the app's log-in makes them.
-  db = openSqliteDatabase(dataPaths(temp.dataDir).database);
+  db = await openTestDataDirDatabase(temp.dataDir);
   const user = await db
     .insertInto('users')
     .values({

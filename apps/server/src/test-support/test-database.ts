@@ -9,6 +9,8 @@ import { openTestDataDirDatabase } from './test-engine.ts';
 
 export interface TestDatabase {
   db: Db;
+  /** Its data directory: `openTestDataDirDatabase(dataDir)` opens another connection to it. */
+  dataDir: string;
   paths: DataPaths;
   /** The phone keys of this data directory (made like demo mode's). */
   phones: PhoneProtection;
@@ -29,6 +31,7 @@ export async function openTestDatabase({ seed = true } = {}): Promise<TestDataba
   if (seed) await seedDemoData(db, paths, phones, { imageScale: TEST_IMAGE_SCALE });
   return {
     db,
+    dataDir: temp.dataDir,
     paths,
     phones,
     close: async () => {
