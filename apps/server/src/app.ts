@@ -42,6 +42,7 @@ import { createShareReader, shareRepositories } from './shares/share-reader.ts';
 import { sendApiError } from './http/api-error.ts';
 import { apiRoute } from './http/api-paths.ts';
 import { handleClientError } from './http/client-errors.ts';
+import { answerUnavailableWhileClosing } from './http/closing.ts';
 import { installErrorHandling } from './http/error-handling.ts';
 import {
   SERVER_TIMEOUTS,
@@ -134,7 +135,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     ...serverTimeoutOptions(options.timeouts ?? SERVER_TIMEOUTS),
-    return503OnClosing: true,
+    // Our own 503 while closing, in the site's shapes: http/closing.ts.
+    return503OnClosing: false,
     // Long enough that an oversized id still reaches its route and is answered as invalid there.
     routerOptions: { maxParamLength: 1000 },
     // Errors the router raises before any handler (a malformed percent-encoding) get the one
@@ -204,6 +206,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } },
   });
   installErrorHandling(app);
+  answerUnavailableWhileClosing(app);
   await registerRateLimits(app, config.redisUrl);
   await registerStaticAssets(app, build.assetsDir);
   await registerOpenApi(app, packageJson.version);

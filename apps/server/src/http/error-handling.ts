@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
 import { sendApiError } from './api-error.ts';
@@ -14,12 +14,30 @@ const CLIENT_ERROR_CODES: Record<number, string> = {
   429: 'too_many_requests',
 };
 
-/** How long a client should wait before trying again while the database is away. */
+/** How long a client should wait before trying again while the service is away. */
 const RETRY_AFTER_SECONDS = 5;
 
 /** Whether a path would be a page's, were it under the base path: neither the API nor assets. */
 function isPagePath(url: string): boolean {
   return !url.startsWith(`${API_BASE_PATH}/`) && !url.startsWith(ASSETS_PATH);
+}
+
+/**
+ * 503 with a Retry-After: the friendly page for a browser reading a page, the error shape for the
+ * rest. While the database is away, and while this server shuts down (http/closing.ts).
+ */
+export function sendServiceUnavailable(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+  const readsPage = request.method === 'GET' || request.method === 'HEAD';
+  if (readsPage && request.url.startsWith(`${BASE_PATH}/`) && isPagePath(request.url)) {
+    return sendUnavailablePage(reply);
+  }
+  return sendApiError(
+    reply,
+    503,
+    'service_unavailable',
+    'The service is briefly unavailable. Please try again in a moment.',
+  );
 }
 
 /**
@@ -48,17 +66,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       // Not a bug: PostgreSQL is stopped or restarting. The pool reconnects by itself once it is
       // back; until then every request says so, and nginx tries another server first.
       request.log.warn({ err: error }, 'the database is unavailable');
-      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-      const readsPage = request.method === 'GET' || request.method === 'HEAD';
-      if (readsPage && request.url.startsWith(`${BASE_PATH}/`) && isPagePath(request.url)) {
-        return sendUnavailablePage(reply);
-      }
-      return sendApiError(
-        reply,
-        503,
-        'service_unavailable',
-        'The service is briefly unavailable. Please try again in a moment.',
-      );
+      return sendServiceUnavailable(request, reply);
     }
     request.log.error({ err: error }, 'request failed');
     return sendApiError(
