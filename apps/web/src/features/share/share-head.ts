@@ -2,8 +2,10 @@ import type { Language } from '@guquan/contract/language';
 import type { PageHead } from '@guquan/contract/page-render';
 import type { Image, ShareItems } from '@guquan/contract/share';
 import { imageUrl, type ShareKind } from '@guquan/contract/share-paths';
+import { pluralText } from '../../lib/i18n/plural';
 import { HERO_SLOT, slotSrcSet } from './share-image/image-slots';
 import type { ShareLoaderData } from './share-loader';
+import { fill, shareMessages } from './share-messages';
 
 /** The width previews (WeChat, QQ, Weibo, Twitter) get: large enough, small enough to be quick. */
 const PREVIEW_WIDTH = 750;
@@ -29,9 +31,8 @@ function summaryOf<K extends ShareKind>(kind: K, item: ShareItems[K], language: 
   }
   if (kind === 'cabinet') {
     const cabinet = item as ShareItems['cabinet'];
-    return language === 'en'
-      ? `${cabinet.itemCount} goods in ${cabinet.owner.nickname}'s cabinet`
-      : `${cabinet.owner.nickname} 的痛柜，共 ${cabinet.itemCount} 件谷子`;
+    const summary = pluralText(language, cabinet.itemCount, shareMessages(language).cabinetSummary);
+    return fill(summary, { owner: cabinet.owner.nickname });
   }
   return (item as ShareItems['note']).title;
 }
