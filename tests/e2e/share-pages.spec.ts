@@ -104,7 +104,9 @@ test.describe('a shared item', () => {
     await waitForApp(page);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(cabinet.name);
     await expect(
-      page.getByText(pluralText('zh-CN', cabinet.itemCount, shareMessages('zh-CN').itemCount)).first(),
+      page
+        .getByText(pluralText('zh-CN', cabinet.itemCount, shareMessages('zh-CN').itemCount))
+        .first(),
     ).toBeVisible();
     const tiles = page.locator(`main a[href*="${fullPath(goodsRoute)}?id="]`);
     await expect(tiles).toHaveCount(cabinet.items.length);
