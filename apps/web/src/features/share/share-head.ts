@@ -4,6 +4,7 @@ import type { Image, ShareItems } from '@guquan/contract/share';
 import { imageUrl, type ShareKind } from '@guquan/contract/share-paths';
 import { pluralText } from '../../lib/i18n/plural';
 import { HERO_SLOT, slotSrcSet } from './share-image/image-slots';
+import { appBanner, shareTarget } from './open-in-app/app-link';
 import type { ShareLoaderData } from './share-loader';
 import { fill, shareMessages } from './share-messages';
 
@@ -42,17 +43,23 @@ const UNAVAILABLE: Readonly<Record<Language, string>> = {
   en: 'This share cannot be shown. Open the goods-circle app to see more.',
 };
 
-/** What a share page puts in <head>: link previews for an item, noindex for anything else. */
-export function shareHead(data: unknown, language: Language): PageHead {
+/**
+ * What a share page puts in <head>: link previews for an item, noindex for anything else, and on
+ * every one Safari's Smart App Banner opening the app where the page's "open in app" does (the
+ * first image of goods: the page opens on it).
+ */
+export function shareHead(data: unknown, language: Language, search: string): PageHead {
   const { kind, result } = data as ShareLoaderData<ShareKind>;
+  const banner = appBanner(shareTarget(kind, search));
   if (result instanceof Promise || result.state !== 'ok') {
-    return { noindex: true, description: UNAVAILABLE[language] };
+    return { noindex: true, description: UNAVAILABLE[language], appBanner: banner };
   }
   const image = heroImage(kind, result.item);
   // The server never enlarges an image: a small original is served at its own size.
   const previewWidth = image ? Math.min(PREVIEW_WIDTH, image.width) : PREVIEW_WIDTH;
   return {
     ogType: 'article',
+    appBanner: banner,
     description: summaryOf(kind, result.item, language),
     ...(image
       ? {
