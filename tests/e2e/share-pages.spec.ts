@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import type { Cabinet, Goods, Note } from '@guquan/contract/share';
 import { shareApiPath, type ShareKind } from '@guquan/contract/share-paths';
 import { shareMessages, fill } from '../../apps/web/src/features/share/share-messages.ts';
+import { pluralText } from '../../apps/web/src/lib/i18n/plural.ts';
 import {
   DEMO_IDS,
   expect,
@@ -103,7 +104,9 @@ test.describe('a shared item', () => {
     await waitForApp(page);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(cabinet.name);
     await expect(
-      page.getByText(fill(shareMessages('zh-CN').itemCount, { n: cabinet.itemCount })).first(),
+      page
+        .getByText(pluralText('zh-CN', cabinet.itemCount, shareMessages('zh-CN').itemCount))
+        .first(),
     ).toBeVisible();
     const tiles = page.locator(`main a[href*="${fullPath(goodsRoute)}?id="]`);
     await expect(tiles).toHaveCount(cabinet.items.length);

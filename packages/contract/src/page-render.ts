@@ -1,4 +1,5 @@
 import type { Language } from './language.ts';
+import type { LanguageAlternate } from './search-pages.ts';
 import type { ShareReader } from './share.ts';
 
 /**
@@ -29,8 +30,20 @@ export interface PageHead {
   image?: { path: string; width: number; height: number; alt: string };
   /** `article` for a shared item, else `website`. */
   ogType?: 'website' | 'article';
-  /** Keep this page out of search engines (a missing, removed or private item). */
+  /**
+   * Keep this page out of search engines (in-app pages, a missing, removed or private item, a
+   * legal document's older version): a robots meta tag and an X-Robots-Tag header.
+   */
   noindex?: boolean;
+  /** The page's one address for search engines (`<link rel="canonical">`), a path and query. */
+  canonicalPath?: string;
+  /** The same page in each language and `x-default` (`<link rel="alternate" hreflang>`). */
+  alternates?: LanguageAlternate[];
+  /**
+   * Safari's Smart App Banner (`apple-itunes-app`): the app's App Store id and the link the app
+   * opens, the same as the page's "open in app".
+   */
+  appBanner?: { appId: string; appArgument: string };
   /** The page's first image, to fetch at once: it is the largest paint. */
   preloadImage?: { href: string; srcset: string; sizes: string };
 }
@@ -62,4 +75,9 @@ export interface PageRenderModule {
    * neither their query nor stored data: the build renders them ahead.
    */
   staticPagePaths(): string[];
+  /**
+   * Paths (under the base path, without the language) of the pages search engines should index,
+   * for the sitemap: the website and each legal document's current version.
+   */
+  indexedPagePaths(): string[];
 }

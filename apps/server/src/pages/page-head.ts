@@ -16,14 +16,30 @@ function meta(attribute: 'name' | 'property', key: string, content: string): str
   return `<meta ${attribute}="${key}" content="${escapeHtml(content)}">`;
 }
 
+/** The robots directive of a page kept out of search engines (meta tag and X-Robots-Tag). */
+export const NOINDEX = 'noindex, nofollow';
+
+function link(rel: string, href: string, hreflang?: string): string {
+  const language = hreflang === undefined ? '' : ` hreflang="${escapeHtml(hreflang)}"`;
+  return `<link rel="${rel}"${language} href="${escapeHtml(href)}">`;
+}
+
 /**
- * The tags a page's head adds: description, Open Graph and Twitter card for link previews (WeChat,
- * QQ and Weibo read og:*), robots, and the preload of the largest image. Every value is escaped:
+ * The tags a page's head adds: robots, canonical and language alternates for search engines,
+ * Safari's Smart App Banner, description, Open Graph and Twitter card for link previews (WeChat,
+ * QQ and Weibo read og:*), and the preload of the largest image. Every value is escaped:
  * descriptions and alt texts come from users.
  */
 export function headTags(head: PageHead, facts: HeadFacts): string {
   const tags: string[] = [];
-  if (head.noindex) tags.push(meta('name', 'robots', 'noindex, nofollow'));
+  if (head.noindex) tags.push(meta('name', 'robots', NOINDEX));
+  if (head.canonicalPath) tags.push(link('canonical', `${facts.origin}${head.canonicalPath}`));
+  for (const alternate of head.alternates ?? [])
+    tags.push(link('alternate', `${facts.origin}${alternate.path}`, alternate.hreflang));
+  if (head.appBanner) {
+    const { appId, appArgument } = head.appBanner;
+    tags.push(meta('name', 'apple-itunes-app', `app-id=${appId}, app-argument=${appArgument}`));
+  }
   if (head.description) {
     tags.push(meta('name', 'description', head.description));
     tags.push(meta('property', 'og:description', head.description));

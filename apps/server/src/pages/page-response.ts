@@ -52,6 +52,8 @@ export function sendFinishedPage(
     .header('content-language', headers.language)
     .header('vary', headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding')
     .header('content-security-policy', page.csp);
+  // Crawlers that skip the HTML (or read only headers) see the page's robots directive too.
+  if (page.robots) reply.header('x-robots-tag', page.robots);
   if (successful && clientHasPage(request.headers['if-none-match'], page.etag))
     return reply.code(304).send();
   const encoding = preferredEncoding(request.headers['accept-encoding']);

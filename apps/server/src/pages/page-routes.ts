@@ -18,6 +18,7 @@ import {
 import { renderDocument, type DocumentSettings, type RenderedDocument } from './page-document.ts';
 import { sendFinishedPage } from './page-response.ts';
 import { renderFailurePage } from './render-failure-page.ts';
+import { searchFileRoutes } from './search-files.ts';
 import {
   cachedPage,
   createRenderedPageCache,
@@ -87,6 +88,7 @@ function finished(document: RenderedDocument): CachedPage {
  */
 function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: RenderedPageCache) {
   const production = options.demo !== true;
+  const serverSettings = { demo: !production, publicOrigin: options.publicOrigin };
   const staticPaths = new Set(options.build.renderer.staticPagePaths());
   const sharePages = options.shares
     ? createSharePages({
@@ -108,7 +110,7 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
     const cached = cache.get(key);
     if (cached) return cached;
     const built = await renderStaticPage(options.build, path, language, userAgent);
-    const page = servedStaticPage(built, options.demo === true);
+    const page = servedStaticPage(built, serverSettings);
     cache.set(key, page);
     return page;
   }
@@ -176,7 +178,10 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
 }
 
 export async function pageRoutes(app: FastifyInstance, options: PageRoutesOptions): Promise<void> {
-  const statics = await loadStaticPages(options.build, { demo: options.demo === true });
+  const statics = await loadStaticPages(options.build, {
+    demo: options.demo === true,
+    publicOrigin: options.publicOrigin,
+  });
   if (statics.count === 0)
     app.log.warn('No pages built ahead for this build: static pages are rendered on request');
   const cache = createRenderedPageCache({
@@ -187,6 +192,10 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
     const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
     return reply.redirect(`${BASE_PATH}/website${query}`, 302);
   };
+  searchFileRoutes(app, {
+    publicOrigin: options.publicOrigin,
+    indexedPaths: options.build.renderer.indexedPagePaths(),
+  });
   app.get('/', toWebsite);
   app.get(BASE_PATH, toWebsite);
   app.get(`${BASE_PATH}/`, toWebsite);

@@ -7,14 +7,25 @@ export interface CachedPage {
   /** Strong validator: the content version the page was rendered for. */
   etag: string;
   csp: string;
+  /** The robots directive of the page's head (`noindex, nofollow`), sent as X-Robots-Tag too. */
+  robots: string | undefined;
   /** The page's bytes compressed, made on first request for each encoding. */
   encoded: Map<PageEncoding, Buffer>;
 }
 
 export type PageEncoding = 'br' | 'gzip';
 
+const ROBOTS_META = /<meta name="robots" content="([^"<>]*)">/;
+
+/** The robots meta tag's directive, looked for in the head only: the server writes it there. */
+function robotsOf(html: string): string | undefined {
+  const headEnd = html.indexOf('</head>');
+  return ROBOTS_META.exec(headEnd === -1 ? '' : html.slice(0, headEnd))?.[1];
+}
+
 export function cachedPage(status: number, html: string, etag: string, csp: string): CachedPage {
-  return { status, html: Buffer.from(html, 'utf8'), etag, csp, encoded: new Map() };
+  const robots = robotsOf(html);
+  return { status, html: Buffer.from(html, 'utf8'), etag, csp, robots, encoded: new Map() };
 }
 
 /** The page in an encoding the client accepts (brotli first), compressed once per page. */

@@ -11,6 +11,7 @@ let app: FastifyInstance;
 let build: WebBuild;
 let manifest: { pages: { path: string; language: string; clientClass: string; file: string }[] };
 let renders = 0;
+const ORIGIN = 'https://www.guquan.example';
 
 beforeAll(async () => {
   build = await loadTestWebBuild();
@@ -18,7 +19,7 @@ beforeAll(async () => {
     await readFile(join(prerenderDir(build), 'manifest.json'), 'utf8'),
   ) as typeof manifest;
   app = await buildTestApp(
-    {},
+    { PUBLIC_ORIGIN: ORIGIN },
     {
       webBuild: {
         ...build,
@@ -71,7 +72,7 @@ describe('pages built ahead', () => {
             page.clientClass === build.renderer.clientClass(userAgent),
         );
         const file = await readFile(join(prerenderDir(build), entry?.file ?? ''), 'utf8');
-        expect(res.body).toBe(withServerSettings(file, true));
+        expect(res.body).toBe(withServerSettings(file, { demo: true, publicOrigin: ORIGIN }));
         const fresh = await renderStaticPage(build, path, language, userAgent);
         expect(file).toBe(fresh);
       }

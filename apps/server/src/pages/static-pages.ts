@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { LANGUAGES, type Language } from '@guquan/contract/language';
 import { cachedPage, type CachedPage } from './rendered-page-cache.ts';
 import { DEMO_MODE_META, renderDocument, type DocumentSettings } from './page-document.ts';
+import { escapeHtml } from './html-document.ts';
 import { pageContentSecurityPolicy } from './page-csp.ts';
 import type { WebBuild } from './web-build.ts';
 
@@ -38,8 +39,16 @@ export function prerenderDir(build: Pick<WebBuild, 'clientDir'>): string {
 }
 
 /**
- * A static page as built ahead, in production form (no demo marker); `publicOrigin` is empty, as
- * these pages carry no absolute URL (prerenderStaticPages refuses one that would).
+ * What the build writes for the site's public origin, which only the server knows (PUBLIC_ORIGIN):
+ * the server puts its own in at start-up (withServerSettings). A reserved name (RFC 6761), so a
+ * page that escaped it would point nowhere rather than to another site.
+ */
+export const PRERENDERED_ORIGIN = 'https://public-origin.invalid';
+
+/**
+ * A static page as built ahead, in production form (no demo marker), its canonical and alternate
+ * links on PRERENDERED_ORIGIN. Link previews would need the origin in more places: the build
+ * refuses a page with them.
  */
 export async function renderStaticPage(
   build: WebBuild,
@@ -47,7 +56,7 @@ export async function renderStaticPage(
   language: Language,
   userAgent: string | undefined,
 ): Promise<string> {
-  const settings: DocumentSettings = { build, publicOrigin: '', demo: false };
+  const settings: DocumentSettings = { build, publicOrigin: PRERENDERED_ORIGIN, demo: false };
   const document = await renderDocument(settings, {
     url: path,
     language,
@@ -86,18 +95,33 @@ export async function prerenderStaticPages(build: WebBuild): Promise<number> {
   return written.size;
 }
 
-/** The document as this server sends it: in demo mode with the demo marker (see renderDocument). */
-export function withServerSettings(html: string, demo: boolean): string {
+/** What a server puts into the pages built ahead: its mode and its public origin. */
+export interface ServerSettings {
+  demo: boolean;
+  publicOrigin: string;
+}
+
+/**
+ * The document as this server sends it: its links on the server's public origin, and in demo mode
+ * the demo marker (see renderDocument). Neither touches an inline script or style: the page's CSP
+ * hashes stay valid.
+ */
+export function withServerSettings(html: string, { demo, publicOrigin }: ServerSettings): string {
+  // Only where renderDocument wrote the origin: at the start of an attribute value.
+  const located = html.replaceAll(`"${PRERENDERED_ORIGIN}/`, `"${escapeHtml(publicOrigin)}/`);
   // Where renderDocument puts it: first in the head marker, which follows the title.
   return demo
-    ? html.replace(/<\/title>(\s*)/, (_match, space: string) => `</title>${space}${DEMO_MODE_META}`)
-    : html;
+    ? located.replace(
+        /<\/title>(\s*)/,
+        (_match, space: string) => `</title>${space}${DEMO_MODE_META}`,
+      )
+    : located;
 }
 
 /** A page built ahead, ready to send: with this server's settings, its ETag and its CSP. */
-export function servedStaticPage(built: string, demo: boolean): CachedPage {
-  const html = withServerSettings(built, demo);
-  return cachedPage(200, html, contentEtag(html), pageContentSecurityPolicy(html, !demo));
+export function servedStaticPage(built: string, settings: ServerSettings): CachedPage {
+  const html = withServerSettings(built, settings);
+  return cachedPage(200, html, contentEtag(html), pageContentSecurityPolicy(html, !settings.demo));
 }
 
 export interface StaticPages {
@@ -118,7 +142,7 @@ export function contentEtag(html: string): string {
  */
 export async function loadStaticPages(
   build: WebBuild,
-  { demo }: { demo: boolean },
+  settings: ServerSettings,
 ): Promise<StaticPages> {
   const dir = prerenderDir(build);
   let manifest: PrerenderManifest;
@@ -133,7 +157,7 @@ export async function loadStaticPages(
   for (const entry of manifest.pages) {
     let page = files.get(entry.file);
     if (!page) {
-      page = servedStaticPage(await readFile(join(dir, entry.file), 'utf8'), demo);
+      page = servedStaticPage(await readFile(join(dir, entry.file), 'utf8'), settings);
       files.set(entry.file, page);
     }
     pages.set(staticPageKey(entry.path, entry.language, entry.clientClass), page);

@@ -62,13 +62,16 @@ export async function loadWebBuild(distDir: string): Promise<WebBuild> {
       readStyles(assetsDir),
       import(pathToFileURL(rendererPath).href) as Promise<Partial<PageRenderModule>>,
     ]);
-    const { renderPage, clientClass, staticPagePaths } = rendererModule;
+    const { renderPage, clientClass, staticPagePaths, indexedPagePaths } = rendererModule;
     if (
       typeof renderPage !== 'function' ||
       typeof clientClass !== 'function' ||
-      typeof staticPagePaths !== 'function'
+      typeof staticPagePaths !== 'function' ||
+      typeof indexedPagePaths !== 'function'
     )
-      throw new Error(`${rendererPath} lacks renderPage, clientClass or staticPagePaths`);
+      throw new Error(
+        `${rendererPath} lacks renderPage, clientClass, staticPagePaths or indexedPagePaths`,
+      );
     const entryStyles: string[] = [];
     const template = html
       .replace(ENTRY_SCRIPT_TAGS, '')
@@ -84,7 +87,7 @@ export async function loadWebBuild(distDir: string): Promise<WebBuild> {
       entryStyles,
       styles,
       manifest: manifestSchema.parse(JSON.parse(manifestText)),
-      renderer: { renderPage, clientClass, staticPagePaths },
+      renderer: { renderPage, clientClass, staticPagePaths, indexedPagePaths },
       // index.html names every entry chunk by its hash; the manifest names all the others.
       buildId: createHash('sha256')
         .update(html)

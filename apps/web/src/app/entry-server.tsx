@@ -14,6 +14,7 @@ import type {
 import type { Language } from '@guquan/contract/language';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { NOT_FOUND_ROUTE_ID, routeTable } from '../config/route-table';
+import { indexedPagePaths, searchHeadOf } from '../config/search-indexing';
 import { isStaticRoute } from '../config/static-routes';
 import { detectClient } from '../lib/client/client-info';
 import { titleForMatches } from '../lib/routing/document-title';
@@ -78,13 +79,19 @@ export async function renderPage({
   };
 }
 
-/** The head of the deepest matched route whose module says one (share pages: previews). */
+/**
+ * The head of the deepest matched route: what search engines should do with it (its route's kind),
+ * and what its module adds (share pages: previews, robots by what they show, the app banner).
+ */
 async function headOf(context: StaticHandlerContext, language: Language): Promise<PageHead> {
   const leaf = context.matches.at(-1);
   const entry = leaf ? routeTable.find((route) => route.id === leaf.route.id) : undefined;
   if (!leaf || !entry) return {};
   const head = await loadRouteHead(entry.module);
-  return head ? head(context.loaderData[leaf.route.id], language) : {};
+  return {
+    ...searchHeadOf(entry, language),
+    ...(head ? head(context.loaderData[leaf.route.id], language, context.location.search) : {}),
+  };
 }
 
 /** A name for the device class the page's markup depends on (see detectClient). */
@@ -97,11 +104,12 @@ export function staticPagePaths(): string[] {
   return routeTable.filter(isStaticRoute).map((entry) => `${BASE_PATH}${entry.path}`);
 }
 
-export { routeTable };
+export { routeTable, indexedPagePaths };
 
 // Checked here so a change of the contract breaks the web build, not the server at run time.
 export const pageRenderModule: PageRenderModule = {
   renderPage,
   clientClass,
   staticPagePaths,
+  indexedPagePaths,
 };

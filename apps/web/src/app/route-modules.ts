@@ -10,8 +10,11 @@ export interface RouteModule {
   loader?: LoaderFunction;
   /** When the router reloads the route's data (share pages: only for another item). */
   shouldRevalidate?: ShouldRevalidateFunction;
-  /** What the page adds to <head> (previews, robots), from its loader data; read on the server. */
-  head?: (loaderData: unknown, language: Language) => PageHead;
+  /**
+   * What the page adds to <head> (previews, robots, app banner), from its loader data and the
+   * query it was rendered for; read on the server.
+   */
+  head?: (loaderData: unknown, language: Language, search: string) => PageHead;
 }
 
 // One chunk per route module, fetched only when its route is visited.

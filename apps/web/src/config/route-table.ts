@@ -17,8 +17,15 @@ export interface LegalDocumentRef {
   readonly version: string;
 }
 
+/**
+ * What a route is for, which decides how search engines treat it (config/search-indexing.ts):
+ * only the website, the legal pages and shared items are for them; in-app pages never are.
+ */
+export type RouteKind = 'website' | 'share' | 'in-app' | 'legal' | 'not-found';
+
 export interface RouteEntry {
   readonly id: string;
+  readonly kind: RouteKind;
   /** Path under the base path, as the spec writes it; `*` is the not-found page. */
   readonly path: string;
   readonly titles?: Titles;
@@ -34,48 +41,56 @@ const EXPOSURE_AGREEMENT: Titles = { 'zh-CN': '曝光协议', en: 'Exposure agre
 export const routeTable = [
   {
     id: 'website',
+    kind: 'website',
     path: '/website',
     titles: { 'zh-CN': '谷圈官网', en: 'goods-circle official website' },
     module: 'website',
   },
   {
     id: 'goods-share',
+    kind: 'share',
     path: '/AppShare/goodsShare',
     titles: { 'zh-CN': '谷子分享', en: 'goods share' },
     module: 'goods-share',
   },
   {
     id: 'cabinet-share',
+    kind: 'share',
     path: '/AppShare/cabinetShare',
     titles: { 'zh-CN': '痛柜', en: 'painful cabinet' },
     module: 'cabinet-share',
   },
   {
     id: 'notes-share',
+    kind: 'share',
     path: '/AppShare/notesShare',
     titles: { 'zh-CN': '笔记分享', en: 'note share' },
     module: 'notes-share',
   },
   {
     id: 'cash-design',
+    kind: 'in-app',
     path: '/APPPage/cashDesign',
     titles: { 'zh-CN': '兑换设计图', en: 'redeem design drawing' },
     module: 'cash-design',
   },
   {
     id: 'ios-vip-buy',
+    kind: 'in-app',
     path: '/APPPage/iosVipBuy',
     titles: { 'zh-CN': '会员中心', en: 'Membership centre' },
     module: 'ios-vip-buy',
   },
   {
     id: 'log-out',
+    kind: 'in-app',
     path: '/APPPage/logOut',
     titles: { 'zh-CN': '注销账号', en: 'deregister account' },
     module: 'log-out',
   },
   {
     id: 'vip-agreement',
+    kind: 'legal',
     path: '/agreement/vip/VipAgreement',
     titles: { 'zh-CN': '会员服务协议', en: 'Membership agreement' },
     module: 'legal-document',
@@ -83,6 +98,7 @@ export const routeTable = [
   },
   {
     id: 'user-agreement',
+    kind: 'legal',
     path: '/agreement/user/UserAgreement',
     titles: USER_AGREEMENT,
     module: 'legal-document',
@@ -90,6 +106,7 @@ export const routeTable = [
   },
   {
     id: 'user-agreement-20251015',
+    kind: 'legal',
     path: '/agreement/user/UserAgreement20251015',
     titles: USER_AGREEMENT,
     module: 'legal-document',
@@ -97,6 +114,7 @@ export const routeTable = [
   },
   {
     id: 'privacy-policy',
+    kind: 'legal',
     path: '/agreement/yiSi/YiSiAgreement',
     titles: PRIVACY_POLICY,
     module: 'legal-document',
@@ -104,6 +122,7 @@ export const routeTable = [
   },
   {
     id: 'privacy-policy-20251015',
+    kind: 'legal',
     path: '/agreement/yiSi/YiSiAgreement20251015',
     titles: PRIVACY_POLICY,
     module: 'legal-document',
@@ -111,6 +130,7 @@ export const routeTable = [
   },
   {
     id: 'exposure-agreement',
+    kind: 'legal',
     path: '/agreement/ExposureAgreement',
     titles: EXPOSURE_AGREEMENT,
     module: 'legal-document',
@@ -118,6 +138,7 @@ export const routeTable = [
   },
   {
     id: 'exposure-agreement-alias',
+    kind: 'legal',
     path: '/agreement/exposure/ExposureAgreement',
     titles: EXPOSURE_AGREEMENT,
     module: 'legal-document',
@@ -125,6 +146,7 @@ export const routeTable = [
   },
   {
     id: 'exposure-note-agreement',
+    kind: 'legal',
     path: '/agreement/exposureNote/ExposureNoteAgreement',
     titles: { 'zh-CN': '曝光笔记要求', en: 'Exposure note requirements' },
     module: 'legal-document',
@@ -132,6 +154,7 @@ export const routeTable = [
   },
   {
     id: 'user-info-list',
+    kind: 'legal',
     path: '/agreement/userInfoList',
     titles: { 'zh-CN': '个人信息收集清单', en: 'Personal information collected' },
     module: 'legal-document',
@@ -139,12 +162,13 @@ export const routeTable = [
   },
   {
     id: 'third-party-share-list',
+    kind: 'legal',
     path: '/agreement/thirdPartyShareList',
     titles: { 'zh-CN': '第三方信息共享清单', en: 'Third-party information sharing' },
     module: 'legal-document',
     legal: { document: 'third-party-share-list', version: '2025-10-15' },
   },
-  { id: 'not-found', path: '*', module: 'not-found' },
+  { id: 'not-found', kind: 'not-found', path: '*', module: 'not-found' },
 ] as const satisfies readonly RouteEntry[];
 
 export type RouteId = (typeof routeTable)[number]['id'];
@@ -152,7 +176,7 @@ export type RouteId = (typeof routeTable)[number]['id'];
 export const NOT_FOUND_ROUTE_ID: RouteId = 'not-found';
 
 /** The full URL path of a route, e.g. `/anime_merch_web/website`. */
-export function fullPath(route: RouteEntry): string {
+export function fullPath(route: Pick<RouteEntry, 'path'>): string {
   return `${BASE_PATH}${route.path}`;
 }
 

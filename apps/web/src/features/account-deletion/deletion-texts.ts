@@ -1,5 +1,6 @@
 import type { DeletionBlockerKind, RetainedKind } from '@guquan/contract/account-deletion';
 import type { Language } from '@guquan/contract/language';
+import { pluralText, type PluralTexts } from '../../lib/i18n/plural';
 
 /** The texts of the account deletion page; what it says matches the privacy policy, 8.2 and 11.5. */
 export interface DeletionTexts {
@@ -56,12 +57,24 @@ export interface DeletionTexts {
   requestFailed: string;
 }
 
+const YEARS: Readonly<Record<Language, PluralTexts>> = {
+  'zh-CN': { other: '{n} 年' },
+  en: { one: '{n} year', other: '{n} years' },
+};
+const MONTHS: Readonly<Record<Language, PluralTexts>> = {
+  'zh-CN': { other: '{n} 个月' },
+  en: { one: '{n} month', other: '{n} months' },
+};
+
 function duration(months: number, language: Language): string {
-  if (months % 12 === 0) {
-    const years = months / 12;
-    return language === 'en' ? `${years} year${years === 1 ? '' : 's'}` : `${years} 年`;
-  }
-  return language === 'en' ? `${months} months` : `${months} 个月`;
+  return months % 12 === 0
+    ? pluralText(language, months / 12, YEARS[language])
+    : pluralText(language, months, MONTHS[language]);
+}
+
+/** An English count with its noun: "1 note", "2 notes". */
+function count(n: number, one: string, other: string): string {
+  return pluralText('en', n, { one: `{n} ${one}`, other: `{n} ${other}` });
 }
 
 const zh: DeletionTexts = {
@@ -157,10 +170,16 @@ const en: DeletionTexts = {
   intro: 'A deleted account cannot be restored. Please read all of this before you go on.',
   deletedHeading: 'What is deleted',
   deletedItems: (c) => [
-    `Your ${c.goods} goods and their pictures`,
-    `Your ${c.cabinets} cabinets`,
-    `Your ${c.notes} notes and their comments`,
-    `Your ${c.comments} comments`,
+    pluralText('en', c.goods, {
+      one: 'Your {n} item of goods and its pictures',
+      other: 'Your {n} goods and their pictures',
+    }),
+    `Your ${count(c.cabinets, 'cabinet', 'cabinets')}`,
+    pluralText('en', c.notes, {
+      one: 'Your {n} note and its comments',
+      other: 'Your {n} notes and their comments',
+    }),
+    `Your ${count(c.comments, 'comment', 'comments')}`,
   ],
   deletedProfile:
     'Your profile (nickname, avatar, bound phone number), your log-ins, likes and collections. Messages you sent stay in the other person’s chat, shown as from “deleted user”.',
@@ -176,9 +195,12 @@ const en: DeletionTexts = {
       `Reports and appeals: ${duration(m, 'en')} after they are handled; open disputes until resolved`,
   },
   lostHeading: 'What you lose',
-  lostPoints: (p) => (p === null ? 'Your unused points' : `Your ${p} unused points`),
+  lostPoints: (p) =>
+    p === null ? 'Your unused points' : `Your ${count(p, 'unused point', 'unused points')}`,
   lostDesigns: (d) =>
-    d === null ? 'The design drawings you redeemed' : `The ${d} design drawings you redeemed`,
+    d === null
+      ? 'The design drawings you redeemed'
+      : `The ${count(d, 'design drawing', 'design drawings')} you redeemed`,
   lostMembership: (u) => (u === null ? 'Any membership time left' : `Your membership (until ${u})`),
   subscriptionWarning:
     'Membership is an Apple auto-renewing subscription: deleting your account does not cancel it. Cancel it first in iPhone Settings > Apple Account > Subscriptions, or Apple keeps charging you.',
@@ -245,7 +267,7 @@ const en: DeletionTexts = {
     s >= 3600
       ? `You have asked for too many codes today. Try again in ${Math.ceil(s / 3600)} h.`
       : `Too many codes. Try again in ${s} s.`,
-  wrongCode: (left) => `The code is wrong. ${left} ${left === 1 ? 'try' : 'tries'} left.`,
+  wrongCode: (left) => `The code is wrong. ${count(left, 'try', 'tries')} left.`,
   requestFailed: 'That did not go through. Check your connection and try again.',
 };
 

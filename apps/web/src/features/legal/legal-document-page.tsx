@@ -4,7 +4,7 @@ import { useLanguage } from '../../lib/i18n/language-context';
 import type { LegalDocument } from './legal-document';
 import { formatCalendarDate } from '../../lib/format/dates';
 import { legalTexts } from './legal-texts';
-import { versionsOf } from './legal-versions';
+import { versionsOf } from '../../config/legal-versions';
 import styles from './legal-document-page.module.css';
 
 function DocumentBody({ html }: { html: string }) {

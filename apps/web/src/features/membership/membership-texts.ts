@@ -1,5 +1,6 @@
 import type { Language } from '@guquan/contract/language';
 import type { PlanPeriod } from '@guquan/contract/membership';
+import { pluralText } from '../../lib/i18n/plural';
 
 /** The membership centre's texts (App Store rule 3.1.2: title, length, price, renewal terms). */
 export const membershipTexts = {
@@ -118,7 +119,10 @@ export const membershipTexts = {
     restoring: 'Restoring purchases…',
     restored: (count: number) =>
       count > 0
-        ? `Restored ${count} purchase${count === 1 ? '' : 's'}.`
+        ? pluralText('en', count, {
+            one: 'Restored {n} purchase.',
+            other: 'Restored {n} purchases.',
+          })
         : 'No subscription to restore was found.',
     restoreFailed: (message: string) => `Restoring did not complete: ${message}`,
     onlyIos: 'Membership can be bought in the 谷圈 iOS app.',

@@ -1,5 +1,11 @@
 import type { Language } from '@guquan/contract/language';
 import { useLanguage } from '../../lib/i18n/language-context';
+import { pluralText } from '../../lib/i18n/plural';
+
+/** "1 point", "2 points". */
+function points(n: number): string {
+  return pluralText('en', n, { one: '{n} point', other: '{n} points' });
+}
 
 /** The redeem page's texts in both languages. Points are earned in the app, never bought. */
 const zhCN = {
@@ -53,23 +59,23 @@ const en: RedeemTexts = {
   designer: 'Designer',
   price: 'Price',
   yourPoints: 'Your points',
-  points: (n: number) => `${n} ${n === 1 ? 'point' : 'points'}`,
+  points,
   redeem: 'Redeem',
   redeeming: 'Redeeming…',
   confirmTitle: 'Confirm redemption',
   confirmBody: (title: string, price: number, rest: number) =>
-    `Redeem “${title}” for ${price} points? You will have ${rest} points left. Points are not refunded.`,
+    `Redeem “${title}” for ${points(price)}? You will have ${points(rest)} left. Points are not refunded.`,
   confirm: 'Redeem',
   cancel: 'Cancel',
   redeemedHeading: 'Redeemed',
   redeemedBody: (balance: number) =>
-    `The design is in your collection. You have ${balance} points left.`,
+    `The design is in your collection. You have ${points(balance)} left.`,
   alreadyHeading: 'You have redeemed this design',
   alreadyBody: 'You can view and use it in the 谷圈 app at any time.',
   openInApp: 'Open in the app',
   insufficientHeading: 'Not enough points',
   insufficientBody: (missing: number) =>
-    `You need ${missing} more ${missing === 1 ? 'point' : 'points'}. Points are earned in the 谷圈 app: daily check-ins, posting notes and more.`,
+    `You need ${pluralText('en', missing, { one: '{n} more point', other: '{n} more points' })}. Points are earned in the 谷圈 app: daily check-ins, posting notes and more.`,
   unavailableHeading: 'No longer available',
   unavailableBody: 'This design can no longer be redeemed.',
   invalidHeading: 'This link is incomplete',
@@ -91,6 +97,10 @@ const en: RedeemTexts = {
 
 const texts: Readonly<Record<Language, RedeemTexts>> = { 'zh-CN': zhCN, en };
 
+export function redeemTexts(language: Language): RedeemTexts {
+  return texts[language];
+}
+
 export function useRedeemTexts(): RedeemTexts {
-  return texts[useLanguage()];
+  return redeemTexts(useLanguage());
 }

@@ -2,8 +2,11 @@ import type { Language } from '@guquan/contract/language';
 import type { PageHead } from '@guquan/contract/page-render';
 import type { Image, ShareItems } from '@guquan/contract/share';
 import { imageUrl, type ShareKind } from '@guquan/contract/share-paths';
+import { pluralText } from '../../lib/i18n/plural';
 import { HERO_SLOT, slotSrcSet } from './share-image/image-slots';
+import { appBanner, shareTarget } from './open-in-app/app-link';
 import type { ShareLoaderData } from './share-loader';
+import { fill, shareMessages } from './share-messages';
 
 /** The width previews (WeChat, QQ, Weibo, Twitter) get: large enough, small enough to be quick. */
 const PREVIEW_WIDTH = 750;
@@ -29,9 +32,8 @@ function summaryOf<K extends ShareKind>(kind: K, item: ShareItems[K], language: 
   }
   if (kind === 'cabinet') {
     const cabinet = item as ShareItems['cabinet'];
-    return language === 'en'
-      ? `${cabinet.itemCount} goods in ${cabinet.owner.nickname}'s cabinet`
-      : `${cabinet.owner.nickname} 的痛柜，共 ${cabinet.itemCount} 件谷子`;
+    const summary = pluralText(language, cabinet.itemCount, shareMessages(language).cabinetSummary);
+    return fill(summary, { owner: cabinet.owner.nickname });
   }
   return (item as ShareItems['note']).title;
 }
@@ -41,17 +43,23 @@ const UNAVAILABLE: Readonly<Record<Language, string>> = {
   en: 'This share cannot be shown. Open the goods-circle app to see more.',
 };
 
-/** What a share page puts in <head>: link previews for an item, noindex for anything else. */
-export function shareHead(data: unknown, language: Language): PageHead {
+/**
+ * What a share page puts in <head>: link previews for an item, noindex for anything else, and on
+ * every one Safari's Smart App Banner opening the app where the page's "open in app" does (the
+ * first image of goods: the page opens on it).
+ */
+export function shareHead(data: unknown, language: Language, search: string): PageHead {
   const { kind, result } = data as ShareLoaderData<ShareKind>;
+  const banner = appBanner(shareTarget(kind, search));
   if (result instanceof Promise || result.state !== 'ok') {
-    return { noindex: true, description: UNAVAILABLE[language] };
+    return { noindex: true, description: UNAVAILABLE[language], appBanner: banner };
   }
   const image = heroImage(kind, result.item);
   // The server never enlarges an image: a small original is served at its own size.
   const previewWidth = image ? Math.min(PREVIEW_WIDTH, image.width) : PREVIEW_WIDTH;
   return {
     ogType: 'article',
+    appBanner: banner,
     description: summaryOf(kind, result.item, language),
     ...(image
       ? {

@@ -3,7 +3,10 @@ import type { GoodsStatus } from '@guquan/contract/share';
 import type { ShareKind } from '@guquan/contract/share-paths';
 import { useLanguage } from '../../lib/i18n/language-context';
 
-/** Every text of the share pages, in both languages. `{n}`, `{total}`, `{app}` are filled in. */
+/**
+ * Every text of the share pages, in both languages. `{n}`, `{total}`, `{app}` are filled in. Texts
+ * with a count are PluralTexts (lib/i18n/plural.ts): English has a form for one and for other.
+ */
 const messages = {
   'zh-CN': {
     appName: '谷圈',
@@ -26,10 +29,10 @@ const messages = {
     category: '品类',
     price: '价格',
     noPrice: '未标价',
-    likes: '喜欢',
-    wants: '想要',
-    collects: '收藏',
-    comments: '评论',
+    likes: { other: '喜欢' },
+    wants: { other: '想要' },
+    collects: { other: '收藏' },
+    comments: { other: '评论' },
     counts: '互动数据',
     owner: '谷主',
     author: '作者',
@@ -44,16 +47,17 @@ const messages = {
     viewerPrevious: '上一张',
     viewerNext: '下一张',
     cover: '{name}的封面',
-    itemCount: '共 {n} 件谷子',
+    itemCount: { other: '共 {n} 件谷子' },
+    cabinetSummary: { other: '{owner} 的痛柜，共 {n} 件谷子' },
     itemsHeading: '柜中谷子',
-    itemsMore: '还有 {n} 件谷子，打开 App 查看',
+    itemsMore: { other: '还有 {n} 件谷子，打开 App 查看' },
     noItems: '柜子里还没有公开的谷子',
     topComments: '热门评论',
-    allComments: '在 App 内查看全部 {n} 条评论',
+    allComments: { other: '在 App 内查看全部 {n} 条评论' },
     noComments: '还没有评论，来 App 里抢沙发吧',
     moreInApp: '更多精彩内容在谷圈 App',
     publishedOn: '发布于 {date}',
-    commentLikes: '{n} 人赞过',
+    commentLikes: { other: '{n} 人赞过' },
     this: { goods: '这件谷子', cabinet: '这个痛柜', note: '这篇笔记' } satisfies Record<
       ShareKind,
       string
@@ -114,10 +118,10 @@ const messages = {
     category: 'Category',
     price: 'Price',
     noPrice: 'No price set',
-    likes: 'Likes',
-    wants: 'Wants',
-    collects: 'Saves',
-    comments: 'Comments',
+    likes: { one: 'like', other: 'likes' },
+    wants: { one: 'want', other: 'wants' },
+    collects: { one: 'save', other: 'saves' },
+    comments: { one: 'comment', other: 'comments' },
     counts: 'Reactions',
     owner: 'Owner',
     author: 'Author',
@@ -132,16 +136,20 @@ const messages = {
     viewerPrevious: 'Previous photo',
     viewerNext: 'Next photo',
     cover: 'Cover of {name}',
-    itemCount: '{n} items',
+    itemCount: { one: '{n} item', other: '{n} items' },
+    cabinetSummary: {
+      one: '{n} item in {owner}’s cabinet',
+      other: '{n} items in {owner}’s cabinet',
+    },
     itemsHeading: 'In this cabinet',
-    itemsMore: '{n} more in the app',
+    itemsMore: { one: '{n} more item in the app', other: '{n} more items in the app' },
     noItems: 'No public items in this cabinet yet',
     topComments: 'Top comments',
-    allComments: 'See all {n} comments in the app',
+    allComments: { one: 'See the comment in the app', other: 'See all {n} comments in the app' },
     noComments: 'No comments yet: be the first in the app',
     moreInApp: 'More in the goods-circle app',
     publishedOn: 'Posted {date}',
-    commentLikes: '{n} likes',
+    commentLikes: { one: '{n} like', other: '{n} likes' },
     this: { goods: 'This item', cabinet: 'This cabinet', note: 'This note' },
     failures: {
       not_found: {

@@ -26,7 +26,7 @@ const messages = {
 
 export type Messages = (typeof messages)[Language];
 
-function messagesFor(language: Language): Messages {
+export function messagesFor(language: Language): Messages {
   return messages[language];
 }
 

@@ -1,5 +1,7 @@
 import { Link, useLocation } from 'react-router';
 import type { Cabinet } from '@guquan/contract/share';
+import { useLanguage } from '../../../lib/i18n/language-context';
+import { pluralText } from '../../../lib/i18n/plural';
 import { OpenAppButton } from '../open-app-button/open-app-button';
 import { useAppPrompt } from '../open-in-app/app-prompt';
 import { HERO_SLOT, TILE_SLOT } from '../share-image/image-slots';
@@ -22,6 +24,7 @@ const TILES_LOADED_WITH_PAGE = 6;
 /** A cabinet share: its cover, whose it is, how many goods, and the goods, each to its own page. */
 export function CabinetView({ cabinet }: { cabinet: Cabinet }) {
   const text = useShareMessages();
+  const language = useLanguage();
   const { openApp } = useAppPrompt();
   const { search } = useLocation();
   const hidden = cabinet.itemCount - cabinet.items.length;
@@ -40,7 +43,7 @@ export function CabinetView({ cabinet }: { cabinet: Cabinet }) {
         </h1>
         <div className={styles.meta}>
           <UserChip user={cabinet.owner} role={text.owner} />
-          <p className={styles.count}>{fill(text.itemCount, { n: cabinet.itemCount })}</p>
+          <p className={styles.count}>{pluralText(language, cabinet.itemCount, text.itemCount)}</p>
         </div>
         <StatList stats={[['likes', cabinet.likes]]} />
         {cabinet.text ? <UserText text={cabinet.text} className={shared.text} /> : null}
@@ -72,7 +75,7 @@ export function CabinetView({ cabinet }: { cabinet: Cabinet }) {
         </ul>
         {hidden > 0 ? (
           <button type="button" className={shared.more} onClick={openApp}>
-            {fill(text.itemsMore, { n: hidden })}
+            {pluralText(language, hidden, text.itemsMore)}
           </button>
         ) : null}
       </section>

@@ -1,5 +1,6 @@
 import type { Note } from '@guquan/contract/share';
 import { useLanguage } from '../../../lib/i18n/language-context';
+import { pluralText } from '../../../lib/i18n/plural';
 import { OpenAppButton } from '../open-app-button/open-app-button';
 import { useAppPrompt } from '../open-in-app/app-prompt';
 import { PhotoGallery } from '../photo-gallery/photo-gallery';
@@ -54,14 +55,24 @@ export function NoteView({ note }: { note: Note }) {
               <UserChip user={comment.author} role={text.commenter} size="small" />
               <UserText text={comment.text} rich className={styles.commentText} />
               <p className={shared.muted}>
-                {fill(text.commentLikes, { n: formatCount(comment.likes, language) })}
+                {pluralText(
+                  language,
+                  comment.likes,
+                  text.commentLikes,
+                  formatCount(comment.likes, language),
+                )}
               </p>
             </li>
           ))}
         </ul>
         <button type="button" className={shared.more} onClick={openApp}>
           {note.comments > note.topComments.length
-            ? fill(text.allComments, { n: formatCount(note.comments, language) })
+            ? pluralText(
+                language,
+                note.comments,
+                text.allComments,
+                formatCount(note.comments, language),
+              )
             : text.moreInApp}
         </button>
       </section>

@@ -1,5 +1,5 @@
 import { appLinks, download } from '@content/site.json';
-import type { ShareKind } from '@guquan/contract/share-paths';
+import { parseShareId, type ShareKind } from '@guquan/contract/share-paths';
 import type { ClientInfo } from '../../../lib/client/client-info';
 
 /**
@@ -30,6 +30,21 @@ const WEBSITE_DOWNLOAD_PATH = '/website#download';
  * the app's start screen when the page has no valid id.
  */
 export type AppTarget = { kind: ShareKind; id: string; image?: number } | null;
+
+/**
+ * The target of a share page: its own `?id=` (even when the page cannot show the item: the app
+ * may, e.g. to its author), for goods with the image being viewed; without a valid id, the app's
+ * start screen.
+ */
+export function shareTarget(kind: ShareKind, search: string, image = 0): AppTarget {
+  const id = parseShareId(new URLSearchParams(search).get('id'));
+  return id ? { kind, id, ...(kind === 'goods' ? { image } : {}) } : null;
+}
+
+/** Safari's Smart App Banner for a target: the app, opening where "open in app" would. */
+export function appBanner(target: AppTarget): { appId: string; appArgument: string } {
+  return { appId: download.ios.appStoreId, appArgument: universalLink(target) };
+}
 
 const APP_SEGMENTS: Readonly<Record<ShareKind, string>> = {
   goods: 'goods',

@@ -1,10 +1,10 @@
 import { createContext, useContext, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
-import { parseShareId, type ShareKind } from '@guquan/contract/share-paths';
+import type { ShareKind } from '@guquan/contract/share-paths';
 import { OpenInBrowserGuide } from '../../../components/open-in-browser-guide/open-in-browser-guide';
 import { useClientInfo } from '../../../lib/client/client-info-context';
 import { fill, useShareMessages } from '../share-messages';
-import type { AppTarget } from './app-link';
+import { shareTarget } from './app-link';
 import { useOpenInApp } from './use-open-in-app';
 
 interface AppPrompt {
@@ -25,13 +25,12 @@ export function useAppPrompt(): AppPrompt {
 
 /**
  * What every part of a share page uses to open the app: the top bar, the main button and the
- * state views. The target is the page's own `?id=` (even when the page cannot show the item: the
- * app may, e.g. to its author); without a valid id, the app's start screen.
+ * state views, all on the page's target (shareTarget).
  */
 export function AppPromptProvider({ kind, children }: { kind: ShareKind; children: ReactNode }) {
-  const id = parseShareId(new URLSearchParams(useLocation().search).get('id'));
+  const { search } = useLocation();
   const [image, setImage] = useState(0);
-  const target: AppTarget = id ? { kind, id, ...(kind === 'goods' ? { image } : {}) } : null;
+  const target = shareTarget(kind, search, image);
   const { openApp, guideOpen, closeGuide } = useOpenInApp(target);
   const { inAppBrowser } = useClientInfo();
   const text = useShareMessages();

@@ -1,4 +1,5 @@
 import { useLanguage } from '../../../lib/i18n/language-context';
+import { pluralText } from '../../../lib/i18n/plural';
 import { formatCount } from '../share-format';
 import { useShareMessages } from '../share-messages';
 import styles from './stat-list.module.css';
@@ -12,7 +13,7 @@ const ICONS: Readonly<Record<StatKind, string>> = {
   comments: 'M5 5h14v10H9l-4 4V5z',
 };
 
-/** Likes, wants, collects, comments: icon, number (1.2万 / 12.3k) and its name. */
+/** Likes, wants, collects, comments: icon, number (1.2万 / 12.3k) and its name ("1 like"). */
 export function StatList({ stats }: { stats: readonly (readonly [StatKind, number])[] }) {
   const text = useShareMessages();
   const language = useLanguage();
@@ -24,7 +25,7 @@ export function StatList({ stats }: { stats: readonly (readonly [StatKind, numbe
             <path d={ICONS[kind]} />
           </svg>
           <span className={styles.count}>{formatCount(count, language)}</span>
-          <span className={styles.name}>{text[kind]}</span>
+          <span className={styles.name}>{pluralText(language, count, text[kind])}</span>
         </li>
       ))}
     </ul>

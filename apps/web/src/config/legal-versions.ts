@@ -1,4 +1,4 @@
-import { routeTable, type RouteEntry } from '../../config/route-table';
+import { routeTable, type RouteEntry } from './route-table';
 
 export interface LegalVersion {
   version: string;

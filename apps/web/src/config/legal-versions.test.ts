@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { routeTable, type RouteEntry } from '../../config/route-table';
-import { hasLegalDocument } from './load-legal-document';
+import { routeTable, type RouteEntry } from './route-table';
+import { hasLegalDocument } from '../features/legal/load-legal-document';
 import { versionsOf } from './legal-versions';
 
 describe('versionsOf', () => {
