@@ -62,13 +62,16 @@ export async function loadWebBuild(distDir: string): Promise<WebBuild> {
       readStyles(assetsDir),
       import(pathToFileURL(rendererPath).href) as Promise<Partial<PageRenderModule>>,
     ]);
-    const { renderPage, clientClass, staticPagePaths } = rendererModule;
+    const { renderPage, clientClass, clientClassSamples, staticPagePaths } = rendererModule;
     if (
       typeof renderPage !== 'function' ||
       typeof clientClass !== 'function' ||
+      typeof clientClassSamples !== 'function' ||
       typeof staticPagePaths !== 'function'
     )
-      throw new Error(`${rendererPath} lacks renderPage, clientClass or staticPagePaths`);
+      throw new Error(
+        `${rendererPath} lacks renderPage, clientClass, clientClassSamples or staticPagePaths`,
+      );
     const entryStyles: string[] = [];
     const template = html
       .replace(ENTRY_SCRIPT_TAGS, '')
@@ -84,7 +87,7 @@ export async function loadWebBuild(distDir: string): Promise<WebBuild> {
       entryStyles,
       styles,
       manifest: manifestSchema.parse(JSON.parse(manifestText)),
-      renderer: { renderPage, clientClass, staticPagePaths },
+      renderer: { renderPage, clientClass, clientClassSamples, staticPagePaths },
       // index.html names every entry chunk by its hash; the manifest names all the others.
       buildId: createHash('sha256')
         .update(html)

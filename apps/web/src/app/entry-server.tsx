@@ -15,7 +15,7 @@ import type { Language } from '@guquan/contract/language';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { NOT_FOUND_ROUTE_ID, routeTable } from '../config/route-table';
 import { isStaticRoute } from '../config/static-routes';
-import { detectClient } from '../lib/client/client-info';
+import { clientClassSamples, detectClient } from '../lib/client/client-info';
 import { titleForMatches } from '../lib/routing/document-title';
 import { AppProviders } from './app-providers';
 import { hydrationDataScript } from './hydration-data';
@@ -97,11 +97,12 @@ export function staticPagePaths(): string[] {
   return routeTable.filter(isStaticRoute).map((entry) => `${BASE_PATH}${entry.path}`);
 }
 
-export { routeTable };
+export { clientClassSamples, routeTable };
 
 // Checked here so a change of the contract breaks the web build, not the server at run time.
 export const pageRenderModule: PageRenderModule = {
   renderPage,
   clientClass,
+  clientClassSamples,
   staticPagePaths,
 };

@@ -2,6 +2,7 @@ import { createContext, useContext, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { parseShareId, type ShareKind } from '@guquan/contract/share-paths';
 import { OpenInBrowserGuide } from '../../../components/open-in-browser-guide/open-in-browser-guide';
+import { needsBrowserForStores } from '../../../lib/client/app-opening';
 import { useClientInfo } from '../../../lib/client/client-info-context';
 import { fill, useShareMessages } from '../share-messages';
 import type { AppTarget } from './app-link';
@@ -33,21 +34,24 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
   const [image, setImage] = useState(0);
   const target: AppTarget = id ? { kind, id, ...(kind === 'goods' ? { image } : {}) } : null;
   const { openApp, guideOpen, closeGuide } = useOpenInApp(target);
-  const { inAppBrowser } = useClientInfo();
+  const client = useClientInfo();
+  const { inAppBrowser } = client;
   const text = useShareMessages();
   return (
     <AppPromptContext value={{ openApp, setImage }}>
       {children}
-      {inAppBrowser === 'none' ? null : (
+      {needsBrowserForStores(client) ? (
         <OpenInBrowserGuide
           open={guideOpen}
           onClose={closeGuide}
           texts={{
             ...text.guide,
-            hint: fill(text.guide.hint, { app: text.inAppNames[inAppBrowser] }),
+            hint: fill(text.guide.hint, {
+              app: inAppBrowser === 'none' ? '' : text.inAppNames[inAppBrowser],
+            }),
           }}
         />
-      )}
+      ) : null}
     </AppPromptContext>
   );
 }
