@@ -11,9 +11,11 @@ import type { ShareReader } from '@guquan/contract/share';
 import {
   REVALIDATED_PAGE_CACHE_CONTROL,
   SHARE_REUSE_SECONDS,
+  WECHAT_SHARE_PAGE_CACHE_CONTROL,
   sharePageCacheControl,
   type LanguageSource,
 } from './page-cache-policy.ts';
+import { withWeChatJsSdk } from './page-csp.ts';
 import { renderDocument, type DocumentSettings, type RenderedDocument } from './page-document.ts';
 import { sendFinishedPage } from './page-response.ts';
 import { renderFailurePage } from './render-failure-page.ts';
@@ -116,8 +118,8 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
     const { language, source } = requestLanguageChoice(request);
     const userAgent = userAgentSchema.safeParse(request.headers['user-agent']).data;
     const path = pathnameOf(request.url);
+    const clientClass = options.build.renderer.clientClass(userAgent);
     if (staticPaths.has(path)) {
-      const clientClass = options.build.renderer.clientClass(userAgent);
       const page =
         statics.find(path, language, clientClass) ??
         (await renderedStaticPage(path, language, clientClass, userAgent));
@@ -133,6 +135,14 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
       const shareRequest = { kind, url, language };
       const { version, reader } = await sharePages.version(shareRequest);
       const page = await sharePages.page(version, shareRequest, reader);
+      // Inside WeChat, with the settings, the page loads WeChat's JS-SDK: its policy allows it.
+      if (options.wechat === true && clientClass.endsWith('.wechat'))
+        return sendFinishedPage(
+          request,
+          reply,
+          { ...page, csp: withWeChatJsSdk(page.csp) },
+          { cacheControl: WECHAT_SHARE_PAGE_CACHE_CONTROL, language },
+        );
       return sendFinishedPage(request, reply, page, {
         cacheControl: sharePageCacheControl(page.status, source),
         language,
