@@ -33,3 +33,11 @@ export const weChatJsConfigSchema = z.object({
   openAppId: appIdSchema,
 });
 export type WeChatJsConfig = z.infer<typeof weChatJsConfigSchema>;
+
+/**
+ * The open tag's template style: its content is drawn by WeChat, apart from the page's CSS, so it
+ * says its own size (larger than any button, clipped by the tag's box) and stays invisible. Pages
+ * sent inside WeChat allow exactly this style by its hash.
+ */
+export const WECHAT_LAUNCH_TEMPLATE_STYLE =
+  '.launch{display:block;width:2000px;height:400px;opacity:0}';

@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorSchema } from '@guquan/contract/api-error';
-import { WECHAT_JS_CONFIG_PATH, weChatJsConfigSchema } from '@guquan/contract/wechat';
+import {
+  WECHAT_JS_CONFIG_PATH,
+  WECHAT_LAUNCH_TEMPLATE_STYLE,
+  weChatJsConfigSchema,
+} from '@guquan/contract/wechat';
+import { cspHash } from '../pages/page-csp.ts';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { buildTestApp } from '../test-support/test-app.ts';
 import { startWeChatStandIn, type WeChatStandIn } from '../test-support/wechat-stand-in.ts';
@@ -136,7 +141,11 @@ describe('share pages with the WeChat settings', () => {
     expect(inWeChat.body).toContain('<meta name="guquan-wechat" content="on">');
     const wechatCsp = String(inWeChat.headers['content-security-policy']);
     const safariCsp = String(inSafari.headers['content-security-policy']);
-    expect(wechatCsp).toBe(safariCsp.replace(/(script-src [^;]*)/, '$1 https://res.wx.qq.com'));
+    expect(wechatCsp).toBe(
+      safariCsp
+        .replace(/(script-src [^;]*)/, '$1 https://res.wx.qq.com')
+        .replace(/(style-src [^;]*)/, `$1 ${cspHash(WECHAT_LAUNCH_TEMPLATE_STYLE)}`),
+    );
     expect(safariCsp).not.toContain('wx.qq.com');
     expect(inWeChat.headers['cache-control']).toBe('private, no-cache');
     expect(inSafari.headers['cache-control']).toBe(

@@ -5,7 +5,9 @@ import { OpenInBrowserGuide } from '../../../components/open-in-browser-guide/op
 import { needsBrowserForStores } from '../../../lib/client/app-opening';
 import { useClientInfo } from '../../../lib/client/client-info-context';
 import { fill, useShareMessages } from '../share-messages';
-import type { AppTarget } from './app-link';
+import type { ShareCard } from '../wechat/wechat-js-sdk';
+import { useWeChat } from '../wechat/use-wechat';
+import { schemeLink, type AppTarget } from './app-link';
 import { useOpenInApp } from './use-open-in-app';
 
 interface AppPrompt {
@@ -13,11 +15,17 @@ interface AppPrompt {
   openApp: () => void;
   /** The image the visitor is looking at, so the app opens on the same one. */
   setImage: (index: number) => void;
+  /** Inside WeChat, once its open tag is usable: what the tag opens, and what follows a failure. */
+  wechatLaunch: { openAppId: string; extinfo: string; onFailure: () => void } | null;
+  /** The card WeChat shows when the page is shared (used inside WeChat only). */
+  setShareCard: (card: ShareCard) => void;
 }
 
 const AppPromptContext = createContext<AppPrompt>({
   openApp: () => undefined,
   setImage: () => undefined,
+  wechatLaunch: null,
+  setShareCard: () => undefined,
 });
 
 export function useAppPrompt(): AppPrompt {
@@ -33,12 +41,18 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
   const id = parseShareId(new URLSearchParams(useLocation().search).get('id'));
   const [image, setImage] = useState(0);
   const target: AppTarget = id ? { kind, id, ...(kind === 'goods' ? { image } : {}) } : null;
-  const { openApp, guideOpen, closeGuide } = useOpenInApp(target);
+  const { openApp, guideOpen, showGuide, closeGuide } = useOpenInApp(target);
+  const wechat = useWeChat();
+  const wechatLaunch = wechat.openAppId
+    ? { openAppId: wechat.openAppId, extinfo: schemeLink(target), onFailure: showGuide }
+    : null;
   const client = useClientInfo();
   const { inAppBrowser } = client;
   const text = useShareMessages();
   return (
-    <AppPromptContext value={{ openApp, setImage }}>
+    <AppPromptContext
+      value={{ openApp, setImage, wechatLaunch, setShareCard: wechat.setShareCard }}
+    >
       {children}
       {needsBrowserForStores(client) ? (
         <OpenInBrowserGuide

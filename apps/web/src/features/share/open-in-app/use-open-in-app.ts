@@ -13,6 +13,7 @@ import { browserLocation } from './browser-location';
 export function useOpenInApp(target: AppTarget): {
   openApp: () => void;
   guideOpen: boolean;
+  showGuide: () => void;
   closeGuide: () => void;
 } {
   const client = useClientInfo();
@@ -54,6 +55,9 @@ export function useOpenInApp(target: AppTarget): {
   return {
     openApp,
     guideOpen,
+    showGuide: () => {
+      setGuideOpen(true);
+    },
     closeGuide: () => {
       setGuideOpen(false);
     },
