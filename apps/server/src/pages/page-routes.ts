@@ -118,8 +118,8 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
     const { language, source } = requestLanguageChoice(request);
     const userAgent = userAgentSchema.safeParse(request.headers['user-agent']).data;
     const path = pathnameOf(request.url);
-    const clientClass = options.build.renderer.clientClass(userAgent);
     if (staticPaths.has(path)) {
+      const clientClass = options.build.renderer.clientClass(userAgent);
       const page =
         statics.find(path, language, clientClass) ??
         (await renderedStaticPage(path, language, clientClass, userAgent));
@@ -136,7 +136,10 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
       const { version, reader } = await sharePages.version(shareRequest);
       const page = await sharePages.page(version, shareRequest, reader);
       // Inside WeChat, with the settings, the page loads WeChat's JS-SDK: its policy allows it.
-      if (options.wechat === true && clientClass.endsWith('.wechat'))
+      if (
+        options.wechat === true &&
+        options.build.renderer.clientClass(userAgent).endsWith('.wechat')
+      )
         return sendFinishedPage(
           request,
           reply,
