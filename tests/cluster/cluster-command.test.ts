@@ -1,9 +1,13 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
+import { WECHAT_JS_SDK_ORIGIN } from '@guquan/contract/wechat';
+import { DEMO_IDS } from '../../apps/server/src/demo/seed/demo-ids.ts';
 import { send } from './http-client.ts';
 
 const NGINX_PORT = 18692;
+const WECHAT_USER_AGENT =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.47(0x18002f2c) NetType/WIFI Language/zh_CN';
 
 /** Processes whose process group is `group`, read from /proc (Linux). */
 function processesInGroup(group: number): number[] {
@@ -30,7 +34,17 @@ function isRunning(pid: number): boolean {
 
 it('npm run cluster: prints the origin when ready, and SIGTERM to its process group leaves nothing behind', async () => {
   const child = spawn(process.execPath, ['scripts/cluster.mjs'], {
-    env: { ...process.env, PORT: String(NGINX_PORT), INSTANCES: '2', LOG_LEVEL: 'silent' },
+    env: {
+      ...process.env,
+      PORT: String(NGINX_PORT),
+      INSTANCES: '2',
+      LOG_LEVEL: 'silent',
+      // With WeChat's settings (its API is never reached here: nothing asks for a signature).
+      WECHAT_APP_ID: 'wx0123456789abcdef',
+      WECHAT_APP_SECRET: 'clusterTestSecret0123456789',
+      WECHAT_OPEN_APP_ID: 'wxfedcba9876543210',
+      WECHAT_API_BASE: 'http://127.0.0.1:9',
+    },
     // A process group of its own, as a terminal gives a command.
     detached: true,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -56,6 +70,22 @@ it('npm run cluster: prints the origin when ready, and SIGTERM to its process gr
       await send(`${origin}${image}`);
       expect((await send(`${origin}${image}`)).headers?.get('x-cache-status')).toBe('HIT');
     }
+    // robots.txt is at the site's root, outside the base path: nginx passes it on too.
+    const robots = await send(`${origin}/robots.txt`);
+    expect(robots.status).toBe(200);
+    expect(robots.headers?.get('content-type')).toMatch(/^text\/plain/);
+    // A share page by its URL is kept for everyone, but a WeChat visitor never gets that copy:
+    // theirs allows WeChat's JS-SDK and comes from a server.
+    const share = `${origin}/anime_merch_web/AppShare/goodsShare?id=${DEMO_IDS.goods.gallery}&lang=zh-CN`;
+    await send(share);
+    const kept = await send(share);
+    expect(kept.headers?.get('x-cache-status')).toMatch(/^(HIT|UPDATING|STALE)$/);
+    expect(kept.headers?.get('content-security-policy')).not.toContain(WECHAT_JS_SDK_ORIGIN);
+    const inWeChat = await send(share, { headers: { 'user-agent': WECHAT_USER_AGENT } });
+    expect(inWeChat.status).toBe(200);
+    expect(inWeChat.headers?.get('x-cache-status')).toBe('BYPASS');
+    expect(inWeChat.headers?.get('content-security-policy')).toContain(WECHAT_JS_SDK_ORIGIN);
+    expect(inWeChat.headers?.get('cache-control')).toMatch(/^private/);
     expect(processesInGroup(group).length).toBeGreaterThan(4);
 
     process.kill(-group, 'SIGTERM');

@@ -54,6 +54,9 @@ import { loadWebBuild, type WebBuild } from './pages/web-build.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerStaticAssets } from './plugins/static-assets.ts';
 import { healthRoutes } from './health/health-routes.ts';
+import { credentialCache } from './wechat/credential-cache.ts';
+import { weChatApi } from './wechat/wechat-api.ts';
+import { weChatRoutes } from './wechat/wechat-routes.ts';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -62,6 +65,8 @@ export interface AppOptions {
   webBuild?: WebBuild;
   /** false silences the logger (tests). */
   logger?: boolean;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
   /** How the first start seeds an empty database (tests draw small images). */
   seed?: SeedOptions;
   /** Replaces the SMS sender of the mode (tests: a failing provider). */
@@ -131,7 +136,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     logger:
       options.logger === false
         ? false
-        : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization', 'req.headers.cookie'],
+            ...(options.logStream ? { stream: options.logStream } : {}),
+          },
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     ...serverTimeoutOptions(options.timeouts ?? SERVER_TIMEOUTS),
@@ -219,6 +228,19 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(membershipRoutes, { sessions, membership });
       await api.register(designRoutes, { designs: designRepository(db), sessions });
       await api.register(accountDeletionRoutes, { db, sessions, sms, phones });
+      // WeChat's JS-SDK signature exists only with the WeChat settings (decision 12).
+      if (config.wechat) {
+        const tickets = credentialCache({
+          db,
+          api: weChatApi(config.wechat),
+          appId: config.wechat.appId,
+        });
+        await api.register(weChatRoutes, {
+          wechat: config.wechat,
+          tickets,
+          publicOrigin: config.publicOrigin,
+        });
+      }
       // The simulator's log-in, App Store and SMS stand-ins exist in demo mode only: production
       // has no such paths at all.
       if (demo) await demo.registerRoutes(api, { db, sessions, sms: demo.sms, phones });
@@ -242,6 +264,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     publicOrigin: config.publicOrigin,
     shares,
     demo: demo !== undefined,
+    wechat: config.wechat !== null,
   });
   return app;
 }

@@ -70,6 +70,8 @@ export interface PageRenderModule {
    * `ios.wechat`): pages rendered ahead exist once per class and language.
    */
   clientClass(userAgent: string | undefined): string;
+  /** One User-Agent per class clientClass tells apart: the pages built ahead cover each. */
+  clientClassSamples(): string[];
   /**
    * Paths (under the base path) of the pages that change only with a deployment and depend on
    * neither their query nor stored data: the build renders them ahead.

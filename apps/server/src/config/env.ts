@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { dataPaths } from './data-paths.ts';
 import { databaseUrlProblem, type DatabaseConfig } from './database-config.ts';
 import { readSmsConfig, type AliyunSmsConfig } from './sms-config.ts';
+import { readWeChatConfig, type WeChatConfig } from './wechat-config.ts';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.ts';
 import { readPhoneKeys } from '../crypto/phone-keys.ts';
 import type { PhoneKeys } from '../crypto/phone-protection.ts';
@@ -88,6 +89,8 @@ export interface Config {
    * mode without PHONE_ENCRYPTION_KEY: the server makes one and keeps it in DATA_DIR.
    */
   phoneKeys: PhoneKeys | null;
+  /** WeChat's JS-SDK and open tag (WECHAT_*); null without them: pages behave as before. */
+  wechat: WeChatConfig | null;
 }
 
 export interface AppStoreConfig {
@@ -159,6 +162,8 @@ export function loadConfig(
   if (!trustProxy.ok) problems.push(`  ${trustProxy.problem}`);
   const sms = readSmsConfig(env, values.APP_MODE);
   problems.push(...sms.problems);
+  const wechat = readWeChatConfig(env, values.APP_MODE);
+  problems.push(...wechat.problems);
   const phoneKeys = readPhoneKeys(env);
   problems.push(...phoneKeys.problems.map((problem) => `  ${problem}`));
   if (values.APP_MODE === 'production' && !phoneKeys.keys && phoneKeys.problems.length === 0) {
@@ -198,5 +203,6 @@ export function loadConfig(
     },
     sms: sms.config,
     phoneKeys: phoneKeys.keys,
+    wechat: wechat.config,
   };
 }

@@ -16,6 +16,7 @@ import {
   type PhoneEncryptionContext,
 } from './migrations/0006-phone-encryption.ts';
 import { textOutboxTable } from './migrations/0007-text-outbox.ts';
+import { weChatCredentialsTable } from './migrations/0008-wechat-credentials.ts';
 
 /** What migrations that change data may need: the phone keys (0006 encrypts the numbers). */
 export type MigrationContext = PhoneEncryptionContext;
@@ -33,6 +34,7 @@ export function migrations(context: MigrationContext): Readonly<Record<string, M
     '0005-account-deletion': accountDeletionTables,
     '0006-phone-encryption': phoneEncryption(context),
     '0007-text-outbox': textOutboxTable,
+    '0008-wechat-credentials': weChatCredentialsTable,
   };
 }
 

@@ -279,6 +279,18 @@ export interface TextOutboxTable {
   last_error: string | null;
 }
 
+/** WeChat's access_token and jsapi_ticket, shared by the servers (wechat/credential-cache.ts). */
+export interface WeChatCredentialsTable {
+  kind: 'access_token' | 'jsapi_ticket';
+  /** The official account they belong to. */
+  app_id: string;
+  value: string | null;
+  expires_at: string | null;
+  lease_token: string | null;
+  lease_until: string | null;
+  updated_at: string;
+}
+
 export interface Database {
   images: ImagesTable;
   users: UsersTable;
@@ -305,4 +317,5 @@ export interface Database {
   retained_records: RetainedRecordsTable;
   media_deletions: MediaDeletionsTable;
   text_outbox: TextOutboxTable;
+  wechat_credentials: WeChatCredentialsTable;
 }

@@ -40,6 +40,13 @@ export function sharePageCacheControl(status: number, language: LanguageSource):
 }
 
 /**
+ * A share page sent inside WeChat with the JS-SDK allowed in its policy: no shared cache may keep
+ * it, or another visitor would get that policy (and a WeChat visitor may still get the plain one
+ * from a cache, whose page then keeps its guide: decision 12).
+ */
+export const WECHAT_SHARE_PAGE_CACHE_CONTROL = 'private, no-cache';
+
+/**
  * Pages built ahead and in-app pages: revalidated on every visit (the ETag makes that a 304), yet
  * allowed in the back-forward cache, which no-store would rule out (docs/decisions/0002).
  */

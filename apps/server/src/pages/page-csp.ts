@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { WECHAT_JS_SDK_ORIGIN, WECHAT_LAUNCH_TEMPLATE_STYLE } from '@guquan/contract/wechat';
 import { cspDirectives, serializeCsp } from '../plugins/csp-directives.ts';
 
 export interface InlineCode {
@@ -28,6 +29,18 @@ export function inlineCodeOf(html: string): InlineCode {
 
 export function cspHash(text: string): string {
   return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+/**
+ * A page's policy as sent inside WeChat on a server with the WeChat settings: the same, plus
+ * exactly the origin the JS-SDK's script comes from and the open tag's template style. It needs
+ * nothing else: the JS-SDK talks to WeChat through the web view's own bridge, and WeChat fetches
+ * the share card's image itself.
+ */
+export function withWeChatJsSdk(csp: string): string {
+  return csp
+    .replace(/(^|;)script-src ([^;]*)/, `$1script-src $2 ${WECHAT_JS_SDK_ORIGIN}`)
+    .replace(/(^|;)style-src ([^;]*)/, `$1style-src $2 ${cspHash(WECHAT_LAUNCH_TEMPLATE_STYLE)}`);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Language } from '@guquan/contract/language';
 import type { ShareReader } from '@guquan/contract/share';
 import { BASE_PATH } from '@guquan/contract/site-paths';
+import { WECHAT_META_NAME } from '@guquan/contract/wechat';
 import { fillTemplate } from './html-document.ts';
 import { pageAssets } from './page-assets.ts';
 import { headTags } from './page-head.ts';
@@ -14,10 +15,15 @@ export interface DocumentSettings {
   publicOrigin: string;
   /** In demo mode pages say so, and in-app pages opened in a browser load the bridge simulator. */
   demo?: boolean;
+  /** With the WeChat settings pages say so: inside WeChat, share pages then load the JS-SDK. */
+  wechat?: boolean;
 }
 
 /** The marker in-app pages look for before loading the bridge simulator (demo mode only). */
 export const DEMO_MODE_META = '<meta name="guquan-mode" content="demo">';
+
+/** The marker share pages look for, inside WeChat, before asking for their wx.config signature. */
+export const WECHAT_META = `<meta name="${WECHAT_META_NAME}" content="on">`;
 
 const SITE_NAMES: Readonly<Record<Language, string>> = { 'zh-CN': '谷圈', en: 'goods circle' };
 
@@ -39,7 +45,7 @@ export interface RenderedDocument {
 
 /** Renders a page with the web app's server entry and puts it into the build's index.html. */
 export async function renderDocument(
-  { build, publicOrigin, demo }: DocumentSettings,
+  { build, publicOrigin, demo, wechat }: DocumentSettings,
   { url, language, userAgent, signal, shares }: DocumentRequest,
 ): Promise<RenderedDocument> {
   const page = await build.renderer.renderPage({
@@ -55,6 +61,7 @@ export async function renderDocument(
     title: page.title,
     head:
       (demo ? DEMO_MODE_META : '') +
+      (wechat ? WECHAT_META : '') +
       headTags(page.head, {
         title: page.title,
         origin: publicOrigin,

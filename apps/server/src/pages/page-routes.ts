@@ -12,9 +12,11 @@ import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
 import {
   REVALIDATED_PAGE_CACHE_CONTROL,
   SHARE_REUSE_SECONDS,
+  WECHAT_SHARE_PAGE_CACHE_CONTROL,
   sharePageCacheControl,
   type LanguageSource,
 } from './page-cache-policy.ts';
+import { withWeChatJsSdk } from './page-csp.ts';
 import { renderDocument, type DocumentSettings, type RenderedDocument } from './page-document.ts';
 import { sendFinishedPage } from './page-response.ts';
 import { renderFailurePage } from './render-failure-page.ts';
@@ -136,6 +138,17 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
       const shareRequest = { kind, url, language };
       const { version, reader } = await sharePages.version(shareRequest);
       const page = await sharePages.page(version, shareRequest, reader);
+      // Inside WeChat, with the settings, the page loads WeChat's JS-SDK: its policy allows it.
+      if (
+        options.wechat === true &&
+        options.build.renderer.clientClass(userAgent).endsWith('.wechat')
+      )
+        return sendFinishedPage(
+          request,
+          reply,
+          { ...page, csp: withWeChatJsSdk(page.csp) },
+          { cacheControl: WECHAT_SHARE_PAGE_CACHE_CONTROL, language },
+        );
       return sendFinishedPage(request, reply, page, {
         cacheControl: sharePageCacheControl(page.status, source),
         language,

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PageRenderModule } from '@guquan/contract/page-render';
 import { BASE_PATH } from '@guquan/contract/site-paths';
+import { REAL_USER_AGENTS } from '../../../web/src/lib/client/real-user-agents.test-support.ts';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { createShareReader, shareRepositories } from '../shares/share-reader.ts';
 import { buildTestAppWithDb, type TestAppWithDb } from '../test-support/design-test-app.ts';
@@ -249,12 +250,7 @@ describe('HTTP caching of share pages', () => {
     const shares = createShareReader(shareRepositories(harness.db));
     const url = `${goodsUrl(DEMO_IDS.goods.wanted)}&lang=zh-CN`;
     const pages = await Promise.all(
-      [
-        undefined,
-        'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) MicroMessenger/8.0.50',
-        'Mozilla/5.0 (Linux; Android 14) QQ/9.0.0',
-        'Mozilla/5.0 (Linux; Android 14) Weibo',
-      ].map((userAgent) =>
+      [undefined, ...REAL_USER_AGENTS.map((sample) => sample.userAgent)].map((userAgent) =>
         renderer.renderPage({
           url,
           language: 'zh-CN',

@@ -50,7 +50,12 @@ describe('pages built ahead', () => {
       for (const language of LANGUAGES)
         expect(
           manifest.pages.filter((page) => page.path === path && page.language === language),
-        ).toHaveLength(12);
+        ).toHaveLength(27);
+    // 3 platforms × 9 browsers (8 in-app browsers and the rest), each its own class.
+    const classes = new Set(
+      build.renderer.clientClassSamples().map((userAgent) => build.renderer.clientClass(userAgent)),
+    );
+    expect(classes.size).toBe(27);
   });
 
   it('are sent as built, without rendering, with the markup a render on request gives', async () => {

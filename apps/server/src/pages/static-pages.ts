@@ -16,11 +16,6 @@ import type { WebBuild } from './web-build.ts';
  * on request would.
  */
 
-/** One User-Agent per class of device a page's markup depends on (see detectClient). */
-const SAMPLE_USER_AGENTS = ['', 'iPhone', 'Android'].flatMap((platform) =>
-  ['', 'MicroMessenger/8.0', 'Weibo', 'QQ/9.0'].map((app) => `${platform} ${app}`.trim()),
-);
-
 const manifestSchema = z.object({
   buildId: z.string(),
   pages: z.array(
@@ -78,7 +73,8 @@ export async function prerenderStaticPages(build: WebBuild): Promise<number> {
   for (const path of build.renderer.staticPagePaths()) {
     for (const language of LANGUAGES) {
       const classes = new Set<string>();
-      for (const userAgent of SAMPLE_USER_AGENTS) {
+      // One User-Agent per class of device the markup depends on, from the web app itself.
+      for (const userAgent of build.renderer.clientClassSamples()) {
         const clientClass = build.renderer.clientClass(userAgent);
         if (classes.has(clientClass)) continue;
         classes.add(clientClass);

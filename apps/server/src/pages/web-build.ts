@@ -62,15 +62,17 @@ export async function loadWebBuild(distDir: string): Promise<WebBuild> {
       readStyles(assetsDir),
       import(pathToFileURL(rendererPath).href) as Promise<Partial<PageRenderModule>>,
     ]);
-    const { renderPage, clientClass, staticPagePaths, indexedPagePaths } = rendererModule;
+    const { renderPage, clientClass, clientClassSamples, staticPagePaths, indexedPagePaths } =
+      rendererModule;
     if (
       typeof renderPage !== 'function' ||
       typeof clientClass !== 'function' ||
+      typeof clientClassSamples !== 'function' ||
       typeof staticPagePaths !== 'function' ||
       typeof indexedPagePaths !== 'function'
     )
       throw new Error(
-        `${rendererPath} lacks renderPage, clientClass, staticPagePaths or indexedPagePaths`,
+        `${rendererPath} lacks renderPage, clientClass, clientClassSamples, staticPagePaths or indexedPagePaths`,
       );
     const entryStyles: string[] = [];
     const template = html
@@ -87,7 +89,7 @@ export async function loadWebBuild(distDir: string): Promise<WebBuild> {
       entryStyles,
       styles,
       manifest: manifestSchema.parse(JSON.parse(manifestText)),
-      renderer: { renderPage, clientClass, staticPagePaths, indexedPagePaths },
+      renderer: { renderPage, clientClass, clientClassSamples, staticPagePaths, indexedPagePaths },
       // index.html names every entry chunk by its hash; the manifest names all the others.
       buildId: createHash('sha256')
         .update(html)

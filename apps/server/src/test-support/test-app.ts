@@ -59,7 +59,13 @@ export const PRODUCTION_APP_STORE_TEST_ENV = {
  */
 export async function buildTestApp(
   env: Record<string, string> = {},
-  overrides: { webBuild?: WebBuild; smsSender?: SmsSender; timeouts?: ServerTimeouts } = {},
+  overrides: {
+    webBuild?: WebBuild;
+    smsSender?: SmsSender;
+    timeouts?: ServerTimeouts;
+    /** Log lines go here (at env.LOG_LEVEL) instead of nowhere. */
+    logStream?: { write(line: string): void };
+  } = {},
 ): Promise<FastifyInstance> {
   const temp = env.DATA_DIR === undefined ? await makeTempDataDir() : undefined;
   const dataDir = env.DATA_DIR ?? temp?.dataDir ?? '';
@@ -78,7 +84,7 @@ export async function buildTestApp(
   );
   const app = await buildApp(config, {
     webBuild: overrides.webBuild ?? (await loadTestWebBuild()),
-    logger: false,
+    ...(overrides.logStream ? { logStream: overrides.logStream } : { logger: false }),
     seed: { imageScale: TEST_IMAGE_SCALE },
     ...(overrides.smsSender ? { smsSender: overrides.smsSender } : {}),
     ...(overrides.timeouts ? { timeouts: overrides.timeouts } : {}),

@@ -16,7 +16,7 @@ import { BASE_PATH } from '@guquan/contract/site-paths';
 import { NOT_FOUND_ROUTE_ID, routeTable } from '../config/route-table';
 import { indexedPagePaths, searchHeadOf } from '../config/search-indexing';
 import { isStaticRoute } from '../config/static-routes';
-import { detectClient } from '../lib/client/client-info';
+import { clientClassSamples, detectClient } from '../lib/client/client-info';
 import { titleForMatches } from '../lib/routing/document-title';
 import { AppProviders } from './app-providers';
 import { hydrationDataScript } from './hydration-data';
@@ -104,12 +104,13 @@ export function staticPagePaths(): string[] {
   return routeTable.filter(isStaticRoute).map((entry) => `${BASE_PATH}${entry.path}`);
 }
 
-export { routeTable, indexedPagePaths };
+export { clientClassSamples, routeTable, indexedPagePaths };
 
 // Checked here so a change of the contract breaks the web build, not the server at run time.
 export const pageRenderModule: PageRenderModule = {
   renderPage,
   clientClass,
+  clientClassSamples,
   staticPagePaths,
   indexedPagePaths,
 };

@@ -95,7 +95,16 @@ const messages = {
       copyFailed: '无法自动复制，请长按上方链接手动复制',
       close: '我知道了',
     },
-    inAppNames: { wechat: '微信', qq: 'QQ', weibo: '微博' },
+    inAppNames: {
+      wechat: '微信',
+      qq: 'QQ',
+      qqbrowser: 'QQ 浏览器',
+      qzone: 'QQ 空间',
+      weibo: '微博',
+      alipay: '支付宝',
+      dingtalk: '钉钉',
+      douyin: '抖音',
+    },
   },
   en: {
     appName: 'goods circle',
@@ -188,7 +197,16 @@ const messages = {
         'The link could not be copied automatically: press and hold the link above to copy it',
       close: 'Got it',
     },
-    inAppNames: { wechat: 'WeChat', qq: 'QQ', weibo: 'Weibo' },
+    inAppNames: {
+      wechat: 'WeChat',
+      qq: 'QQ',
+      qqbrowser: 'QQ Browser',
+      qzone: 'Qzone',
+      weibo: 'Weibo',
+      alipay: 'Alipay',
+      dingtalk: 'DingTalk',
+      douyin: 'Douyin',
+    },
   },
 } as const;
 

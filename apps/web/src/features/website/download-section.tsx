@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { needsBrowserForStores } from '../../lib/client/app-opening';
 import { useClientInfo } from '../../lib/client/client-info-context';
 import { storeOrder, withAppName, type Store, type WebsiteTexts } from './website-content';
 import { StoreLink } from './store-link';
@@ -16,7 +17,8 @@ export function DownloadSection({
   text: WebsiteTexts['download'];
   onNeedBrowser: () => void;
 }) {
-  const { platform, inAppBrowser } = useClientInfo();
+  const client = useClientInfo();
+  const { platform, inAppBrowser } = client;
   const detailId = useId();
   return (
     <section id="download" className={page.section} aria-labelledby="download-title">
@@ -26,7 +28,7 @@ export function DownloadSection({
             {text.heading}
           </h2>
           <p className={page.sectionIntro}>{text.intro}</p>
-          {inAppBrowser === 'none' ? null : (
+          {needsBrowserForStores(client) ? (
             <div className={styles.notice}>
               <p className={styles.noticeText}>
                 {withAppName(text.inAppNotice, inAppBrowser, text.inAppNames)}
@@ -40,7 +42,7 @@ export function DownloadSection({
                 {text.showGuide}
               </button>
             </div>
-          )}
+          ) : null}
           <ul className={styles.stores}>
             {storeOrder(platform).map((store, index) => (
               <li key={store} className={styles.store}>

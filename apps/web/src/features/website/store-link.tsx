@@ -1,11 +1,12 @@
 import type { MouseEvent, ReactNode } from 'react';
+import { needsBrowserForStores } from '../../lib/client/app-opening';
 import { useClientInfo } from '../../lib/client/client-info-context';
 import { storeUrls, type Store } from './website-content';
 import styles from './store-link.module.css';
 
 /**
- * A link to the App Store or to the Android package. Inside WeChat, QQ and Weibo, whose web views
- * cannot install apps, the tap opens the "open in browser" guide instead of following the link.
+ * A link to the App Store or to the Android package. Inside apps whose web views cannot reach a
+ * store (WeChat, Douyin, …; see app-opening.ts), the tap opens the "open in browser" guide instead.
  */
 export function StoreLink({
   store,
@@ -21,8 +22,7 @@ export function StoreLink({
   describedBy?: string;
   children: ReactNode;
 }) {
-  const { inAppBrowser } = useClientInfo();
-  const blocked = inAppBrowser !== 'none';
+  const blocked = needsBrowserForStores(useClientInfo());
   function handleClick(event: MouseEvent<HTMLAnchorElement>) {
     if (!blocked) return;
     event.preventDefault();

@@ -91,22 +91,39 @@ describe('WebsitePage', () => {
     expect(document.activeElement).toBe(link);
   });
 
-  it('opens the guide from the hero button and the notice in QQ and Weibo too', () => {
-    renderWebsite('en', { platform: 'android', inAppBrowser: 'qq' });
+  it('opens the guide from the hero button and the notice in Douyin and Weibo on Android too', () => {
+    renderWebsite('en', { platform: 'android', inAppBrowser: 'douyin' });
     const text = website.en;
     const [heroLink] = within(section(text.hero.title)).getAllByRole('link');
     expect(heroLink?.getAttribute('data-store')).toBe('android');
     expect(heroLink && fireEvent.click(heroLink)).toBe(false);
     expect(screen.getByRole('dialog', { name: text.guide.title }).textContent).toContain(
-      'inside QQ',
+      'inside Douyin',
     );
     fireEvent.click(screen.getByRole('button', { name: text.guide.close }));
     cleanup();
 
-    renderWebsite('zh-CN', { platform: 'ios', inAppBrowser: 'weibo' });
+    renderWebsite('zh-CN', { platform: 'android', inAppBrowser: 'weibo' });
     fireEvent.click(screen.getByRole('button', { name: website['zh-CN'].download.showGuide }));
     expect(screen.getByRole('dialog').textContent).toContain('微博内无法直接下载安装 App');
   });
+
+  it.each([
+    ['android', 'qq'],
+    ['ios', 'qzone'],
+    ['ios', 'weibo'],
+    ['android', 'qqbrowser'],
+  ] as const)(
+    'lets the store links through on %s in %s, which reach the stores',
+    (platform, app) => {
+      renderWebsite('zh-CN', { platform, inAppBrowser: app });
+      const text = website['zh-CN'];
+      const [heroLink] = within(section(text.hero.title)).getAllByRole('link');
+      expect(heroLink && fireEvent.click(heroLink)).toBe(true);
+      expect(screen.queryByRole('dialog')).toBeNull();
+      expect(screen.queryByRole('button', { name: text.download.showGuide })).toBeNull();
+    },
+  );
 
   it('has one main, one h1 and the sections the header links to', () => {
     const { container } = renderWebsite();

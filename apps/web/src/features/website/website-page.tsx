@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { OpenInBrowserGuide } from '../../components/open-in-browser-guide/open-in-browser-guide';
+import { needsBrowserForStores } from '../../lib/client/app-opening';
 import { useClientInfo } from '../../lib/client/client-info-context';
 import { useLanguage } from '../../lib/i18n/language-context';
 import { DownloadSection } from './download-section';
@@ -14,7 +15,8 @@ import styles from './website-page.module.css';
 /** The official website (PRODUCT.md "Official website"): every text comes from content/site.json. */
 export function WebsitePage() {
   const language = useLanguage();
-  const { inAppBrowser } = useClientInfo();
+  const client = useClientInfo();
+  const { inAppBrowser } = client;
   const text = websiteTexts(language);
   const [guideOpen, setGuideOpen] = useState(false);
   const openGuide = () => {
@@ -30,7 +32,7 @@ export function WebsitePage() {
         <DownloadSection text={text.download} onNeedBrowser={openGuide} />
       </main>
       <SiteFooter text={text.footer} brand={text.header.brand} language={language} />
-      {inAppBrowser === 'none' ? null : (
+      {needsBrowserForStores(client) ? (
         <OpenInBrowserGuide
           open={guideOpen}
           onClose={() => {
@@ -41,7 +43,7 @@ export function WebsitePage() {
             hint: withAppName(text.guide.hint, inAppBrowser, text.download.inAppNames),
           }}
         />
-      )}
+      ) : null}
     </div>
   );
 }

@@ -1,7 +1,8 @@
-import { useSyncExternalStore } from 'react';
+import { useRef, useSyncExternalStore } from 'react';
 import { AppMark } from '../../../components/app-mark/app-mark';
 import { useAppPrompt } from '../open-in-app/app-prompt';
 import { useShareMessages } from '../share-messages';
+import { WeChatLaunchTag } from '../wechat/wechat-launch-tag';
 import { dismissAppBar, isAppBarDismissed, subscribeToAppBar } from './dismissed-store';
 import styles from './open-app-bar.module.css';
 
@@ -13,6 +14,7 @@ export function OpenAppBar() {
   const text = useShareMessages();
   const { openApp } = useAppPrompt();
   const dismissed = useSyncExternalStore(subscribeToAppBar, isAppBarDismissed, () => false);
+  const open = useRef<HTMLButtonElement>(null);
   if (dismissed) return null;
   return (
     <aside className={styles.bar} aria-label={text.appName}>
@@ -21,9 +23,10 @@ export function OpenAppBar() {
         <strong className={styles.name}>{text.appName}</strong>
         <span className={styles.line}>{text.appBarText}</span>
       </p>
-      <button type="button" className={styles.open} onClick={openApp}>
+      <button ref={open} type="button" className={styles.open} onClick={openApp}>
         {text.appBarOpen}
       </button>
+      <WeChatLaunchTag anchor={open} />
       <button
         type="button"
         className={styles.dismiss}

@@ -9,6 +9,8 @@ import {
   type AppLinkConfig,
   type StoreUrls,
 } from './app-link';
+import { detectClient } from '../../../lib/client/client-info';
+import { REAL_USER_AGENTS } from '../../../lib/client/real-user-agents.test-support';
 
 const config: AppLinkConfig = {
   scheme: 'guquan',
@@ -99,12 +101,66 @@ describe('launchPlan', () => {
     ).toEqual({ type: 'download', destination: { type: 'route', to: '/website#download' } });
   });
 
-  it.each(['wechat', 'qq', 'weibo'] as const)('inside %s: the open-in-browser guide', (app) => {
-    expect(launchPlan(goods, { platform: 'ios', inAppBrowser: app }, '', config, stores)).toEqual({
-      type: 'guide',
-    });
+  // What each browser really allows (lib/client/app-opening.ts), over real User-Agents.
+  const expected: Readonly<Record<string, 'universal' | 'scheme' | 'intent' | 'store' | 'guide'>> =
+    {
+      'Safari on iPhone': 'universal',
+      'Chrome on Android': 'intent',
+      'WeChat on iPhone': 'guide',
+      'WeChat on Android (XWEB)': 'guide',
+      'WeChat on Android (X5, also says MQQBrowser)': 'guide',
+      'QQ on iPhone': 'scheme',
+      'QQ on Android (X5, also says MQQBrowser)': 'scheme',
+      'QQ Browser on iPhone': 'scheme',
+      'QQ Browser on Android': 'scheme',
+      'Qzone on iPhone': 'scheme',
+      'Qzone on Android': 'guide',
+      'Weibo on iPhone': 'store',
+      'Weibo on Android': 'guide',
+      'Alipay on iPhone': 'guide',
+      'Alipay on Android': 'guide',
+      'DingTalk on iPhone': 'guide',
+      'DingTalk on Android': 'guide',
+      'Douyin on iPhone': 'guide',
+      'Douyin on Android': 'guide',
+    };
+
+  it.each(REAL_USER_AGENTS)('$name', ({ name, userAgent }) => {
+    const plan = launchPlan(goods, detectClient(userAgent), userAgent, config, stores);
+    const store = /iPhone/.test(userAgent) ? stores.ios : stores.android;
+    switch (expected[name]) {
+      case 'guide':
+        expect(plan).toEqual({ type: 'guide' });
+        break;
+      case 'store':
+        expect(plan).toEqual({ type: 'download', destination: { type: 'url', href: store } });
+        break;
+      case 'universal':
+        expect(plan).toMatchObject({
+          type: 'launch',
+          href: 'https://link.guquan.example/goods/goodsAAAAAAAAAA1?image=2',
+          fallback: { type: 'url', href: store },
+        });
+        break;
+      case 'scheme':
+        expect(plan).toMatchObject({
+          type: 'launch',
+          href: 'guquan://goods/goodsAAAAAAAAAA1?image=2',
+          fallback: { type: 'url', href: store },
+        });
+        break;
+      case 'intent':
+        expect(plan).toMatchObject({ type: 'launch', fallback: { type: 'url', href: store } });
+        expect(plan.type === 'launch' && plan.href).toMatch(/^intent:\/\/goods\//);
+        break;
+      default:
+        throw new Error(`no expectation for ${name}`);
+    }
+  });
+
+  it('on a computer inside an app that blocks stores: the guide', () => {
     expect(
-      launchPlan(goods, { platform: 'android', inAppBrowser: app }, '', config, stores),
+      launchPlan(goods, { platform: 'other', inAppBrowser: 'wechat' }, '', config, stores),
     ).toEqual({ type: 'guide' });
   });
 });

@@ -1,5 +1,6 @@
 import { appLinks, download } from '@content/site.json';
 import { parseShareId, type ShareKind } from '@guquan/contract/share-paths';
+import { appOpening } from '../../../lib/client/app-opening';
 import type { ClientInfo } from '../../../lib/client/client-info';
 
 /**
@@ -98,13 +99,18 @@ export function isAndroidChrome(userAgent: string): boolean {
 export type Destination = { type: 'url'; href: string } | { type: 'route'; to: string };
 
 export type LaunchPlan =
-  /** WeChat, QQ, Weibo: nothing opens apps there; show how to open the page in a browser. */
+  /** The browser opens neither the app nor a store (WeChat, …): how to open the page elsewhere. */
   | { type: 'guide' }
-  /** No app for this platform: straight to the download section. */
+  /** Only the store is reachable, or there is no app for this platform: go there now. */
   | { type: 'download'; destination: Destination }
   /** Try the app; if the page is still visible after `fallbackDelayMs`, go to `fallback`. */
   | { type: 'launch'; href: string; fallback: Destination; fallbackDelayMs: number };
 
+/**
+ * What "open in app" does in the visitor's browser (app-opening.ts says what each allows): a
+ * Universal Link where it works, else the custom scheme (an intent in Chrome on Android), then the
+ * store; the store alone where only that works; the guide where nothing does.
+ */
 export function launchPlan(
   target: AppTarget,
   client: ClientInfo,
@@ -112,17 +118,24 @@ export function launchPlan(
   config: AppLinkConfig = APP_LINKS,
   stores: StoreUrls = STORE_URLS,
 ): LaunchPlan {
-  if (client.inAppBrowser !== 'none') return { type: 'guide' };
+  const opening = appOpening(client);
+  if (!opening.stores) return { type: 'guide' };
   const fallbackDelayMs = config.fallbackDelayMs;
   if (client.platform === 'ios') {
     const fallback: Destination = { type: 'url', href: stores.ios };
-    return { type: 'launch', href: universalLink(target, config), fallback, fallbackDelayMs };
+    if (opening.universalLinks)
+      return { type: 'launch', href: universalLink(target, config), fallback, fallbackDelayMs };
+    if (opening.schemes)
+      return { type: 'launch', href: schemeLink(target, config), fallback, fallbackDelayMs };
+    return { type: 'download', destination: fallback };
   }
   if (client.platform === 'android') {
     const fallback: Destination = { type: 'url', href: stores.android };
-    const href = isAndroidChrome(userAgent)
-      ? intentLink(target, stores.android, config)
-      : schemeLink(target, config);
+    if (!opening.schemes) return { type: 'download', destination: fallback };
+    const href =
+      client.inAppBrowser === 'none' && isAndroidChrome(userAgent)
+        ? intentLink(target, stores.android, config)
+        : schemeLink(target, config);
     return { type: 'launch', href, fallback, fallbackDelayMs };
   }
   return { type: 'download', destination: { type: 'route', to: WEBSITE_DOWNLOAD_PATH } };

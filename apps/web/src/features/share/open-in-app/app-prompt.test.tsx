@@ -89,6 +89,26 @@ describe('open in app', () => {
     expect(assign).not.toHaveBeenCalled();
   });
 
+  it('inside QQ on iPhone (Universal Links blocked): the custom scheme, then the App Store', async () => {
+    setUserAgent(`${IPHONE} QQ/8.9.80.602 V1_IPH_SQ_8.9.80_1_APP_A`);
+    await renderGoods({ platform: 'ios', inAppBrowser: 'qq' });
+    fireEvent.click(screen.getByRole('button', { name: 'App 内查看这件谷子' }));
+    expect(assign).toHaveBeenCalledWith('guquan://goods/goodsAAAAAAAAAA1?image=0');
+    act(() => {
+      vi.advanceTimersByTime(2000);
+    });
+    expect(assign).toHaveBeenLastCalledWith(download.ios.url);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('inside Weibo on iPhone (no app links, but the App Store opens): straight to the store', async () => {
+    setUserAgent(`${IPHONE} Weibo (iPhone14,5__weibo__14.6.0__iphone__os17.5)`);
+    await renderGoods({ platform: 'ios', inAppBrowser: 'weibo' });
+    fireEvent.click(screen.getByRole('button', { name: 'App 内查看这件谷子' }));
+    expect(assign).toHaveBeenCalledTimes(1);
+    expect(assign).toHaveBeenCalledWith(download.ios.url);
+  });
+
   it('on a computer: goes to the website’s download section, keeping the language', async () => {
     setUserAgent('Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0.0.0 Safari/537.36');
     const { router } = await renderGoods(

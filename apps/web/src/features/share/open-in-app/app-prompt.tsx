@@ -2,9 +2,12 @@ import { createContext, useContext, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import type { ShareKind } from '@guquan/contract/share-paths';
 import { OpenInBrowserGuide } from '../../../components/open-in-browser-guide/open-in-browser-guide';
+import { needsBrowserForStores } from '../../../lib/client/app-opening';
 import { useClientInfo } from '../../../lib/client/client-info-context';
 import { fill, useShareMessages } from '../share-messages';
-import { shareTarget } from './app-link';
+import type { ShareCard } from '../wechat/wechat-js-sdk';
+import { useWeChat } from '../wechat/use-wechat';
+import { schemeLink, shareTarget } from './app-link';
 import { useOpenInApp } from './use-open-in-app';
 
 interface AppPrompt {
@@ -12,11 +15,17 @@ interface AppPrompt {
   openApp: () => void;
   /** The image the visitor is looking at, so the app opens on the same one. */
   setImage: (index: number) => void;
+  /** Inside WeChat, once its open tag is usable: what the tag opens, and what follows a failure. */
+  wechatLaunch: { openAppId: string; extinfo: string; onFailure: () => void } | null;
+  /** The card WeChat shows when the page is shared (used inside WeChat only). */
+  setShareCard: (card: ShareCard) => void;
 }
 
 const AppPromptContext = createContext<AppPrompt>({
   openApp: () => undefined,
   setImage: () => undefined,
+  wechatLaunch: null,
+  setShareCard: () => undefined,
 });
 
 export function useAppPrompt(): AppPrompt {
@@ -31,22 +40,31 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
   const { search } = useLocation();
   const [image, setImage] = useState(0);
   const target = shareTarget(kind, search, image);
-  const { openApp, guideOpen, closeGuide } = useOpenInApp(target);
-  const { inAppBrowser } = useClientInfo();
+  const { openApp, guideOpen, showGuide, closeGuide } = useOpenInApp(target);
+  const wechat = useWeChat();
+  const wechatLaunch = wechat.openAppId
+    ? { openAppId: wechat.openAppId, extinfo: schemeLink(target), onFailure: showGuide }
+    : null;
+  const client = useClientInfo();
+  const { inAppBrowser } = client;
   const text = useShareMessages();
   return (
-    <AppPromptContext value={{ openApp, setImage }}>
+    <AppPromptContext
+      value={{ openApp, setImage, wechatLaunch, setShareCard: wechat.setShareCard }}
+    >
       {children}
-      {inAppBrowser === 'none' ? null : (
+      {needsBrowserForStores(client) ? (
         <OpenInBrowserGuide
           open={guideOpen}
           onClose={closeGuide}
           texts={{
             ...text.guide,
-            hint: fill(text.guide.hint, { app: text.inAppNames[inAppBrowser] }),
+            hint: fill(text.guide.hint, {
+              app: inAppBrowser === 'none' ? '' : text.inAppNames[inAppBrowser],
+            }),
           }}
         />
-      )}
+      ) : null}
     </AppPromptContext>
   );
 }

@@ -8,11 +8,12 @@ import { browserLocation } from './browser-location';
 
 /**
  * "Open in app" for a target: try the app from the tap itself (browsers open apps only on a
- * user gesture), fall back to the store; in WeChat, QQ and Weibo ask for the guide instead.
+ * user gesture), fall back to the store; where the browser opens neither (WeChat, …) show the guide instead.
  */
 export function useOpenInApp(target: AppTarget): {
   openApp: () => void;
   guideOpen: boolean;
+  showGuide: () => void;
   closeGuide: () => void;
 } {
   const client = useClientInfo();
@@ -54,6 +55,9 @@ export function useOpenInApp(target: AppTarget): {
   return {
     openApp,
     guideOpen,
+    showGuide: () => {
+      setGuideOpen(true);
+    },
     closeGuide: () => {
       setGuideOpen(false);
     },

@@ -8,6 +8,7 @@ import { AppPromptProvider } from '../open-in-app/app-prompt';
 import { ShareFailureView } from '../share-failure/share-failure-view';
 import { fetchShare, type LoadedShare, type ShareLoaderData } from '../share-loader';
 import { ShareSkeleton } from '../share-skeleton/share-skeleton';
+import { WeChatShareCard } from '../wechat/wechat-share-card';
 
 /**
  * The item once it is there: at once when it already is (server, hydration), else suspending
@@ -60,7 +61,16 @@ export function SharePage<K extends ShareKind>({
         {/* Keyed by the item: another item of the same page shows the skeleton, not the last one. */}
         <Suspense key={id ?? ''} fallback={<ShareSkeleton kind={kind} />}>
           <Resolved result={result}>
-            {(loaded) => (loaded.state === 'ok' ? children(loaded.item) : failure(loaded.state))}
+            {(loaded) =>
+              loaded.state === 'ok' ? (
+                <>
+                  {children(loaded.item)}
+                  <WeChatShareCard kind={kind} id={id ?? ''} item={loaded.item} />
+                </>
+              ) : (
+                failure(loaded.state)
+              )
+            }
           </Resolved>
         </Suspense>
       </AppPromptProvider>
