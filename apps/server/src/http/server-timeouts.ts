@@ -13,9 +13,9 @@ export interface ServerTimeouts {
   /** A connection with no traffic at all (mid-request or mid-response) is closed. */
   idleMs: number;
   /**
-   * An idle keep-alive connection is kept this long between requests. Longer than the
-   * proxy's own upstream keep-alive (nginx's `keepalive_timeout` is 60 s), so nginx always
-   * closes first and never sends a request on a connection the server is closing (a 502).
+   * An idle keep-alive connection is kept this long between requests. Longer than the proxy's
+   * own upstream keep-alive (nginx's upstream `keepalive_timeout`: 60 s by default, 30 s in
+   * deploy/), so nginx always closes first and never sends a request on a connection the server is closing (a 502).
    */
   keepAliveMs: number;
   checkIntervalMs: number;
