@@ -1,4 +1,5 @@
-// What both benchmarks share: the demo data's ids and a production build served on loopback.
+// What the benchmarks (and end-to-end tests with settings of their own) share: the demo data's
+// ids and a production build served on loopback.
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,9 +17,18 @@ export async function loadDemoIds() {
 
 /**
  * Starts `apps/server/dist/server.js` of the checkout at `root` on a data directory of its own
- * (seeded with the demo data on start) and resolves once /health answers.
+ * (seeded with the demo data on start), with `env` added to the environment, and resolves once
+ * /health answers. The benchmarks and the end-to-end tests that need a server with settings of
+ * their own use it.
  */
-export async function startBenchServer({ root = '.', port, dataDir }) {
+export async function startBuiltServer({
+  root = '.',
+  port,
+  dataDir,
+  env = {},
+  output = 'inherit',
+  timeoutMs = 60_000,
+}) {
   const server = spawn(process.execPath, [join(root, 'apps/server/dist/server.js')], {
     cwd: root,
     env: {
@@ -27,10 +37,12 @@ export async function startBenchServer({ root = '.', port, dataDir }) {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       DATA_DIR: dataDir,
+      ...env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', output, output],
   });
-  for (let attempt = 0; attempt < 300; attempt += 1) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/anime_merch_web/api/v1/health`);
       if (res.ok) return server;

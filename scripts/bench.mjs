@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { loadDemoIds, startBenchServer } from './bench-support.mjs';
+import { loadDemoIds, startBuiltServer } from './bench-support.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -64,7 +64,7 @@ async function measure(url, attempts = 3) {
   }
 }
 
-const server = await startBenchServer({ port: values.port, dataDir });
+const server = await startBuiltServer({ port: values.port, dataDir });
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   chromeFlags: [

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import {
   type WeChatStandIn,
 } from '../../apps/server/src/test-support/wechat-stand-in.ts';
 import { shareMessages } from '../../apps/web/src/features/share/share-messages.ts';
+import { startBuiltServer } from '../../scripts/bench-support.mjs';
 import { BASE_PATH, DEMO_IDS, expect, open, test, waitForApp, withLang } from './fixtures.ts';
 
 /**
@@ -109,30 +110,17 @@ test.describe('with the WeChat settings', () => {
     origin = `http://127.0.0.1:${port}`;
     dataDir = join(tmpdir(), `guquan-e2e-wechat-${port}`);
     await rm(dataDir, { recursive: true, force: true });
-    server = spawn(process.execPath, ['apps/server/dist/server.js'], {
+    server = await startBuiltServer({
+      port,
+      dataDir,
       env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        DATA_DIR: dataDir,
         WECHAT_APP_ID: APP_ID,
         WECHAT_APP_SECRET: SECRET,
         WECHAT_OPEN_APP_ID: OPEN_APP_ID,
         WECHAT_API_BASE: wechat.base,
       },
-      stdio: 'ignore',
+      output: 'ignore',
     });
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const up = await fetch(`${origin}${BASE_PATH}/api/v1/health`).then(
-        (res) => res.ok,
-        () => false,
-      );
-      if (up) break;
-      if (Date.now() > deadline) throw new Error('the WeChat server did not start');
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
   });
 
   test.afterAll(async () => {
