@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { loadDemoIds, startBenchServer } from './bench-support.mjs';
+import { once } from 'node:events';
+import { loadDemoIds, startBuiltServer } from './bench-support.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -105,7 +106,7 @@ async function measureInRounds(runs) {
   }));
 }
 
-const server = await startBenchServer({ root, port, dataDir });
+const server = await startBuiltServer({ root, port, dataDir });
 try {
   // Warm up: the first request of each page renders it and resizes its images.
   for (const [, path] of TARGETS) {
@@ -138,6 +139,10 @@ try {
   console.log(smoke ? `Smoke run (${duration} s each, nothing measured):` : `${duration} s each:`);
   console.log(lines.join('\n'));
 } finally {
+  const exited = once(server, 'exit');
+  const stopping = performance.now();
   server.kill();
+  await exited;
+  console.error(`server stopped in ${Math.round(performance.now() - stopping)} ms`);
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -46,4 +46,17 @@ describe('a server shutting down', () => {
       error: { code: 'service_unavailable', message: expect.any(String) as string },
     });
   });
+
+  it('does not wait for a connection that has sent nothing (a preconnect) to time out', async () => {
+    const app = await buildTestApp({});
+    const port = await listenOnLoopback(app);
+    const socket = connect({ host: '127.0.0.1', port });
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    const started = performance.now();
+    await app.close();
+    await closed;
+    // Without closing it, the shutdown waited for the headers timeout (10 s).
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
 });

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { sendServiceUnavailable } from './error-handling.ts';
 
@@ -10,8 +11,10 @@ import { sendServiceUnavailable } from './error-handling.ts';
  */
 export function answerUnavailableWhileClosing(app: FastifyInstance): void {
   let closing = false;
+  const closeSilent = trackSilentConnections(app);
   app.addHook('preClose', (done) => {
     closing = true;
+    closeSilent();
     done();
   });
   app.addHook('onRequest', async (request, reply) => {
@@ -19,4 +22,31 @@ export function answerUnavailableWhileClosing(app: FastifyInstance): void {
     reply.header('connection', 'close');
     return sendServiceUnavailable(request, reply);
   });
+}
+
+/** How often, while closing, connections that have said nothing are looked for again. */
+const SILENT_SWEEP_MS = 250;
+
+/**
+ * Connections that have not sent a byte: a browser's preconnect, or one opened just as the
+ * shutdown began. Node's close ends idle keep-alive connections but counts these as waiting for
+ * their first request, so each would hold the shutdown until the headers timeout (10 s). They
+ * carry nothing, so closing them loses nothing; a connection part-way through its headers is left
+ * to finish. Returns what starts closing them (now, and any that open until the server is gone).
+ */
+function trackSilentConnections(app: FastifyInstance): () => void {
+  const unused = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    unused.add(socket);
+    socket.once('close', () => unused.delete(socket));
+  });
+  app.server.on('request', (request: { socket: Socket }) => unused.delete(request.socket));
+  const sweep = () => {
+    for (const socket of unused) if (socket.bytesRead === 0) socket.destroy();
+  };
+  return () => {
+    sweep();
+    const timer = setInterval(sweep, SILENT_SWEEP_MS);
+    app.server.once('close', () => clearInterval(timer));
+  };
 }
