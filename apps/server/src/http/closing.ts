@@ -47,6 +47,8 @@ function trackSilentConnections(app: FastifyInstance): () => void {
   return () => {
     sweep();
     const timer = setInterval(sweep, SILENT_SWEEP_MS);
-    app.server.once('close', () => clearInterval(timer));
+    app.server.once('close', () => {
+      clearInterval(timer);
+    });
   };
 }
