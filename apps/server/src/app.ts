@@ -99,7 +99,7 @@ async function openData(
   const paths = configuredPaths(config);
   const phones = await loadPhoneProtection(config.phoneKeys, paths.phoneKey);
   const db = await openDatabase(config.database, {
-    onIdleError: (error) => {
+    onConnectionError: (error) => {
       app.log.warn({ err: error }, 'a database connection broke; the pool replaces it');
     },
   });
@@ -181,11 +181,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const sms = options.smsSender ?? demo?.sms ?? aliyunSmsSender(requireSmsConfig(config));
   // Every server schedules the job; on PostgreSQL one at a time runs it (the others skip).
   scheduleAccountDeletionJob(app, () =>
-    runAlone(db, config.database.engine, JOB_LOCKS.accountDeletion, () =>
+    runAlone(db, config.database.engine, JOB_LOCKS.accountDeletion, ({ checkpoint }) =>
       runAccountDeletionJob(db, new Date(), {
         paths,
         sms,
         phones,
+        checkpoint,
         log: (message, details) => {
           app.log.warn(details, message);
         },

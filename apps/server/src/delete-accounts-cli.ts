@@ -6,7 +6,7 @@ import { ConfigError, loadConfig, type Config } from './config/env.ts';
 import { DatabaseConnectionError, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { loadPhoneProtection } from './crypto/phone-keys.ts';
-import { JOB_LOCKS, runAlone } from './db/run-alone.ts';
+import { isJobInterruption, JOB_LOCKS, runAlone } from './db/run-alone.ts';
 
 /** Production texts each deleted user; demo mode has only the stand-in, which sends nothing. */
 async function smsSenderFor(config: Config): Promise<SmsSender> {
@@ -27,15 +27,20 @@ async function main(): Promise<void> {
     const phones = await loadPhoneProtection(config.phoneKeys, paths.phoneKey);
     await migrateToLatest(db, { phones });
     const sms = await smsSenderFor(config);
-    const run = await runAlone(db, config.database.engine, JOB_LOCKS.accountDeletion, () =>
-      runAccountDeletionJob(db, new Date(), {
-        paths,
-        sms,
-        phones,
-        log: (message, details) => {
-          console.warn(message, details ?? '');
-        },
-      }),
+    const run = await runAlone(
+      db,
+      config.database.engine,
+      JOB_LOCKS.accountDeletion,
+      ({ checkpoint }) =>
+        runAccountDeletionJob(db, new Date(), {
+          paths,
+          sms,
+          phones,
+          checkpoint,
+          log: (message, details) => {
+            console.warn(message, details ?? '');
+          },
+        }),
     );
     if (!run.ran) {
       console.log('Account deletion: a server is running the job right now; nothing done.');
@@ -55,10 +60,16 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(
-    error instanceof ConfigError || error instanceof DatabaseConnectionError
-      ? error.message
-      : error,
-  );
+  if (error instanceof ConfigError || error instanceof DatabaseConnectionError) {
+    console.error(error.message);
+  } else if (isJobInterruption(error)) {
+    // Each account is deleted whole or not at all: what this run finished stays done, and the
+    // next run (or the servers' hourly one) takes up the rest.
+    console.error(
+      'Account deletion stopped: the connection to the database was lost. Accounts finished so far are deleted; the others are untouched. Run it again.',
+    );
+  } else {
+    console.error(error);
+  }
   process.exit(1);
 });

@@ -4,6 +4,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { RETENTION, type RetainedKind } from '@guquan/contract/account-deletion';
 import type { DataPaths } from '../config/data-paths.ts';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
+import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
 import { forUpdate } from '../db/locking.ts';
 import type { Database } from '../db/schema.ts';
 import { newPublicId } from '../db/public-id.ts';
@@ -37,6 +38,11 @@ export interface DeletionJobOptions {
   /** Decrypts the number the notice goes to. */
   phones?: PhoneProtection;
   log?: (message: string, details?: Record<string, unknown>) => void;
+  /**
+   * Called before each account and before the clean-up: rejects to stop the run (run-alone.ts:
+   * the job's lock was lost with its connection).
+   */
+  checkpoint?: () => Promise<void>;
 }
 
 export interface DeletionJobReport {
@@ -314,7 +320,9 @@ export async function runAccountDeletionJob(
     .where('deletes_at', '<=', now.toISOString())
     .orderBy('deletes_at')
     .execute();
+  const checkpoint = options.checkpoint ?? (() => Promise.resolve());
   for (const request of due) {
+    await checkpoint();
     try {
       const outcome = await db
         .transaction()
@@ -326,10 +334,14 @@ export async function runAccountDeletionJob(
         log('account deletion blocked by an open case', { requestId: request.id });
       }
     } catch (error) {
+      // The database went away (a cut connection, a restart): this account's transaction rolled
+      // back, and the next ones would fail alike. Stop; the next run takes them all up again.
+      if (isDatabaseUnavailable(error)) throw error;
       report.failed += 1;
       log('account deletion failed; the account is untouched', { requestId: request.id, error });
     }
   }
+  await checkpoint();
   if (options.paths) await removeQueuedMedia(db, options.paths);
   if (options.sms && options.phones) {
     report.notices = await deliverQueuedTexts(db, {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { isJobInterruption } from '../db/run-alone.ts';
 
 const DELETION_JOB_INTERVAL_MS = 60 * 60 * 1000;
 /** The first run waits a little, so a start (or a test) is not slowed by it. */
@@ -20,7 +21,14 @@ export function scheduleAccountDeletionJob(
     if (running || closed) return;
     running = run()
       .catch((error: unknown) => {
-        app.log.error({ err: error }, 'the account deletion job failed');
+        if (isJobInterruption(error)) {
+          app.log.warn(
+            { err: error },
+            'the account deletion job stopped: the database connection was lost; the next run resumes it',
+          );
+        } else {
+          app.log.error({ err: error }, 'the account deletion job failed');
+        }
       })
       .finally(() => {
         running = undefined;

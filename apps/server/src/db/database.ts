@@ -48,8 +48,11 @@ const numericInt8: pg.CustomTypesConfig = {
 export interface PostgresOptions {
   url: string;
   poolSize: number;
-  /** An idle connection broke (PostgreSQL restarted, the network dropped): the pool replaces it. */
-  onIdleError?: (error: Error) => void;
+  /**
+   * A connection broke (PostgreSQL restarted, a backend was terminated, the network dropped),
+   * idle in the pool or held by a request or job: the pool replaces it.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 /**
@@ -64,10 +67,22 @@ export async function openPostgresDatabase(options: PostgresOptions): Promise<Db
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     types: numericInt8,
   });
-  // Without a listener, a broken idle connection would be an uncaught error and end the process.
-  pool.on('error', (error) => {
-    options.onIdleError?.(error);
+  // A connection that breaks emits 'error' on its client, and an 'error' nobody listens to ends
+  // the process. The pool listens on idle clients only (and re-emits it here); a client checked
+  // out by a transaction or a job's lock between two statements has no listener of its own, so
+  // every client gets one when it connects. Whoever uses the broken client gets the error from
+  // its next statement (a 503: database-unavailable.ts), and the pool drops it on release.
+  const reported = new WeakSet<Error>();
+  const report = (error: Error) => {
+    // One cut reaches both listeners when the client was idle: tell it once.
+    if (reported.has(error)) return;
+    reported.add(error);
+    options.onConnectionError?.(error);
+  };
+  pool.on('connect', (client) => {
+    client.on('error', report);
   });
+  pool.on('error', report);
   try {
     await pool.query('select 1');
   } catch (error) {
@@ -95,7 +110,7 @@ function withoutPassword(message: string, url: string): string {
 /** The database the configuration names: SQLite in DATA_DIR, or PostgreSQL at DATABASE_URL. */
 export async function openDatabase(
   config: DatabaseConfig,
-  hooks: { onIdleError?: (error: Error) => void } = {},
+  hooks: { onConnectionError?: (error: Error) => void } = {},
 ): Promise<Db> {
   return config.engine === 'sqlite'
     ? openSqliteDatabase(config.file)
