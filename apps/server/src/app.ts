@@ -44,6 +44,7 @@ import { apiRoute } from './http/api-paths.ts';
 import { handleClientError } from './http/client-errors.ts';
 import { answerUnavailableWhileClosing } from './http/closing.ts';
 import { installErrorHandling } from './http/error-handling.ts';
+import { rewriteToOriginForm } from './http/request-target.ts';
 import {
   SERVER_TIMEOUTS,
   serverTimeoutOptions,
@@ -146,6 +147,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ...serverTimeoutOptions(options.timeouts ?? SERVER_TIMEOUTS),
     // Our own 503 while closing, in the site's shapes: http/closing.ts.
     return503OnClosing: false,
+    // `GET http://host/path HTTP/1.1` is routed and handled as `/path` (http/request-target.ts).
+    rewriteUrl: rewriteToOriginForm,
     // Long enough that an oversized id still reaches its route and is answered as invalid there.
     routerOptions: { maxParamLength: 1000 },
     // Errors the router raises before any handler (a malformed percent-encoding) get the one
