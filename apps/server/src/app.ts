@@ -173,6 +173,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   const build = options.webBuild ?? (await loadWebBuild(config.webDistDir));
   const { db, phones } = await openData(app, config, demo, options.seed ?? {});
+  // Which version and build run is the operators' to know: in the log at start, never in a public
+  // answer (health/health-routes.ts). The uptime is the process's (its start time).
+  app.addHook('onListen', (done) => {
+    app.log.info({ version: packageJson.version, build: build.buildId }, 'serving this version');
+    done();
+  });
   const shares = createShareReader(shareRepositories(db));
   const sessions = sessionStore(db, {
     // Logging in again during the cool-off withdraws a deletion request (privacy policy 11.5).
@@ -222,11 +228,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   answerUnavailableWhileClosing(app);
   await registerRateLimits(app, config.redisUrl);
   await registerStaticAssets(app, build.assetsDir);
-  await registerOpenApi(app, packageJson.version);
+  await registerOpenApi(app);
 
   await app.register(
     async (api) => {
-      await api.register(healthRoutes, { version: packageJson.version });
+      await api.register(healthRoutes);
       await api.register(shareRoutes, { shares });
       await api.register(sessionRoutes, { sessions });
       await api.register(membershipRoutes, { sessions, membership });

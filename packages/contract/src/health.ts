@@ -3,9 +3,11 @@ import { API_BASE_PATH } from './site-paths.ts';
 
 export const HEALTH_PATH = `${API_BASE_PATH}/health`;
 
-export const healthResponseSchema = z.object({
+/**
+ * The public health answer: up or not, nothing more. The version and the uptime are for
+ * operators (the start-up log names the version), never for anyone who asks.
+ */
+export const healthResponseSchema = z.strictObject({
   status: z.literal('ok'),
-  version: z.string(),
-  uptimeSeconds: z.number().nonnegative(),
 });
 export type HealthResponse = z.infer<typeof healthResponseSchema>;
