@@ -29,6 +29,13 @@ export interface WeChatStandIn {
   refuse(kind: 'token' | 'ticket', errcode: number, times?: number): void;
   /** Every answer waits this long first. */
   delay(ms: number): void;
+  /**
+   * Every answer is valid JSON padded to `bytes` (a field WeChat never sends), streamed in
+   * 64 kB chunks as the reader takes them, with a Content-Length or chunked.
+   */
+  oversize(bytes: number, framing: 'content-length' | 'chunked'): void;
+  /** Bytes of padded answers the reader took before it hung up, and whether one was read whole. */
+  readonly oversized: { sent: number; finished: boolean };
   stop(): Promise<void>;
 }
 
@@ -43,6 +50,43 @@ const ERRMSG: Readonly<Record<number, string>> = {
 function send(response: ServerResponse, body: unknown): void {
   response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
   response.end(JSON.stringify(body));
+}
+
+const PAD_CHUNK = Buffer.alloc(64 * 1024, 'x');
+
+/** `body` as JSON with a padding field that makes it `bytes` long, written as the reader reads. */
+async function sendPadded(
+  response: ServerResponse,
+  body: object,
+  bytes: number,
+  framing: 'content-length' | 'chunked',
+  counted: { sent: number; finished: boolean },
+): Promise<void> {
+  const head = Buffer.from(`${JSON.stringify(body).slice(0, -1)},"padding":"`);
+  const tail = Buffer.from('"}');
+  const padding = Math.max(0, bytes - head.length - tail.length);
+  response.writeHead(200, {
+    'content-type': 'application/json; charset=utf-8',
+    ...(framing === 'content-length' ? { 'content-length': String(bytes) } : {}),
+  });
+  const write = async (chunk: Buffer) => {
+    if (response.destroyed) return false;
+    counted.sent += chunk.length;
+    if (!response.write(chunk)) {
+      await new Promise<void>((resolve) => {
+        response.once('drain', resolve);
+        response.once('close', resolve);
+      });
+    }
+    return !response.destroyed;
+  };
+  if (!(await write(head))) return;
+  for (let left = padding; left > 0; left -= PAD_CHUNK.length) {
+    if (!(await write(left >= PAD_CHUNK.length ? PAD_CHUNK : PAD_CHUNK.subarray(0, left)))) return;
+  }
+  if (!(await write(tail))) return;
+  response.end();
+  counted.finished = true;
 }
 
 const refusal = (errcode: number) => ({ errcode, errmsg: ERRMSG[errcode] ?? 'error' });
@@ -71,6 +115,8 @@ export async function startWeChatStandIn({
   let validToken: string | undefined;
   let ticket: string | undefined;
   let delayMs = 0;
+  let padding: { bytes: number; framing: 'content-length' | 'chunked' } | undefined;
+  const oversized = { sent: 0, finished: false };
 
   function refused(kind: 'token' | 'ticket'): number | undefined {
     const planned = refusals[kind];
@@ -112,8 +158,10 @@ export async function startWeChatStandIn({
   }
 
   const server = createServer((request, response) => {
-    void answer(request).then((body) => {
-      if (body) send(response, body);
+    void answer(request).then(async (body) => {
+      if (body && padding)
+        await sendPadded(response, body, padding.bytes, padding.framing, oversized);
+      else if (body) send(response, body);
       else response.writeHead(404).end();
     });
   });
@@ -135,6 +183,10 @@ export async function startWeChatStandIn({
     delay(ms) {
       delayMs = ms;
     },
+    oversize(bytes, framing) {
+      padding = { bytes, framing };
+    },
+    oversized,
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

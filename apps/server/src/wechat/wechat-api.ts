@@ -45,6 +45,41 @@ export class WeChatApiError extends Error {
 
 const REQUEST_TIMEOUT_MS = 5000;
 
+/**
+ * WeChat's answers to these two calls are a few hundred bytes. Anything past this is not WeChat
+ * (a proxy's error page, a hijacked DNS answer, a fault): it is refused as it arrives, never
+ * held in memory whole (a 60 MB answer used to cost the server 210 MB).
+ */
+export const WECHAT_ANSWER_LIMIT_BYTES = 64 * 1024;
+
+/** The body as text, read up to the limit; past it, the connection is dropped. */
+async function readLimited(response: Response, what: string): Promise<string> {
+  const tooLarge = () =>
+    new WeChatApiError(
+      `WeChat's answer for the ${what} is too large (over ${WECHAT_ANSWER_LIMIT_BYTES} bytes)`,
+    );
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > WECHAT_ANSWER_LIMIT_BYTES) {
+    await response.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > WECHAT_ANSWER_LIMIT_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 const errorSchema = z.object({ errcode: z.number().int(), errmsg: z.string().optional() });
 const tokenSchema = z.object({
   access_token: z.string().min(1).max(2048),
@@ -65,9 +100,16 @@ async function call(url: string, init: RequestInit, what: string): Promise<unkno
   }
   if (!response.ok)
     throw new WeChatApiError(`WeChat answered HTTP ${response.status} for the ${what}`);
+  let text: string;
+  try {
+    text = await readLimited(response, what);
+  } catch (error) {
+    if (error instanceof WeChatApiError) throw error;
+    throw new WeChatApiError(`WeChat's answer for the ${what} broke off`);
+  }
   let body: unknown;
   try {
-    body = await response.json();
+    body = JSON.parse(text);
   } catch {
     throw new WeChatApiError(`WeChat's answer for the ${what} is not JSON`);
   }
