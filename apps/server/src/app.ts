@@ -266,7 +266,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   );
   await app.register(mediaRoutes, {
     findImage: (publicId) => findServableImage(db, publicId),
-    resized: createResizedImages(paths.media, paths.mediaCache),
+    resized: createResizedImages(paths.media, paths.mediaCache, {
+      warn: (message, details) => {
+        app.log.warn(details, message);
+      },
+      info: (message) => {
+        app.log.info(message);
+      },
+    }),
   });
 
   await app.register(pageRoutes, {

@@ -10,6 +10,11 @@ import { dataPaths, type DataPaths } from '../config/data-paths.ts';
 import type { Db } from '../db/database.ts';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { buildTestApp, makeTempDataDir } from '../test-support/test-app.ts';
+import {
+  SHARED_CACHE_CLOCK_SLACK_SECONDS,
+  SHARED_CACHE_PROMISE_SECONDS,
+  VERSIONED_ADDRESS_CACHE_CONTROL,
+} from '../http/shared-caches.ts';
 import { openTestDataDirDatabase } from '../test-support/test-engine.ts';
 
 let app: FastifyInstance;
@@ -76,7 +81,7 @@ describe('media', () => {
       });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toBe('image/webp');
-      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(res.headers['cache-control']).toBe(VERSIONED_ADDRESS_CACHE_CONTROL);
       // Already compressed: sent as it is.
       expect(res.headers['content-encoding']).toBeUndefined();
       expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
@@ -199,6 +204,41 @@ describe('media', () => {
     const folder = join(paths.mediaCache, image.id.slice(0, 2));
     const files = (await readdir(folder)).filter((name) => name.startsWith(image.id));
     expect(files).toEqual([`${image.id}-480.webp`]);
+  });
+
+  it('lets shared caches keep an image a few seconds, revalidating with 304 only while it may be seen', async () => {
+    const image = gallery[3] ?? first();
+    const url = imageUrl(image.id, 320);
+    const res = await app.inject({ url });
+    const cacheControl = String(res.headers['cache-control']);
+    const seconds = (name: string) => Number(new RegExp(`${name}=(\\d+)`).exec(cacheControl)?.[1]);
+    // Browsers a year; shared caches within the promise, nginx's whole seconds included.
+    expect(cacheControl).toMatch(/^public, max-age=31536000, immutable, /);
+    expect(
+      seconds('s-maxage') + seconds('stale-while-revalidate') + SHARED_CACHE_CLOCK_SLACK_SECONDS,
+    ).toBeLessThanOrEqual(SHARED_CACHE_PROMISE_SECONDS);
+    const etag = String(res.headers.etag);
+    const again = await app.inject({ url, headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.headers['cache-control']).toBe(cacheControl);
+    expect(again.rawPayload.length).toBe(0);
+    // Made private: a cache's revalidation gets the refusal, not a 304.
+    await db
+      .updateTable('goods')
+      .set({ visibility: 'private' })
+      .where('public_id', '=', DEMO_IDS.goods.gallery)
+      .execute();
+    try {
+      const hidden = await app.inject({ url, headers: { 'if-none-match': etag } });
+      expect(hidden.statusCode).toBe(404);
+      expect(hidden.headers['cache-control']).toBe('no-store');
+    } finally {
+      await db
+        .updateTable('goods')
+        .set({ visibility: 'public' })
+        .where('public_id', '=', DEMO_IDS.goods.gallery)
+        .execute();
+    }
   });
 
   it('answers HEAD with the headers alone', async () => {

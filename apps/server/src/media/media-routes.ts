@@ -1,10 +1,10 @@
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { publicIdSchema } from '@guquan/contract/share';
 import { IMAGE_WIDTHS, MEDIA_PATH, type ImageWidth } from '@guquan/contract/share-paths';
 import { sendApiError } from '../http/api-error.ts';
+import { sendVersioned } from '../http/shared-caches.ts';
 import type { StoredImage } from './media-repository.ts';
 import type { ResizedImages } from './resized-images.ts';
 
@@ -29,7 +29,9 @@ const NOT_FOUND_MESSAGE = 'There is no such image.';
 
 /**
  * Images at the fixed widths of the contract, as WebP. A URL names one version of an image for
- * good (an image never changes under its id), so browsers and CDNs keep it for a year.
+ * good (an image never changes under its id): a versioned address (http/shared-caches.ts), which
+ * browsers keep a year and shared caches a few seconds, because whether anybody may see it
+ * changes (its item made private or removed, its owner leaving), checked on every request.
  */
 export const mediaRoutes: FastifyPluginCallbackZod<MediaRoutesOptions> = (
   app,
@@ -50,13 +52,14 @@ export const mediaRoutes: FastifyPluginCallbackZod<MediaRoutesOptions> = (
       if (!isImageWidth(width)) return sendApiError(reply, 404, 'not_found', NOT_FOUND_MESSAGE);
       const image = await findImage(request.params.imageId);
       if (!image) return sendApiError(reply, 404, 'not_found', NOT_FOUND_MESSAGE);
-      const path = await resized.pathOf(image, width);
-      const { size } = await stat(path);
+      // The bytes under an id and width never change: the address is the version.
+      if (sendVersioned(request, reply, `W/"${image.publicId}-${width}"`)) return reply;
+      const resizedImage = await resized.get(image, width);
+      reply.type('image/webp');
+      if (resizedImage.kind === 'bytes') return reply.send(resizedImage.bytes);
       return reply
-        .type('image/webp')
-        .header('content-length', size)
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .send(createReadStream(path));
+        .header('content-length', resizedImage.size)
+        .send(createReadStream(resizedImage.path));
     },
   );
   // Anything else under the media path is no image: the JSON 404, not the not-found page.

@@ -5,7 +5,8 @@ import { mkdtemp } from 'node:fs/promises';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredImage } from './media-repository.ts';
-import { createResizedImages } from './resized-images.ts';
+import { createResizedImages, type ResizedImage } from './resized-images.ts';
+import { makeFullDisk } from '../test-support/full-disk.ts';
 
 let root: string;
 const image: StoredImage = {
@@ -51,8 +52,8 @@ describe('resized images in a cache several servers share (MEDIA_CACHE_DIR)', ()
       }
     })();
     const paths = await Promise.all(
-      [0, 1, 0, 1, 0, 1].flatMap((server) => servers[server]?.pathOf(image, 1280) ?? []),
-    );
+      [0, 1, 0, 1, 0, 1].flatMap((server) => servers[server]?.get(image, 1280) ?? []),
+    ).then((all) => all.map((resized) => (resized.kind === 'file' ? resized.path : 'bytes')));
     state.resizing = false;
     await reader;
     expect(new Set(paths)).toEqual(new Set([target]));
@@ -64,4 +65,68 @@ describe('resized images in a cache several servers share (MEDIA_CACHE_DIR)', ()
     ]);
     expect((await stat(target)).size).toBeGreaterThan(0);
   });
+});
+
+/**
+ * The highest number of resizes sharp had queued or running, sampled while `work` runs. sharp
+ * counts a finished one out only after its promise settled, so a sample may see the next one
+ * start before the last is counted out: one more than the limit at most.
+ */
+async function peakResizes(work: Promise<unknown>): Promise<number> {
+  let peak = 0;
+  const state = { running: true };
+  const sampler = (async () => {
+    while (state.running) {
+      const { queue, process } = sharp.counters();
+      peak = Math.max(peak, queue + process);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  })();
+  await work;
+  state.running = false;
+  await sampler;
+  return peak;
+}
+
+describe('resizing', () => {
+  it('runs at most maxConcurrentResizes at once, however many different sizes are asked for', async () => {
+    const images = createResizedImages(join(root, 'media'), join(root, 'cap-cache'), {
+      maxConcurrentResizes: 1,
+    });
+    // Three widths of three images (ids of their own, the same original): nine resizes.
+    const ids = ['CapAAAAAAAAAAAAA', 'CapBBBBBBBBBBBBB', 'CapCCCCCCCCCCCCC'];
+    const work = Promise.all(
+      ids.flatMap((publicId) =>
+        ([160, 480, 960] as const).map((width) => images.get({ ...image, publicId }, width)),
+      ),
+    );
+    const peak = await peakResizes(work);
+    expect((await work).every((resized) => resized.kind === 'file')).toBe(true);
+    expect(peak).toBeGreaterThan(0);
+    // One at a time (plus the counting overlap above); without the limit, all nine at once.
+    expect(peak).toBeLessThanOrEqual(2);
+  }, 30_000);
+
+  it('on a full disk, hands over the bytes, keeps them in memory and warns once', async () => {
+    const disk = await makeFullDisk();
+    try {
+      const warnings: string[] = [];
+      const images = createResizedImages(join(root, 'media'), join(disk.dir, 'cache'), {
+        warn: (message) => warnings.push(message),
+      });
+      const first: ResizedImage = await images.get(image, 640);
+      expect(first.kind).toBe('bytes');
+      if (first.kind !== 'bytes') return;
+      expect((await sharp(first.bytes).metadata()).width).toBe(640);
+      // The same size again comes from memory: no second resize.
+      const again = await peakResizes(images.get(image, 640));
+      expect(again).toBe(0);
+      expect(await images.get(image, 640)).toEqual(first);
+      await images.get(image, 320);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain('ENOSPC');
+    } finally {
+      await disk.remove();
+    }
+  }, 30_000);
 });

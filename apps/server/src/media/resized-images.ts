@@ -1,5 +1,6 @@
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { availableParallelism } from 'node:os';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import type { ImageWidth } from '@guquan/contract/share-paths';
@@ -8,53 +9,156 @@ import type { StoredImage } from './media-repository.ts';
 /** WebP at this quality is small and still clean on a phone's screen. */
 const WEBP_QUALITY = 75;
 
+/**
+ * Resizes running at once, at most: one per core. A resize is tens of milliseconds of CPU on
+ * libuv's threads (four by default), which also do every file read; a page of 20 new images, or
+ * a flood of sizes nobody asked for before, waits its turn instead of taking them all.
+ */
+const MAX_CONCURRENT_RESIZES = Math.max(1, availableParallelism());
+
+/**
+ * Resized images kept in memory while the cache directory refuses writes (a full disk, a
+ * read-only mount): the same image is not resized again for every visitor meanwhile.
+ */
+const MEMORY_FALLBACK_BYTES = 32 * 1024 * 1024;
+
+/** An image at one width: a file in the cache directory, or bytes when it could not be written. */
+export type ResizedImage =
+  { kind: 'file'; path: string; size: number } | { kind: 'bytes'; bytes: Buffer };
+
 export interface ResizedImages {
-  /** The path of the image at this width (never wider than the original), made on first use. */
-  pathOf(image: StoredImage, width: ImageWidth): Promise<string>;
+  /** The image at this width (never wider than the original), made on first use. */
+  get(image: StoredImage, width: ImageWidth): Promise<ResizedImage>;
+}
+
+export interface ResizedImagesOptions {
+  maxConcurrentResizes?: number;
+  /** Told once when the cache directory starts refusing writes, and once when it takes them again. */
+  warn?: (message: string, details?: Record<string, unknown>) => void;
+  info?: (message: string) => void;
+}
+
+/** Runs tasks with at most `max` at once, the others in order of arrival. */
+function concurrencyLimit(max: number) {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (active < max) active += 1;
+    // A finished task hands its slot straight to the next in line (active stays the same).
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active -= 1;
+    }
+  };
+}
+
+/** A small LRU of bytes, bounded by their total size. */
+function byteCache(limit: number) {
+  const entries = new Map<string, Buffer>();
+  let total = 0;
+  return {
+    get(key: string): Buffer | undefined {
+      const bytes = entries.get(key);
+      if (bytes) {
+        entries.delete(key);
+        entries.set(key, bytes);
+      }
+      return bytes;
+    },
+    set(key: string, bytes: Buffer): void {
+      if (bytes.length > limit || entries.has(key)) return;
+      entries.set(key, bytes);
+      total += bytes.length;
+      for (const [oldest, old] of entries) {
+        if (total <= limit) break;
+        entries.delete(oldest);
+        total -= old.length;
+      }
+    },
+  };
 }
 
 /**
  * Each image is resized once per width and kept on disk in the cache directory. A file appears
  * there complete or not at all (written aside, then renamed), and requests that arrive together
  * for the same missing size wait for the one resize instead of each starting their own.
+ *
+ * The cache is a cache: when it cannot be written (ENOSPC, a read-only or vanished mount), the
+ * visitor still gets the resized bytes, the operators get one warning (and a note when writes work
+ * again), and the bytes are kept in memory for the next visitors meanwhile.
  */
-export function createResizedImages(originalsDir: string, cacheDir: string): ResizedImages {
-  const inFlight = new Map<string, Promise<string>>();
+export function createResizedImages(
+  originalsDir: string,
+  cacheDir: string,
+  options: ResizedImagesOptions = {},
+): ResizedImages {
+  const inFlight = new Map<string, Promise<ResizedImage>>();
+  const limit = concurrencyLimit(options.maxConcurrentResizes ?? MAX_CONCURRENT_RESIZES);
+  const unwritten = byteCache(MEMORY_FALLBACK_BYTES);
+  let cacheWritable = true;
 
-  async function resize(image: StoredImage, width: ImageWidth, target: string): Promise<string> {
-    // The name comes from our own database; basename() keeps even a bad row inside the folder.
-    const original = join(originalsDir, basename(image.fileName));
-    await mkdir(join(target, '..'), { recursive: true });
+  /** Writes aside, then renames; true when the file is in place. */
+  async function store(target: string, bytes: Buffer): Promise<boolean> {
     const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      await sharp(original)
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(temporary, bytes);
+      await rename(temporary, target);
+    } catch (error) {
+      await rm(temporary, { force: true }).catch(() => undefined);
+      if (cacheWritable) {
+        cacheWritable = false;
+        const code = (error as NodeJS.ErrnoException).code ?? String(error);
+        options.warn?.(
+          `cannot write to the image cache (${code}): serving resized images from memory until it can`,
+          { cacheDir },
+        );
+      }
+      return false;
+    }
+    if (!cacheWritable) {
+      cacheWritable = true;
+      options.info?.('the image cache takes writes again');
+    }
+    return true;
+  }
+
+  async function resize(image: StoredImage, width: ImageWidth, target: string) {
+    // The name comes from our own database; basename() keeps even a bad row inside the folder.
+    const original = join(originalsDir, basename(image.fileName));
+    const bytes = await limit(() =>
+      sharp(original)
         .rotate()
         .resize({ width, withoutEnlargement: true })
         .webp({ quality: WEBP_QUALITY })
-        .toFile(temporary);
-      await rename(temporary, target);
-    } catch (error) {
-      await rm(temporary, { force: true });
-      throw error;
-    }
-    return target;
+        .toBuffer(),
+    );
+    if (await store(target, bytes))
+      return { kind: 'file', path: target, size: bytes.length } as const;
+    unwritten.set(target, bytes);
+    return { kind: 'bytes', bytes } as const;
   }
 
   return {
-    async pathOf(image, width) {
+    async get(image, width) {
       // Ids match the public id pattern (letters, digits, - and _), so they are safe file names;
       // a folder per two-letter prefix keeps folders small.
       const target = join(cacheDir, image.publicId.slice(0, 2), `${image.publicId}-${width}.webp`);
-      const exists = await stat(target).then(
-        () => true,
-        () => false,
+      const size = await stat(target).then(
+        (found) => found.size,
+        () => undefined,
       );
-      if (exists) return target;
-      const key = `${image.publicId}/${width}`;
-      let pending = inFlight.get(key);
+      if (size !== undefined) return { kind: 'file', path: target, size };
+      const kept = unwritten.get(target);
+      if (kept) return { kind: 'bytes', bytes: kept };
+      let pending = inFlight.get(target);
       if (!pending) {
-        pending = resize(image, width, target).finally(() => inFlight.delete(key));
-        inFlight.set(key, pending);
+        pending = resize(image, width, target).finally(() => inFlight.delete(target));
+        inFlight.set(target, pending);
       }
       return pending;
     },
