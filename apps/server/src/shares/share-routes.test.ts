@@ -5,6 +5,12 @@ import { cabinetSchema, goodsSchema, noteSchema } from '@guquan/contract/share';
 import { shareApiPath, type ShareKind } from '@guquan/contract/share-paths';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { buildTestApp } from '../test-support/test-app.ts';
+import {
+  PUBLIC_DATA_CACHE_CONTROL,
+  PUBLIC_REFUSAL_CACHE_CONTROL,
+  SHARED_CACHE_CLOCK_SLACK_SECONDS,
+  SHARED_CACHE_PROMISE_SECONDS,
+} from '../http/shared-caches.ts';
 
 let app: FastifyInstance;
 beforeAll(async () => {
@@ -14,18 +20,25 @@ afterAll(async () => {
   await app.close();
 });
 
-async function expectError(url: string, status: number, code: string) {
+async function expectError(
+  url: string,
+  status: number,
+  code: string,
+  // Cacheable as briefly as the item, so that it replaces a shared cache's copy of the item;
+  // what is no share's state (a malformed address, no such endpoint) is not kept at all.
+  cacheControl = PUBLIC_REFUSAL_CACHE_CONTROL,
+) {
   const res = await app.inject({ url });
   expect(res.statusCode, url).toBe(status);
   const body = apiErrorSchema.parse(res.json());
   expect(body.error.code, url).toBe(code);
   expect(body.error.message).not.toMatch(/sqlite|select|\/tmp|at .*\.ts/i);
-  expect(res.headers['cache-control']).toBe('no-store');
+  expect(res.headers['cache-control']).toBe(cacheControl);
   return body;
 }
 
 describe('share API', () => {
-  it('answers a goods, a cabinet and a note that the contract accepts, cacheable for a minute', async () => {
+  it('answers a goods, a cabinet and a note that the contract accepts, kept by shared caches within the promise', async () => {
     const cases = [
       ['goods', DEMO_IDS.goods.gallery, goodsSchema],
       ['cabinet', DEMO_IDS.cabinets.main, cabinetSchema],
@@ -34,10 +47,24 @@ describe('share API', () => {
     for (const [kind, id, schema] of cases) {
       const res = await app.inject({ url: shareApiPath(kind, id) });
       expect(res.statusCode).toBe(200);
-      expect(res.headers['cache-control']).toBe('public, max-age=60');
+      expect(res.headers['cache-control']).toBe(PUBLIC_DATA_CACHE_CONTROL);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       expect(schema.parse(res.json()).id).toBe(id);
     }
+  });
+
+  it('lets browsers keep nothing and shared caches no more than the promise', () => {
+    const seconds = (header: string, name: string) =>
+      Number(new RegExp(`${name}=(\\d+)`).exec(header)?.[1] ?? 0);
+    expect(PUBLIC_DATA_CACHE_CONTROL).toMatch(/^public, max-age=0, /);
+    for (const header of [PUBLIC_DATA_CACHE_CONTROL, PUBLIC_REFUSAL_CACHE_CONTROL]) {
+      expect(
+        seconds(header, 's-maxage') +
+          seconds(header, 'stale-while-revalidate') +
+          SHARED_CACHE_CLOCK_SLACK_SECONDS,
+      ).toBeLessThanOrEqual(SHARED_CACHE_PROMISE_SECONDS);
+    }
+    expect(PUBLIC_REFUSAL_CACHE_CONTROL).not.toContain('stale');
   });
 
   it('answers each state with its status and code', async () => {
@@ -83,13 +110,18 @@ describe('share API', () => {
 
   it('answers very long ids and broken percent-encoding in the one error shape', async () => {
     await expectError(shareApiPath('goods', 'x'.repeat(500)), 400, 'invalid_id');
-    const { error } = await expectError(shareApiPath('goods', '%E0%A4%A'), 400, 'bad_request');
+    const { error } = await expectError(
+      shareApiPath('goods', '%E0%A4%A'),
+      400,
+      'bad_request',
+      'no-store',
+    );
     expect(error.message).not.toContain('%E0');
   });
 
   it('answers a share path without its id segment', async () => {
     await expectError(shareApiPath('goods', ''), 400, 'invalid_id');
-    await expectError(shareApiPath('note', '').slice(0, -1), 404, 'not_found');
+    await expectError(shareApiPath('note', '').slice(0, -1), 404, 'not_found', 'no-store');
   });
 
   it('ignores anything else in the query', async () => {

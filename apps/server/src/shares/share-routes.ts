@@ -8,7 +8,8 @@ import {
   type ShareFailure,
   type ShareKind,
 } from '@guquan/contract/share-paths';
-import { sendApiError } from '../http/api-error.ts';
+import { apiError } from '../http/api-error.ts';
+import { PUBLIC_DATA_CACHE_CONTROL, PUBLIC_REFUSAL_CACHE_CONTROL } from '../http/shared-caches.ts';
 import { apiRoute } from '../http/api-paths.ts';
 
 export interface ShareRoutesOptions {
@@ -75,20 +76,23 @@ export const shareRoutes: FastifyPluginCallbackZod<ShareRoutesOptions> = (
       },
       async (request, reply) => {
         const result = await shares.read(kind, (request.params as { id?: unknown }).id);
+        // Shared caches may keep either within the promise (http/shared-caches.ts); a refusal
+        // as briefly, so it replaces a stored copy of the item the moment it is asked again.
         if (result.state !== 'ok') {
-          return sendApiError(
-            reply,
-            SHARE_FAILURES[result.state],
-            result.state,
-            FAILURE_MESSAGES[kind][result.state],
-          );
+          return reply
+            .code(SHARE_FAILURES[result.state])
+            .header('cache-control', PUBLIC_REFUSAL_CACHE_CONTROL)
+            .send(apiError(result.state, FAILURE_MESSAGES[kind][result.state]));
         }
-        return reply.header('cache-control', 'public, max-age=60').send(result.item);
+        return reply.header('cache-control', PUBLIC_DATA_CACHE_CONTROL).send(result.item);
       },
     );
     // The same path without an id (`…/goods/`) is a share with its id missing.
     app.get(path.slice(0, -':id'.length), { schema: { hide: true } }, (_request, reply) =>
-      sendApiError(reply, 400, 'invalid_id', FAILURE_MESSAGES[kind].invalid_id),
+      reply
+        .code(400)
+        .header('cache-control', PUBLIC_REFUSAL_CACHE_CONTROL)
+        .send(apiError('invalid_id', FAILURE_MESSAGES[kind].invalid_id)),
     );
   }
   done();
