@@ -2,14 +2,18 @@
 import type { ChildProcess } from 'node:child_process';
 import type { PostgresServer } from './postgres-server.d.mts';
 import type { RedisServer } from './redis-server.d.mts';
+import type { Backoff, Restart } from './cluster-supervisor.d.mts';
 
 export const HEALTH_PATH: string;
 
 export interface ClusterServer {
   index: number;
   port: number;
-  pid: number | undefined;
-  child: ChildProcess;
+  /** The running process (a new one after each restart). */
+  readonly pid: number | undefined;
+  readonly child: ChildProcess;
+  /** Each time it exited after it was ready, and was started again. */
+  restarts: Restart[];
 }
 
 export interface Cluster {
@@ -21,8 +25,8 @@ export interface Cluster {
   postgres: PostgresServer;
   redis: RedisServer;
   nginx: { pid: number | undefined; port: number; runDir: string };
-  /** Kills one app server at once (SIGKILL), as a crash would. */
-  killServer: (index: number) => Promise<void>;
+  /** Kills one app server at once (SIGKILL), as a crash would; its supervisor restarts it. */
+  killServer: (index: number) => Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Stops nginx, the servers, Redis and PostgreSQL, and removes the temp dir. */
   stop: () => Promise<void>;
 }
@@ -46,6 +50,8 @@ export interface StartClusterOptions {
   parentDir?: string;
   /** The nginx binary (default from PATH). */
   nginx?: string;
+  /** How restarts of a server that exited are spaced (default RESTART_BACKOFF). */
+  restartBackoff?: Backoff;
 }
 
 export function startCluster(options?: StartClusterOptions): Promise<Cluster>;

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { supervise } from './cluster-supervisor.mjs';
 import { pickPort, startPostgres } from './postgres-server.mjs';
 import { startRedis } from './redis-server.mjs';
 
@@ -40,17 +41,51 @@ async function waitForHealth(url, child, what) {
   throw new Error(`${what} was not ready within ${READY_TIMEOUT_MS / 1000} s`);
 }
 
-/** Listens on a loopback port (to hold it), or fails when it is taken. */
-function reservePort(port) {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen({ host: HOST, port, exclusive: true }, () => resolve(server));
+/**
+ * Holds a loopback port until nginx takes it over, or fails when it is taken. A listening socket
+ * accepts connections in the kernel whether or not anyone answers them, so whatever connects
+ * meanwhile (a load balancer's health check, a visitor, a script polling for readiness) is
+ * answered 503 in the site's error shape at once and let go; close() drops any still open, so
+ * nothing that connects can hold up the start. Returns { close }.
+ */
+async function reservePort(port) {
+  const body = await readFile(join(ERRORS_DIR, '503.json'));
+  const answer = Buffer.concat([
+    Buffer.from(
+      [
+        'HTTP/1.1 503 Service Unavailable',
+        'Content-Type: application/json; charset=utf-8',
+        `Content-Length: ${body.length}`,
+        'Cache-Control: no-store',
+        'Retry-After: 5',
+        'Connection: close',
+        '',
+        '',
+      ].join('\r\n'),
+    ),
+    body,
+  ]);
+  const sockets = new Set();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+    // Read (and drop) what the client sends, so closing never resets an unread request and
+    // loses the answer; the client closes after it, or we do a second later.
+    socket.resume();
+    socket.setTimeout(1_000, () => socket.destroy());
+    socket.end(answer);
   });
-}
-
-function closeServer(server) {
-  return server.listening ? new Promise((resolve) => server.close(resolve)) : Promise.resolve();
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ host: HOST, port, exclusive: true }, resolve);
+  });
+  return {
+    close() {
+      for (const socket of sockets) socket.destroy();
+      return server.listening ? new Promise((resolve) => server.close(resolve)) : undefined;
+    },
+  };
 }
 
 /** Sends `signal` unless the child is gone already, and waits for it to go. */
@@ -134,7 +169,7 @@ export async function startCluster(options = {}) {
     const reservation = await reservePort(nginxPort).catch(() => {
       throw new Error(`port ${nginxPort} is in use (set PORT to another one)`);
     });
-    stack.push(() => closeServer(reservation));
+    stack.push(() => reservation.close() ?? Promise.resolve());
     const origin = `http://${HOST}:${nginxPort}`;
     const postgres = await startPostgres({ ...(ports ? { ports } : {}), parentDir: dir });
     stack.push(() => postgres.stop());
@@ -147,29 +182,46 @@ export async function startCluster(options = {}) {
     const servers = [];
     for (let index = 0; index < instances; index += 1) {
       const port = await pickPort(ports ?? 0);
-      const child = spawn(process.execPath, [SERVER_ENTRY], {
-        env: serverEnv(options.env ?? process.env, {
-          port,
-          origin,
-          databaseUrl: postgres.url(),
-          redisUrl: redis.url,
-          dataDir,
-          phoneKey,
-        }),
-        stdio: ['ignore', options.serverOutput ?? 'inherit', options.serverOutput ?? 'inherit'],
+      const env = serverEnv(options.env ?? process.env, {
+        port,
+        origin,
+        databaseUrl: postgres.url(),
+        redisUrl: redis.url,
+        dataDir,
+        phoneKey,
       });
-      const server = { index, port, child, pid: child.pid };
+      // As systemd's Restart=always would (README, "Running it for real"): a server that exits
+      // after it was ready is started again on its port, with a growing delay.
+      const supervisor = supervise({
+        name: `app server ${index + 1} (port ${port})`,
+        start: () =>
+          spawn(process.execPath, [SERVER_ENTRY], {
+            env,
+            stdio: ['ignore', options.serverOutput ?? 'inherit', options.serverOutput ?? 'inherit'],
+          }),
+        log,
+        ...(options.restartBackoff ? { backoff: options.restartBackoff } : {}),
+      });
+      const server = {
+        index,
+        port,
+        get child() {
+          return supervisor.child;
+        },
+        get pid() {
+          return supervisor.child.pid;
+        },
+        restarts: supervisor.restarts,
+      };
       servers.push(server);
-      stack.push(() => {
-        server.stopping = true;
-        return stopChild(child);
-      });
-      child.once('exit', (code, signal) => {
-        if (!server.stopping)
-          log(`app server ${index + 1} (port ${port}) exited (${signal ?? code})`);
-      });
-      await waitForHealth(`http://${HOST}:${port}${HEALTH_PATH}`, child, `app server ${index + 1}`);
-      log(`app server ${index + 1} on ${HOST}:${port} (pid ${child.pid})`);
+      stack.push(() => supervisor.stop());
+      await waitForHealth(
+        `http://${HOST}:${port}${HEALTH_PATH}`,
+        supervisor.child,
+        `app server ${index + 1}`,
+      );
+      supervisor.watch();
+      log(`app server ${index + 1} on ${HOST}:${port} (pid ${supervisor.child.pid})`);
     }
 
     const config = await renderNginxConfig({
@@ -179,7 +231,7 @@ export async function startCluster(options = {}) {
       cache: options.cache ?? true,
     });
     await writeFile(join(runDir, 'nginx.conf'), config);
-    await closeServer(reservation);
+    await reservation.close();
     const nginx = spawn(
       options.nginx ?? 'nginx',
       ['-p', runDir, '-c', join(runDir, 'nginx.conf'), '-g', 'daemon off;'],
@@ -198,14 +250,16 @@ export async function startCluster(options = {}) {
       postgres,
       redis,
       nginx: { pid: nginx.pid, port: nginxPort, runDir },
-      /** Kills one app server at once (SIGKILL), as a crash would. */
+      /**
+       * Kills one app server at once (SIGKILL), as a crash would, and gives how it ended; its
+       * supervisor starts it again.
+       */
       async killServer(index) {
-        const server = servers[index];
-        server.stopping = true;
-        await stopChild(server.child, 'SIGKILL');
+        const { child } = servers[index];
+        await stopChild(child, 'SIGKILL');
+        return { code: child.exitCode, signal: child.signalCode };
       },
       stop() {
-        for (const server of servers) server.stopping = true;
         stopping ??= cleanUp();
         return stopping;
       },

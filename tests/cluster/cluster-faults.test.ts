@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../scripts/cluster-lib.mjs';
+import { RESTART_BACKOFF } from '../../scripts/cluster-supervisor.mjs';
 import { DEMO_IDS } from '../../apps/server/src/demo/seed/demo-ids.ts';
 import { inParallel, send, sleep, type Outcome } from './http-client.ts';
 import { stopPostgresForAWhile } from './postgres-pause.ts';
 
 /**
- * The faults a cluster must ride out, through nginx: PostgreSQL stopped for a while, and an app
- * server killed (kill -9) while share pages are read and while designs are redeemed. Three
- * servers, so each kill still leaves two.
+ * The faults a cluster must ride out, through nginx: PostgreSQL stopped for a while, its
+ * connections cut (pg_terminate_backend), and an app server killed (kill -9) while share pages are
+ * read and while designs are redeemed; a server that exits is restarted. Three servers, so each
+ * kill still leaves two.
  */
 const PORTS: [number, number] = [18700, 18720];
 const SHARE_PAGE = `/anime_merch_web/AppShare/goodsShare?id=${DEMO_IDS.goods.gallery}&lang=zh-CN`;
@@ -53,7 +56,10 @@ describe('PostgreSQL stopped for a while', () => {
       // A few seconds down: the servers keep answering, none exits.
       await sleep(2_000);
       expect((await send(apiUrl)).status).toBe(503);
-      for (const server of cluster.servers) expect(server.child.exitCode).toBeNull();
+      for (const server of cluster.servers) {
+        expect(server.child.exitCode).toBeNull();
+        expect(server.restarts).toEqual([]);
+      }
     } finally {
       await startAgain();
     }
@@ -62,23 +68,22 @@ describe('PostgreSQL stopped for a while', () => {
     await expect.poll(async () => (await send(apiUrl)).status, { timeout: 20_000 }).toBe(200);
     await sleep(6_000);
     expect((await send(`${origin}${SHARE_PAGE}`)).status).toBe(200);
-    for (const server of cluster.servers) expect(server.child.exitCode).toBeNull();
+    for (const server of cluster.servers) {
+      expect(server.child.exitCode).toBeNull();
+      expect(server.restarts).toEqual([]);
+    }
   });
 });
 
 describe('an app server killed during a burst of share-page requests', () => {
   it('fails no request: nginx sends those the dead server dropped to another', async () => {
     const total = 300;
-    let killed = false;
+    let killing: ReturnType<Cluster['killServer']> | undefined;
     const outcomes = await inParallel(total, 16, async (index) => {
-      if (index === 80 && !killed) {
-        killed = true;
-        void cluster.killServer(0);
-      }
+      if (index === 80) killing ??= cluster.killServer(0);
       return send(`${cluster.origin}${SHARE_PAGE}`);
     });
-    expect(killed).toBe(true);
-    expect(cluster.servers[0]?.child.signalCode).toBe('SIGKILL');
+    expect((await killing)?.signal).toBe('SIGKILL');
     expect(
       outcomes.filter((outcome) => outcome.status !== 200).map((outcome) => outcome.error),
     ).toEqual([]);
@@ -130,80 +135,168 @@ async function viewOf(origin: string, token: string, design: string) {
   };
 }
 
+interface BurstReport {
+  /** Every (user, design) attempt and the answers its two taps got in the end. */
+  attempts: Attempt[];
+  answers: Outcome[][];
+}
+
+/**
+ * Each of four users redeems three designs, each attempt tapped twice at once, staggered over
+ * 300 ms, while `fault` strikes; then checks that every attempt got a definite answer, both taps
+ * the same redemption, and every balance moved by exactly what was redeemed.
+ */
+async function redemptionBurst(
+  origin: string,
+  users: string[],
+  designs: string[],
+  fault: () => Promise<unknown>,
+): Promise<BurstReport> {
+  const tokens = new Map<string, string>();
+  const before = new Map<string, { balance: number; had: Set<string> }>();
+  const prices = new Map<string, number>();
+  for (const user of users) {
+    const token = await logIn(origin, user);
+    tokens.set(user, token);
+    const had = new Set<string>();
+    let balance = 0;
+    for (const design of designs) {
+      const view = await viewOf(origin, token, design);
+      balance = view.viewer.balance;
+      prices.set(design, view.design.pricePoints);
+      if (view.viewer.redemption) had.add(design);
+    }
+    before.set(user, { balance, had });
+  }
+
+  const attempts: Attempt[] = users.flatMap((user) =>
+    designs.map((design) => ({ user, design, token: tokens.get(user) ?? '', key: randomUUID() })),
+  );
+  const striking = fault();
+  const answers = await Promise.all(
+    attempts.map(async (attempt, index) => {
+      await sleep((index * 300) / attempts.length);
+      return Promise.all([
+        redeemUntilAnswered(origin, attempt),
+        redeemUntilAnswered(origin, attempt),
+      ]);
+    }),
+  );
+  await striking;
+
+  for (const [index, attempt] of attempts.entries()) {
+    const pair = answers[index] ?? [];
+    for (const answer of pair) {
+      // A definite answer for every attempt: redeemed (201, or 200 replayed), or refused.
+      expect([200, 201, 409], `${attempt.user}/${attempt.design}`).toContain(answer.status);
+    }
+    const ids = pair
+      .filter((answer) => answer.status === 200 || answer.status === 201)
+      .map((answer) => (JSON.parse(answer.body) as { redemption: { id: string } }).redemption.id);
+    // Both taps of one attempt are the same redemption.
+    expect(new Set(ids).size).toBeLessThanOrEqual(1);
+  }
+  for (const user of users) {
+    const token = tokens.get(user) ?? '';
+    const { balance, had } = before.get(user) ?? { balance: 0, had: new Set() };
+    let spent = 0;
+    for (const design of designs) {
+      const view = await viewOf(origin, token, design);
+      const attempt = attempts.findIndex((a) => a.user === user && a.design === design);
+      const redeemedNow = (answers[attempt] ?? []).some(
+        (answer) => answer.status === 200 || answer.status === 201,
+      );
+      // Redeemed exactly when an answer said so (or before the test).
+      expect(view.viewer.redemption !== null, `${user}/${design}`).toBe(
+        redeemedNow || had.has(design),
+      );
+      if (redeemedNow) spent += prices.get(design) ?? 0;
+    }
+    const after = (await viewOf(origin, token, designs[0] ?? '')).viewer.balance;
+    expect(after, user).toBe(balance - spent);
+  }
+  return { attempts, answers };
+}
+
 describe('an app server killed during parallel redemptions', () => {
   it('loses none and doubles none: each user is debited once per design redeemed', async () => {
-    const { origin } = cluster;
-    const users = [
-      DEMO_IDS.users.yuyuan,
-      DEMO_IDS.users.karasuno,
-      DEMO_IDS.users.conductor,
-      DEMO_IDS.users.beika,
-    ];
-    const designs = [DEMO_IDS.designs.sakura, DEMO_IDS.designs.shelf, DEMO_IDS.designs.premium];
-    const tokens = new Map<string, string>();
-    const before = new Map<string, { balance: number; had: Set<string> }>();
-    const prices = new Map<string, number>();
-    for (const user of users) {
-      const token = await logIn(origin, user);
-      tokens.set(user, token);
-      const had = new Set<string>();
-      let balance = 0;
-      for (const design of designs) {
-        const view = await viewOf(origin, token, design);
-        balance = view.viewer.balance;
-        prices.set(design, view.design.pricePoints);
-        if (view.viewer.redemption) had.add(design);
-      }
-      before.set(user, { balance, had });
-    }
-
-    // Each (user, design) attempt is sent twice at once (a double tap), staggered over 300 ms;
-    // a server is killed in the middle of it.
-    const attempts: Attempt[] = users.flatMap((user) =>
-      designs.map((design) => ({ user, design, token: tokens.get(user) ?? '', key: randomUUID() })),
+    await redemptionBurst(
+      cluster.origin,
+      [
+        DEMO_IDS.users.yuyuan,
+        DEMO_IDS.users.karasuno,
+        DEMO_IDS.users.conductor,
+        DEMO_IDS.users.beika,
+      ],
+      [DEMO_IDS.designs.sakura, DEMO_IDS.designs.shelf, DEMO_IDS.designs.premium],
+      // A server is killed in the middle of it.
+      () => sleep(120).then(() => cluster.killServer(1)),
     );
-    const killing = sleep(120).then(() => cluster.killServer(1));
-    const answers = await Promise.all(
-      attempts.map(async (attempt, index) => {
-        await sleep((index * 300) / attempts.length);
-        return Promise.all([
-          redeemUntilAnswered(origin, attempt),
-          redeemUntilAnswered(origin, attempt),
-        ]);
-      }),
-    );
-    await killing;
+  });
+});
 
-    for (const [index, attempt] of attempts.entries()) {
-      const pair = answers[index] ?? [];
-      for (const answer of pair) {
-        // A definite answer for every attempt: redeemed (201, or 200 replayed), or refused.
-        expect([200, 201, 409], `${attempt.user}/${attempt.design}`).toContain(answer.status);
-      }
-      const ids = pair
-        .filter((answer) => answer.status === 200 || answer.status === 201)
-        .map((answer) => (JSON.parse(answer.body) as { redemption: { id: string } }).redemption.id);
-      // Both taps of one attempt are the same redemption.
-      expect(new Set(ids).size).toBeLessThanOrEqual(1);
+describe("PostgreSQL's connections cut during parallel redemptions", () => {
+  it('ends no server: requests fail as 503 and are retried, nothing is lost or doubled', async () => {
+    const restartsBefore = cluster.servers.map((server) => server.restarts.length);
+    const pidsBefore = cluster.servers.map((server) => server.pid);
+    const admin = new pg.Client({ connectionString: cluster.postgres.url() });
+    await admin.connect();
+    let cut = 0;
+    try {
+      await redemptionBurst(
+        cluster.origin,
+        [DEMO_IDS.users.yuyuan, DEMO_IDS.users.conductor, DEMO_IDS.users.beika],
+        [DEMO_IDS.designs.starry, DEMO_IDS.designs.sakura, DEMO_IDS.designs.shelf],
+        // Every connection of every server, three times during the burst: those in the middle
+        // of a transaction, those holding one between two statements, and the idle ones.
+        async () => {
+          for (const delay of [60, 60, 60]) {
+            await sleep(delay);
+            const result = await admin.query<{ n: number }>(
+              `select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
+               where datname = current_database() and pid <> pg_backend_pid()`,
+            );
+            cut += result.rows[0]?.n ?? 0;
+          }
+        },
+      );
+    } finally {
+      await admin.end();
     }
-    for (const user of users) {
-      const token = tokens.get(user) ?? '';
-      const { balance, had } = before.get(user) ?? { balance: 0, had: new Set() };
-      let spent = 0;
-      for (const design of designs) {
-        const view = await viewOf(origin, token, design);
-        const attempt = attempts.findIndex((a) => a.user === user && a.design === design);
-        const redeemedNow = (answers[attempt] ?? []).some(
-          (answer) => answer.status === 200 || answer.status === 201,
-        );
-        // Redeemed exactly when an answer said so (or before the test).
-        expect(view.viewer.redemption !== null, `${user}/${design}`).toBe(
-          redeemedNow || had.has(design),
-        );
-        if (redeemedNow) spent += prices.get(design) ?? 0;
-      }
-      const after = (await viewOf(origin, token, designs[0] ?? '')).viewer.balance;
-      expect(after, user).toBe(balance - spent);
+    expect(cut).toBeGreaterThan(0);
+    // No server exited (the supervisor would have restarted it: that would hide a crash).
+    expect(cluster.servers.map((server) => server.restarts.length)).toEqual(restartsBefore);
+    expect(cluster.servers.map((server) => server.pid)).toEqual(pidsBefore);
+    // And the pools serve again.
+    expect((await send(`${cluster.origin}${API}/goods/${DEMO_IDS.goods.gallery}`)).status).toBe(
+      200,
+    );
+  });
+});
+
+describe('an app server that exits', () => {
+  it('is started again, as systemd would, sooner the first time than when it keeps failing', async () => {
+    const server = cluster.servers[2];
+    if (!server) throw new Error('three servers');
+    const health = `http://127.0.0.1:${server.port}${API}/health`;
+    const restartsBefore = server.restarts.length;
+    for (let crash = 1; crash <= 2; crash += 1) {
+      const pid = server.pid;
+      expect((await cluster.killServer(2)).signal).toBe('SIGKILL');
+      // Back on its port (nginx sends to it again), as a new process.
+      await expect
+        .poll(async () => (await send(health)).status, { timeout: 30_000, interval: 100 })
+        .toBe(200);
+      expect(server.pid).not.toBe(pid);
     }
+    const delays = server.restarts.slice(restartsBefore).map((restart) => restart.delayMs);
+    expect(server.restarts.slice(restartsBefore).map((restart) => restart.exit)).toEqual([
+      'SIGKILL',
+      'SIGKILL',
+    ]);
+    // Crashing again soon after a restart: a wait twice the one before.
+    expect(delays).toEqual([RESTART_BACKOFF.firstMs, RESTART_BACKOFF.firstMs * 2]);
+    // Meanwhile the site answered through the others.
+    expect((await send(`${cluster.origin}${SHARE_PAGE}`)).status).toBe(200);
   });
 });

@@ -9,7 +9,10 @@ export interface Outcome {
 
 export async function send(url: string, init: RequestInit = {}): Promise<Outcome> {
   try {
-    const response = await fetch(url, { ...init, signal: AbortSignal.timeout(15_000) });
+    const response = await fetch(url, {
+      ...init,
+      signal: init.signal ?? AbortSignal.timeout(15_000),
+    });
     return { status: response.status, body: await response.text(), headers: response.headers };
   } catch (error) {
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
