@@ -15,7 +15,6 @@ import { migrateToLatest } from './db/migrations.ts';
 import { loadPhoneProtection } from './crypto/phone-keys.ts';
 import type { PhoneProtection } from './crypto/phone-protection.ts';
 import { reencryptPhones } from './crypto/phone-rotation.ts';
-import { JOB_LOCKS, runAlone } from './db/run-alone.ts';
 import { findServableImage } from './media/media-repository.ts';
 import { mediaRoutes } from './media/media-routes.ts';
 import { createResizedImages } from './media/resized-images.ts';
@@ -30,7 +29,7 @@ import { appStoreRootCertificates } from './membership/root-certificates.ts';
 import { designRoutes } from './designs/design-routes.ts';
 import { designRepository } from './designs/design-repository.ts';
 import { accountDeletionRoutes } from './account-deletion/account-deletion-routes.ts';
-import { runAccountDeletionJob } from './account-deletion/deletion-job.ts';
+import { runAccountDeletionJobAlone } from './account-deletion/deletion-job.ts';
 import { cancelPendingRequest } from './account-deletion/deletion-requests.ts';
 import { scheduleAccountDeletionJob } from './account-deletion/deletion-schedule.ts';
 import { deliverQueuedTexts, TEXT_OUTBOX_INTERVAL_MS } from './account-deletion/text-outbox.ts';
@@ -190,17 +189,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const sms = options.smsSender ?? demo?.sms ?? aliyunSmsSender(requireSmsConfig(config));
   // Every server schedules the job; on PostgreSQL one at a time runs it (the others skip).
   scheduleAccountDeletionJob(app, () =>
-    runAlone(db, config.database.engine, JOB_LOCKS.accountDeletion, ({ checkpoint }) =>
-      runAccountDeletionJob(db, new Date(), {
-        paths,
-        sms,
-        phones,
-        checkpoint,
-        log: (message, details) => {
-          app.log.warn(details, message);
-        },
-      }),
-    ),
+    runAccountDeletionJobAlone(db, config.database.engine, {
+      paths,
+      sms,
+      phones,
+      log: (message, details) => {
+        app.log.warn(details, message);
+      },
+    }),
   );
 
   // Texts owed to users (the deletion notice) are retried sooner than the hourly job runs.

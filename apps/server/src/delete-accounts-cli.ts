@@ -1,12 +1,12 @@
 import { aliyunSmsSender, type SmsSender } from './account-deletion/sms-sender.ts';
-import { runAccountDeletionJob } from './account-deletion/deletion-job.ts';
+import { runAccountDeletionJobAlone } from './account-deletion/deletion-job.ts';
 import { defaultPaths } from './config/default-paths.ts';
 import { configuredPaths } from './config/data-paths.ts';
 import { ConfigError, loadConfig, type Config } from './config/env.ts';
 import { DatabaseConnectionError, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { loadPhoneProtection } from './crypto/phone-keys.ts';
-import { isJobInterruption, JOB_LOCKS, runAlone } from './db/run-alone.ts';
+import { isJobInterruption } from './db/run-alone.ts';
 
 /** Production texts each deleted user; demo mode has only the stand-in, which sends nothing. */
 async function smsSenderFor(config: Config): Promise<SmsSender> {
@@ -27,21 +27,14 @@ async function main(): Promise<void> {
     const phones = await loadPhoneProtection(config.phoneKeys, paths.phoneKey);
     await migrateToLatest(db, { phones });
     const sms = await smsSenderFor(config);
-    const run = await runAlone(
-      db,
-      config.database.engine,
-      JOB_LOCKS.accountDeletion,
-      ({ checkpoint }) =>
-        runAccountDeletionJob(db, new Date(), {
-          paths,
-          sms,
-          phones,
-          checkpoint,
-          log: (message, details) => {
-            console.warn(message, details ?? '');
-          },
-        }),
-    );
+    const run = await runAccountDeletionJobAlone(db, config.database.engine, {
+      paths,
+      sms,
+      phones,
+      log: (message, details) => {
+        console.warn(message, details ?? '');
+      },
+    });
     if (!run.ran) {
       console.log('Account deletion: a server is running the job right now; nothing done.');
       return;

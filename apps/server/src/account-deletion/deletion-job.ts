@@ -6,6 +6,7 @@ import type { DataPaths } from '../config/data-paths.ts';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
 import { forUpdate } from '../db/locking.ts';
+import { JOB_LOCKS, runAlone, type RunAloneResult } from '../db/run-alone.ts';
 import type { Database } from '../db/schema.ts';
 import { newPublicId } from '../db/public-id.ts';
 import { imageInUse } from '../media/image-references.ts';
@@ -353,4 +354,18 @@ export async function runAccountDeletionJob(
   }
   report.purged = await purgeExpired(db, now);
   return report;
+}
+
+/**
+ * The job as the servers (hourly) and `npm run delete-accounts` run it: one at a time across
+ * servers (db/run-alone.ts), stopping before the next account once its lock is lost.
+ */
+export function runAccountDeletionJobAlone(
+  db: Kysely<Database>,
+  engine: 'sqlite' | 'postgres',
+  options: Omit<DeletionJobOptions, 'checkpoint'>,
+): Promise<RunAloneResult<DeletionJobReport>> {
+  return runAlone(db, engine, JOB_LOCKS.accountDeletion, ({ checkpoint }) =>
+    runAccountDeletionJob(db, new Date(), { ...options, checkpoint }),
+  );
 }
