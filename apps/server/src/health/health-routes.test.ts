@@ -70,5 +70,6 @@ describe('the version, for operators', () => {
     } finally {
       await logged.close();
     }
-  });
+    // A server of its own, seeded: seconds on a loaded machine.
+  }, 30_000);
 });
