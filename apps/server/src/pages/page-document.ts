@@ -1,7 +1,7 @@
 import type { Language } from '@guquan/contract/language';
 import type { ShareReader } from '@guquan/contract/share';
 import { BASE_PATH } from '@guquan/contract/site-paths';
-import { WECHAT_META_NAME } from '@guquan/contract/wechat';
+import { WECHAT_META_NAME } from '@guquan/contract/wechat-page';
 import { fillTemplate } from './html-document.ts';
 import { pageAssets } from './page-assets.ts';
 import { headTags } from './page-head.ts';
