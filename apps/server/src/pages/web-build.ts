@@ -62,17 +62,24 @@ export async function loadWebBuild(distDir: string): Promise<WebBuild> {
       readStyles(assetsDir),
       import(pathToFileURL(rendererPath).href) as Promise<Partial<PageRenderModule>>,
     ]);
-    const { renderPage, clientClass, clientClassSamples, staticPagePaths, indexedPagePaths } =
-      rendererModule;
+    const {
+      renderPage,
+      pagePath,
+      clientClass,
+      clientClassSamples,
+      staticPagePaths,
+      indexedPagePaths,
+    } = rendererModule;
     if (
       typeof renderPage !== 'function' ||
+      typeof pagePath !== 'function' ||
       typeof clientClass !== 'function' ||
       typeof clientClassSamples !== 'function' ||
       typeof staticPagePaths !== 'function' ||
       typeof indexedPagePaths !== 'function'
     )
       throw new Error(
-        `${rendererPath} lacks renderPage, clientClass, clientClassSamples, staticPagePaths or indexedPagePaths`,
+        `${rendererPath} lacks renderPage, pagePath, clientClass, clientClassSamples, staticPagePaths or indexedPagePaths`,
       );
     const entryStyles: string[] = [];
     const template = html
@@ -89,7 +96,14 @@ export async function loadWebBuild(distDir: string): Promise<WebBuild> {
       entryStyles,
       styles,
       manifest: manifestSchema.parse(JSON.parse(manifestText)),
-      renderer: { renderPage, clientClass, clientClassSamples, staticPagePaths, indexedPagePaths },
+      renderer: {
+        renderPage,
+        pagePath,
+        clientClass,
+        clientClassSamples,
+        staticPagePaths,
+        indexedPagePaths,
+      },
       // index.html names every entry chunk by its hash; the manifest names all the others.
       buildId: createHash('sha256')
         .update(html)

@@ -1,15 +1,18 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '@guquan/contract/api-error';
-import { publicIdSchema, shareSchemas, type ShareReader } from '@guquan/contract/share';
+import { publicIdSchema, shareSchemas } from '@guquan/contract/share';
 import {
+  parseShareId,
   SHARE_FAILURES,
+  SHARE_KINDS,
   shareApiPath,
   type ShareFailure,
   type ShareKind,
 } from '@guquan/contract/share-paths';
 import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
+import type { ShareReader } from './share-reader.ts';
 
 export interface ShareRoutesOptions {
   shares: ShareReader;
@@ -59,7 +62,7 @@ export const shareRoutes: FastifyPluginCallbackZod<ShareRoutesOptions> = (
   { shares },
   done,
 ) => {
-  for (const kind of ['goods', 'cabinet', 'note'] as const) {
+  for (const kind of SHARE_KINDS) {
     const path = apiRoute(shareApiPath(kind));
     app.get(
       path,
@@ -74,7 +77,8 @@ export const shareRoutes: FastifyPluginCallbackZod<ShareRoutesOptions> = (
         attachValidation: true,
       },
       async (request, reply) => {
-        const result = await shares.read(kind, (request.params as { id?: unknown }).id);
+        const id = parseShareId((request.params as { id?: unknown }).id);
+        const result = await shares.read(kind, id);
         if (result.state !== 'ok') {
           return sendApiError(
             reply,
