@@ -31,6 +31,7 @@ import { searchFileRoutes } from './search-files.ts';
 import {
   cachedPage,
   createRenderedPageCache,
+  pagesOnce,
   type CachedPage,
   type RenderedPageCache,
 } from './rendered-page-cache.ts';
@@ -129,24 +130,8 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
   if (renderer.pagePath(NOT_FOUND_ADDRESS) !== undefined)
     throw new Error(`${NOT_FOUND_ADDRESS} is a route: the not-found page needs another address`);
   const renders = createRenderBudget(options.renderBudget ?? DEFAULT_RENDER_BUDGET);
-  const rendering = new Map<string, Promise<CachedPage>>();
-
-  /** A page kept in the cache under `key`: rendered once, however many ask meanwhile. */
-  async function cachedRender(key: string, render: () => Promise<CachedPage>) {
-    const cached = cache.get(key);
-    if (cached) return cached;
-    let pending = rendering.get(key);
-    if (!pending) {
-      pending = render()
-        .then((page) => {
-          cache.set(key, page);
-          return page;
-        })
-        .finally(() => rendering.delete(key));
-      rendering.set(key, pending);
-    }
-    return pending;
-  }
+  // Pages other than share pages kept in the cache: rendered once, however many ask meanwhile.
+  const cachedRender = pagesOnce(cache);
 
   async function renderSharePage(read: ShareRead): Promise<CachedPage> {
     // The markup does not depend on the device here (the app prompt's guide renders closed), so

@@ -157,3 +157,42 @@ export function createRenderedPageCache({ maxBytes }: { maxBytes: number }): Ren
     },
   };
 }
+
+/** Renders a page for the cache; undefined when it may not (pageOnce's `mayRender`). */
+export interface PageOnce {
+  (key: string, render: () => Promise<CachedPage>): Promise<CachedPage>;
+  (
+    key: string,
+    render: () => Promise<CachedPage>,
+    mayRender: () => boolean,
+  ): Promise<CachedPage | undefined>;
+}
+
+/**
+ * Pages rendered once into a cache: the page under `key` comes from the cache, from a render of it
+ * already under way, or from `render` now (if `mayRender` allows it), kept for the next. The one
+ * place where a page is rendered into the cache.
+ */
+export function pagesOnce(cache: RenderedPageCache): PageOnce {
+  const rendering = new Map<string, Promise<CachedPage>>();
+  return (async (
+    key: string,
+    render: () => Promise<CachedPage>,
+    mayRender: () => boolean = () => true,
+  ) => {
+    const cached = cache.get(key);
+    if (cached) return cached;
+    let pending = rendering.get(key);
+    if (!pending) {
+      if (!mayRender()) return undefined;
+      pending = render()
+        .then((page) => {
+          cache.set(key, page);
+          return page;
+        })
+        .finally(() => rendering.delete(key));
+      rendering.set(key, pending);
+    }
+    return pending;
+  }) as PageOnce;
+}

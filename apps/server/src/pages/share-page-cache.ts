@@ -3,7 +3,7 @@ import type { Language } from '@guquan/contract/language';
 import type { SharePageData } from '@guquan/contract/page-render';
 import type { PublicId, ShareKind } from '@guquan/contract/share-paths';
 import type { ShareReader } from '../shares/share-reader.ts';
-import type { CachedPage, RenderedPageCache } from './rendered-page-cache.ts';
+import { pagesOnce, type CachedPage, type RenderedPageCache } from './rendered-page-cache.ts';
 
 /** A share page as a request asks for it: its id parsed once where the request came in. */
 export interface SharePageRequest {
@@ -76,7 +76,7 @@ export function createSharePages({
   reuseMs,
   now = () => Date.now(),
 }: SharePageSource) {
-  const rendering = new Map<string, Promise<CachedPage>>();
+  const pageOnce = pagesOnce(cache);
   const reading = new Map<string, Promise<ShareRead>>();
   // Oldest first (a refreshed entry is deleted and set again), so expired ones lead.
   const recent = new Map<string, { at: number; read: ShareRead }>();
@@ -120,25 +120,8 @@ export function createSharePages({
      * `mayRender` allows it (undefined when it does not). Each version is rendered once, however
      * many ask.
      */
-    async page(
-      fresh: ShareRead,
-      mayRender: () => boolean = () => true,
-    ): Promise<CachedPage | undefined> {
-      const { version } = fresh;
-      const cached = cache.get(version);
-      if (cached) return cached;
-      let pending = rendering.get(version);
-      if (!pending) {
-        if (!mayRender()) return undefined;
-        pending = render(fresh)
-          .then((page) => {
-            cache.set(version, page);
-            return page;
-          })
-          .finally(() => rendering.delete(version));
-        rendering.set(version, pending);
-      }
-      return pending;
+    page(fresh: ShareRead, mayRender: () => boolean = () => true): Promise<CachedPage | undefined> {
+      return pageOnce(fresh.version, () => render(fresh), mayRender);
     },
   };
 }
