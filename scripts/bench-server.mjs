@@ -1,13 +1,17 @@
 // Requests per second and latency of the server itself, one process, one run: /health (the
 // floor of what a request costs), the three share pages, the privacy policy and the website, each
-// as a ratio of /health; then the share pages again at 64 connections (p99).
+// as a ratio of /health; then the share pages again at 64 connections (p99); then what one-off
+// pages cost (server CPU per request, as a ratio of a cached page) and a hot share page's p99 at
+// 64 connections while a flood of one-off pages runs at 64 more (target: at most 100 ms).
 //
 //   npm run build && npm run bench:server [-- --duration 10] [-- --connections 16]
 //   npm run bench:server -- --smoke    a few seconds: every page answers, nothing is measured
+//   npm run bench:server -- --only one-off    the one-off pages and the flood alone
 //
 // Options: --root <repo> serves another checkout's build (to compare with an older commit);
 // --compressed asks for brotli as browsers do.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -24,6 +28,7 @@ const { values } = parseArgs({
     root: { type: 'string', default: '.' },
     compressed: { type: 'boolean', default: false },
     smoke: { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
 const smoke = values.smoke;
@@ -57,12 +62,52 @@ function freePort() {
   });
 }
 
+/** Random base64url characters: ids and paths nobody asked for before. */
+const fresh = (length) =>
+  randomBytes(Math.ceil((length * 3) / 4) + 3)
+    .toString('base64url')
+    .slice(0, length);
+
+/**
+ * A spelling of `path` the router takes for the same route (it matches without regard to case,
+ * decodes percent-encoded characters and ignores a trailing slash): each letter in either case
+ * or percent-encoded, maybe a trailing slash.
+ */
+function pathVariant(path) {
+  const spelled = [...path]
+    .map((char) => {
+      if (!/[a-z]/i.test(char)) return char;
+      const roll = Math.random();
+      if (roll < 0.2) return `%${char.charCodeAt(0).toString(16).toUpperCase()}`;
+      return roll < 0.6 ? char.toUpperCase() : char.toLowerCase();
+    })
+    .join('');
+  return Math.random() < 0.5 ? `${spelled}/` : spelled;
+}
+
+const BASE = '/anime_merch_web';
+const HOT_SHARE_PAGE = TARGETS[1][1];
+/**
+ * One-off pages, as the third audit sent them (issue 17, item 4): each call gives an address no
+ * one asked for before. [name, address maker].
+ */
+const ONE_OFF_PAGES = [
+  ['never-seen share id', () => `${BASE}/AppShare/goodsShare?id=${fresh(16)}`],
+  ['6,000-character id', () => `${BASE}/AppShare/goodsShare?id=${fresh(6000)}`],
+  [
+    'share page path variant',
+    () => `${BASE}${pathVariant('/AppShare/goodsShare')}?id=${DEMO_IDS.goods.gallery}`,
+  ],
+  ['/website path variant', () => `${BASE}${pathVariant('/website')}`],
+  ['unknown path', () => `${BASE}/${fresh(12)}`],
+];
+
 const port = await freePort();
 const origin = `http://127.0.0.1:${port}`;
 const dataDir = await mkdtemp(join(tmpdir(), 'guquan-bench-server-'));
 
 /** One load run against one path; fails on any answer that is not 2xx. */
-async function load(path, clients, seconds) {
+async function load(path, clients, seconds, { timeouts = 'fail' } = {}) {
   const result = await autocannon({
     url: `${origin}${path}`,
     connections: clients,
@@ -75,9 +120,66 @@ async function load(path, clients, seconds) {
       ...(values.compressed ? { 'accept-encoding': 'gzip, deflate, br' } : {}),
     },
   });
-  const failed = result.non2xx + result.errors + result.timeouts;
-  if (failed > 0) throw new Error(`${path}: ${failed} of ${result.requests.total} requests failed`);
-  return { requests: result.requests.total, seconds: result.duration, p99: result.latency.p99 };
+  // autocannon counts a timeout as an error too.
+  const failed = result.non2xx + result.errors - (timeouts === 'count' ? result.timeouts : 0);
+  if (failed > 0)
+    throw new Error(
+      `${path}: ${failed} of ${result.requests.total} requests failed (${result.non2xx} not 2xx: ${JSON.stringify(result.statusCodeStats)}; ${result.errors} errors, ${result.timeouts} of them timeouts)`,
+    );
+  // Timed out (10 s, autocannon's limit): those requests' latency is beyond it, not missing.
+  const p99 = result.timeouts > 0 ? `> 10000 (${result.timeouts} timed out)` : result.latency.p99;
+  return { requests: result.requests.total, seconds: result.duration, p99 };
+}
+
+/** The server process's CPU time so far (user and system, every thread), in milliseconds. */
+async function cpuMs(pid) {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command's closing parenthesis; utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticksPerSecond = 100;
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+}
+
+/**
+ * The server's CPU per request for addresses from `next`, one request at a time for `seconds`
+ * (and at least `minimum` requests), as browsers ask (brotli).
+ */
+async function cpuPerRequest(pid, next, seconds, minimum) {
+  const before = await cpuMs(pid);
+  const until = performance.now() + seconds * 1000;
+  let count = 0;
+  while (count < minimum || performance.now() < until) {
+    const res = await fetch(`${origin}${next()}`, {
+      headers: { 'accept-encoding': 'gzip, deflate, br', 'accept-language': 'zh-CN' },
+    });
+    await res.arrayBuffer();
+    if (res.status >= 500) throw new Error(`${res.url}: ${res.status}`);
+    count += 1;
+  }
+  return ((await cpuMs(pid)) - before) / count;
+}
+
+/**
+ * The flood: one-off pages of every kind in turn, at `clients` connections, for `seconds`; any
+ * answer below 500 is expected (404, 400, 429 are what such addresses get).
+ */
+function flood(clients, seconds) {
+  let turn = 0;
+  return autocannon({
+    url: origin,
+    connections: clients,
+    duration: seconds,
+    headers: { 'accept-encoding': 'gzip, deflate, br', 'accept-language': 'zh-CN' },
+    requests: [
+      {
+        setupRequest: (request) => {
+          const [, next] = ONE_OFF_PAGES[turn % ONE_OFF_PAGES.length];
+          turn += 1;
+          return { ...request, path: next() };
+        },
+      },
+    ],
+  });
 }
 
 const median = (numbers) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)];
@@ -106,17 +208,8 @@ async function measureInRounds(runs) {
   }));
 }
 
-const server = await startBuiltServer({ root, port, dataDir });
-try {
-  // Warm up: the first request of each page renders it and resizes its images.
-  for (const [, path] of TARGETS) {
-    const html = await (await fetch(`${origin}${path}`)).text();
-    const images = [...html.matchAll(/(?:imagesrcset|srcset)="([^"]+)"/g)].flatMap(([, list]) =>
-      list.split(',').map((candidate) => candidate.trim().split(/\s+/)[0]),
-    );
-    await Promise.all(images.map((url) => fetch(`${origin}${url.replaceAll('&amp;', '&')}`)));
-    if (!smoke) await load(path, connections, 1);
-  }
+/** Every path at 16 connections, the share pages at 64: requests per second and p99. */
+async function measureEveryPath() {
   const narrow = await measureInRounds(TARGETS.map(([, path]) => ({ path, clients: connections })));
   const shares = TARGETS.filter(([, , share]) => share);
   const wide = await measureInRounds(
@@ -138,6 +231,60 @@ try {
   ];
   console.log(smoke ? `Smoke run (${duration} s each, nothing measured):` : `${duration} s each:`);
   console.log(lines.join('\n'));
+}
+
+const server = await startBuiltServer({ root, port, dataDir });
+try {
+  // Warm up: the first request of each page renders it and resizes its images.
+  for (const [, path] of TARGETS) {
+    const html = await (await fetch(`${origin}${path}`)).text();
+    const images = [...html.matchAll(/(?:imagesrcset|srcset)="([^"]+)"/g)].flatMap(([, list]) =>
+      list.split(',').map((candidate) => candidate.trim().split(/\s+/)[0]),
+    );
+    await Promise.all(images.map((url) => fetch(`${origin}${url.replaceAll('&amp;', '&')}`)));
+    if (!smoke) await load(path, connections, 1);
+  }
+  if (values.only !== 'one-off') await measureEveryPath();
+
+  // One-off pages: what each costs the server, against the hot page it may starve.
+  const cpuSeconds = smoke ? 0.3 : 3;
+  const health = await cpuPerRequest(server.pid, () => HEALTH, cpuSeconds, 20);
+  const cached = await cpuPerRequest(server.pid, () => HOT_SHARE_PAGE, cpuSeconds, 20);
+  const oneOff = [];
+  for (const [name, next] of ONE_OFF_PAGES)
+    oneOff.push([name, await cpuPerRequest(server.pid, next, cpuSeconds, 10)]);
+  console.log(
+    [
+      '',
+      `One-off pages, server CPU per request (brotli, one at a time, ${cpuSeconds} s each):`,
+      '| request | CPU per request | of a cached page |',
+      '| --- | ---: | ---: |',
+      `| /health | ${health.toFixed(2)} ms | ${(health / cached).toFixed(1)}× |`,
+      `| cached share page | ${cached.toFixed(2)} ms | 1× |`,
+      ...oneOff.map(
+        ([name, ms]) => `| ${name} | ${ms.toFixed(2)} ms | ${Math.round(ms / cached)}× |`,
+      ),
+    ].join('\n'),
+  );
+
+  // The hot share page at 64 connections, alone and while the flood runs at 64 more.
+  const alone = await load(HOT_SHARE_PAGE, shareConnections, duration);
+  const flooding = flood(shareConnections, duration);
+  const hot = await load(HOT_SHARE_PAGE, shareConnections, duration, { timeouts: 'count' });
+  const flooded = await flooding;
+  // Timeouts are the flood starving itself (reported); errors and 5xx are failures.
+  const floodFailed = flooded.errors - flooded.timeouts + (flooded['5xx'] ?? 0);
+  if (floodFailed > 0) throw new Error(`flood: ${floodFailed} requests failed`);
+  console.log(
+    [
+      '',
+      `Flood of one-off pages at ${shareConnections} connections (${Math.round(flooded.requests.total / flooded.duration)} requests/s, ${flooded.timeouts} timed out) against the hot goods share page at ${shareConnections} (target p99 ≤ 100 ms):`,
+      '| hot goods share page | requests/s | p99 |',
+      '| --- | ---: | ---: |',
+      `| alone | ${Math.round(alone.requests / alone.seconds)} | ${alone.p99} ms |`,
+      `| during the flood | ${Math.round(hot.requests / hot.seconds)} | ${hot.p99} ms |`,
+    ].join('\n'),
+  );
 } finally {
   const exited = once(server, 'exit');
   const stopping = performance.now();

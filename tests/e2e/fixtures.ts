@@ -16,7 +16,7 @@ import {
 } from '@playwright/test';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { DEMO_IDS } from '../../apps/server/src/demo/seed/demo-ids.ts';
-import { DEMO_PAGE_QUERIES } from '../../apps/server/src/demo/seed/demo-pages.ts';
+import { demoPageQuery } from '../../apps/server/src/demo/seed/demo-pages.ts';
 import {
   DEFAULT_TITLES,
   fullPath,
@@ -81,7 +81,7 @@ export { DEMO_IDS };
 
 /** The route's path with the query that shows its page, e.g. a share page with a demo item. */
 export function samplePath(entry: RouteEntry): string {
-  const query = DEMO_PAGE_QUERIES[entry.id];
+  const query = demoPageQuery(entry.path);
   return query ? `${fullPath(entry)}?${query}` : fullPath(entry);
 }
 

@@ -1,9 +1,10 @@
 import type { Page } from '@playwright/test';
 import type { Cabinet, Goods, Note } from '@guquan/contract/share';
-import { shareApiPath, type ShareKind } from '@guquan/contract/share-paths';
+import { shareApiPath, sharePagePath, type ShareKind } from '@guquan/contract/share-paths';
 import { shareMessages, fill } from '../../apps/web/src/features/share/share-messages.ts';
 import { pluralText } from '../../apps/web/src/lib/i18n/plural.ts';
 import {
+  BASE_PATH,
   DEMO_IDS,
   expect,
   expectNoAxeViolations,
@@ -37,7 +38,7 @@ const notesRoute = routeById('notes-share');
 const routeOfKind = { goods: goodsRoute, cabinet: cabinetRoute, note: notesRoute } as const;
 
 function sharePath(kind: ShareKind, id: string): string {
-  return `${fullPath(routeOfKind[kind])}?id=${id}`;
+  return `${BASE_PATH}${sharePagePath(kind, id)}`;
 }
 
 async function readShare<T>(page: Page, kind: ShareKind, id: string): Promise<T> {
@@ -93,6 +94,33 @@ test.describe('a shared item', () => {
       await expectNoAxeViolations(page);
     });
   }
+
+  test('another spelling of its path is the same page, hydrated in place where it was opened', async ({
+    page,
+  }) => {
+    const goods = await readShare<Goods>(page, 'goods', DEMO_IDS.goods.gallery);
+    const requests = watchRequests(page);
+    const spelled = `${BASE_PATH}/appShare/GOODSSHARE/?id=${goods.id}&lang=en`;
+    const response = await open(page, spelled);
+    expect(response.status()).toBe(200);
+    expect(response.headers().location).toBeUndefined();
+    await waitForApp(page);
+    await expectSingleMain(page);
+    await expectTitle(page, titleOf(goodsRoute, 'en'));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(goods.name);
+    // Hydrated, not rendered again: no fetch of the item, one document, the address as opened.
+    await setMarker(page);
+    await page.waitForTimeout(300);
+    expect(await hasMarker(page)).toBe(true);
+    expect(requests.documents()).toBe(1);
+    expect(new URL(page.url()).pathname).toBe(`${BASE_PATH}/appShare/GOODSSHARE/`);
+    const fetched = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .some((entry) => entry.name.includes('/api/v1/goods/')),
+    );
+    expect(fetched).toBe(false);
+  });
 
   test('a cabinet lists its public goods, each a link to its share page inside the app', async ({
     page,

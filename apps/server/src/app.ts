@@ -50,6 +50,7 @@ import {
   type ServerTimeouts,
 } from './http/server-timeouts.ts';
 import { pageRoutes } from './pages/page-routes.ts';
+import type { RenderBudgetOptions } from './pages/render-budget.ts';
 import { loadWebBuild, type WebBuild } from './pages/web-build.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerStaticAssets } from './plugins/static-assets.ts';
@@ -73,6 +74,8 @@ export interface AppOptions {
   smsSender?: SmsSender;
   /** Replaces the client timeouts (tests: a stalled request answered within a second). */
   timeouts?: ServerTimeouts;
+  /** Replaces the pages' render budget per client (tests: a scan held back after a few). */
+  renderBudget?: RenderBudgetOptions;
 }
 
 /**
@@ -278,6 +281,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     shares,
     demo: demo !== undefined,
     wechat: config.wechat !== null,
+    ...(options.renderBudget ? { renderBudget: options.renderBudget } : {}),
   });
   return app;
 }

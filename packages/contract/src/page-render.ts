@@ -1,6 +1,15 @@
 import type { Language } from './language.ts';
 import type { LanguageAlternate } from './search-pages.ts';
-import type { ShareReader } from './share.ts';
+import type { ShareResult } from './share.ts';
+import type { ShareKind } from './share-paths.ts';
+
+/**
+ * A share page's item as the server read it, once, for the page to show: the item, or why it
+ * cannot be shown. Of one kind: the result is that kind's item.
+ */
+export type SharePageData = {
+  [K in ShareKind]: { readonly kind: K; readonly result: ShareResult<K> };
+}[ShareKind];
 
 /**
  * What the web app's server bundle (apps/web/src/app/entry-server.tsx) offers the server, which
@@ -14,8 +23,11 @@ export interface PageRenderRequest {
   userAgent?: string;
   /** Aborts rendering when the client goes away. */
   signal?: AbortSignal;
-  /** Reads shared goods, cabinets and notes for the share pages, straight from the database. */
-  shares?: ShareReader;
+  /**
+   * A share page's item, read by the server (never over HTTP); the page is rendered for exactly
+   * this. Without it a share page shows its item as not found.
+   */
+  share?: SharePageData;
 }
 
 /**
@@ -72,6 +84,13 @@ export interface PageRenderModule {
   clientClass(userAgent: string | undefined): string;
   /** One User-Agent per class clientClass tells apart: the pages built ahead cover each. */
   clientClassSamples(): string[];
+  /**
+   * The route that shows a path, as the router matches it (regardless of case, percent-encoded
+   * letters and a trailing slash): its full path as the route table spells it, e.g.
+   * `/Website/` → `/anime_merch_web/website`; undefined when no route but the not-found page does.
+   * Spellings of one route are one page.
+   */
+  pagePath(pathname: string): string | undefined;
   /**
    * Paths (under the base path) of the pages that change only with a deployment and depend on
    * neither their query nor stored data: the build renders them ahead.

@@ -1,10 +1,65 @@
+import type { Language } from './language.ts';
 import { API_BASE_PATH, BASE_PATH } from './site-paths.ts';
 
 /**
- * The share pages' ids, failures, API paths and image URLs: plain code without zod, so a page
- * that only shows a share (rendered by the server) does not ship the schemas to the phone. The
- * schemas are in share.ts.
+ * The share pages' kinds, page paths, ids, failures, API paths and image URLs: plain code without
+ * zod, so a page that only shows a share (rendered by the server) does not ship the schemas to the
+ * phone. The schemas are in share.ts.
  */
+
+/**
+ * The kinds of share, each with its page (SHARE_PAGE_PATHS). A new kind starts here; every choice
+ * made per kind is a `Record<ShareKind, …>`, so the compiler names each place that must handle it
+ * (docs/architecture.md, "A new share kind").
+ */
+export const SHARE_KINDS = ['goods', 'cabinet', 'note'] as const;
+export type ShareKind = (typeof SHARE_KINDS)[number];
+
+/**
+ * Where each kind's share page is, under the base path, as SPEC.md writes it: the one list the
+ * route table, the server's pages, the WeChat signature, robots.txt and the tests read.
+ */
+export const SHARE_PAGE_PATHS = {
+  goods: '/AppShare/goodsShare',
+  cabinet: '/AppShare/cabinetShare',
+  note: '/AppShare/notesShare',
+} as const satisfies Record<ShareKind, string>;
+
+/**
+ * The share page of an item under the base path (the router's kind of path), e.g.
+ * `/AppShare/goodsShare?id=AbCd…`; without an id, the page itself.
+ */
+export function sharePagePath(kind: ShareKind, id?: string): string {
+  const path = SHARE_PAGE_PATHS[kind];
+  return id === undefined ? path : `${path}?id=${encodeURIComponent(id)}`;
+}
+
+const kindOfPage = new Map<string, ShareKind>(
+  SHARE_KINDS.map((kind) => [`${BASE_PATH}${SHARE_PAGE_PATHS[kind]}`, kind]),
+);
+
+/**
+ * The kind of share a full path shows (`/anime_merch_web/AppShare/goodsShare`), spelled as the
+ * route table spells it; undefined for any other path.
+ */
+export function sharePageKind(pathname: string): ShareKind | undefined {
+  return kindOfPage.get(pathname);
+}
+
+/**
+ * The address a share page is rendered for and shared by (og:url, WeChat's card): its full path,
+ * its id and its language, e.g. `/anime_merch_web/AppShare/goodsShare?id=AbCd…&lang=zh-CN`.
+ * Without an id (a page that shows no item), the page in that language.
+ */
+export function sharePageAddress(
+  kind: ShareKind,
+  id: string | undefined,
+  language: Language,
+): string {
+  const query = new URLSearchParams(id === undefined ? {} : { id });
+  query.set('lang', language);
+  return `${BASE_PATH}${SHARE_PAGE_PATHS[kind]}?${query.toString()}`;
+}
 
 /**
  * Public ids: 16 characters of base64url, 96 random bits. Nobody can guess one or walk from one to
@@ -12,7 +67,9 @@ import { API_BASE_PATH, BASE_PATH } from './site-paths.ts';
  */
 export const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]{16}$/;
 
-export type ShareKind = 'goods' | 'cabinet' | 'note';
+declare const publicIdBrand: unique symbol;
+/** An id that parseShareId accepted: the only kind the share readers take. */
+export type PublicId = string & { readonly [publicIdBrand]: true };
 
 /**
  * Why a share cannot be shown, with its HTTP status and the API's error code.
@@ -26,10 +83,15 @@ export const SHARE_FAILURES = {
 } as const;
 export type ShareFailure = keyof typeof SHARE_FAILURES;
 
-/** The id from a query value, or undefined when missing or malformed. */
-export function parseShareId(value: unknown): string | undefined {
+/**
+ * The id from a query value (the first of repeated ones), or undefined when missing or malformed.
+ * Parsed once where a request comes in; what it returns is trusted from there on.
+ */
+export function parseShareId(value: unknown): PublicId | undefined {
   const single: unknown = Array.isArray(value) ? (value as unknown[])[0] : value;
-  return typeof single === 'string' && PUBLIC_ID_PATTERN.test(single) ? single : undefined;
+  return typeof single === 'string' && PUBLIC_ID_PATTERN.test(single)
+    ? (single as PublicId)
+    : undefined;
 }
 
 const apiSegments: Readonly<Record<ShareKind, string>> = {

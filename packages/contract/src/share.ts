@@ -121,16 +121,8 @@ export const shareSchemas = {
   goods: goodsSchema,
   cabinet: cabinetSchema,
   note: noteSchema,
-} as const;
+} as const satisfies Record<ShareKind, z.ZodType>;
 
 /** What reading a share gives: the item, or why not. */
 export type ShareResult<K extends ShareKind> =
   { readonly state: 'ok'; readonly item: ShareItems[K] } | { readonly state: ShareFailure };
-
-/**
- * How the pages read shares on the server, without HTTP: the server passes its repositories in
- * through this interface when it renders a page. `id` is whatever the query held (validated here).
- */
-export interface ShareReader {
-  read<K extends ShareKind>(kind: K, id: unknown): Promise<ShareResult<K>>;
-}

@@ -2,18 +2,12 @@ import { z } from 'zod';
 import { API_BASE_PATH } from './site-paths.ts';
 
 /**
- * WeChat's JS-SDK on share pages (decision 9). A page opened inside WeChat, on a server with the
- * WeChat settings (the page says so with WECHAT_META), asks for its wx.config signature here, then
- * loads the JS-SDK: the share card and the open tag that launches the app.
+ * WeChat's JS-SDK on share pages (decision 12). A page opened inside WeChat, on a server with the
+ * WeChat settings (the page says so with WECHAT_META_NAME, in wechat-page.ts), asks for its
+ * wx.config signature here, then loads the JS-SDK: the share card and the open tag that launches
+ * the app. What the page needs before that is in wechat-page.ts, without zod.
  */
 export const WECHAT_JS_CONFIG_PATH = `${API_BASE_PATH}/wechat/js-config`;
-
-/** `<meta name="guquan-wechat" content="on">`: this server signs wx.config for its share pages. */
-export const WECHAT_META_NAME = 'guquan-wechat';
-
-/** Where the JS-SDK comes from; 1.6.0 is the first with open tags. */
-export const WECHAT_JS_SDK_ORIGIN = 'https://res.wx.qq.com';
-export const WECHAT_JS_SDK_URL = `${WECHAT_JS_SDK_ORIGIN}/open/js/jweixin-1.6.0.js`;
 
 export const weChatJsConfigRequestSchema = z.object({
   /** The page's exact address, without its `#…`: WeChat checks the signature against it. */
@@ -33,11 +27,3 @@ export const weChatJsConfigSchema = z.object({
   openAppId: appIdSchema,
 });
 export type WeChatJsConfig = z.infer<typeof weChatJsConfigSchema>;
-
-/**
- * The open tag's template style: its content is drawn by WeChat, apart from the page's CSS, so it
- * says its own size (larger than any button, clipped by the tag's box) and stays invisible. Pages
- * sent inside WeChat allow exactly this style by its hash.
- */
-export const WECHAT_LAUNCH_TEMPLATE_STYLE =
-  '.launch{display:block;width:2000px;height:400px;opacity:0}';

@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { plantFailingTrigger, removeFailingTrigger } from '../test-support/failing-trigger.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createShareReader, shareRepositories } from '../shares/share-reader.ts';
+import { parseShareId } from '@guquan/contract/share-paths';
 import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
 import { openTestDatabase, type TestDatabase } from '../test-support/test-database.ts';
 import { createRequest } from './deletion-requests.ts';
@@ -117,7 +118,9 @@ describe('runAccountDeletionJob', () => {
     expect(early).toMatchObject({ deleted: 0, failed: 0 });
     // Still there, but out of public view during the cool-off (privacy policy 11.5).
     expect(await countOf(t, 'goods')).toBe(othersGoods + (await leftOf(t, id)).goods);
-    expect((await reader.read('goods', DEMO_IDS.goods.gallery)).state).toBe('not_found');
+    expect((await reader.read('goods', parseShareId(DEMO_IDS.goods.gallery))).state).toBe(
+      'not_found',
+    );
 
     const report = await runAccountDeletionJob(t.db, DUE, {
       paths: t.paths,
@@ -155,7 +158,7 @@ describe('runAccountDeletionJob', () => {
       ['goods', DEMO_IDS.goods.gallery],
       ['cabinet', DEMO_IDS.cabinets.main],
     ] as const) {
-      expect((await reader.read(kind, shareId)).state).toBe('not_found');
+      expect((await reader.read(kind, parseShareId(shareId))).state).toBe('not_found');
     }
     const filesAfter = await readdir(t.paths.media);
     expect(filesAfter.length).toBeLessThan(filesBefore.length);

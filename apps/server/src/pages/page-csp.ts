@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { WECHAT_JS_SDK_ORIGIN, WECHAT_LAUNCH_TEMPLATE_STYLE } from '@guquan/contract/wechat';
+import { WECHAT_JS_SDK_ORIGIN, WECHAT_LAUNCH_TEMPLATE_STYLE } from '@guquan/contract/wechat-page';
 import { cspDirectives, serializeCsp } from '../plugins/csp-directives.ts';
 
 export interface InlineCode {

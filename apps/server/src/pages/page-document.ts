@@ -1,10 +1,10 @@
 import type { Language } from '@guquan/contract/language';
-import type { ShareReader } from '@guquan/contract/share';
+import type { SharePageData } from '@guquan/contract/page-render';
 import { BASE_PATH } from '@guquan/contract/site-paths';
-import { WECHAT_META_NAME } from '@guquan/contract/wechat';
+import { WECHAT_META_NAME } from '@guquan/contract/wechat-page';
 import { fillTemplate } from './html-document.ts';
 import { pageAssets } from './page-assets.ts';
-import { headTags } from './page-head.ts';
+import { headTags, NOINDEX } from './page-head.ts';
 import { pageContentSecurityPolicy } from './page-csp.ts';
 import type { WebBuild } from './web-build.ts';
 
@@ -33,7 +33,8 @@ export interface DocumentRequest {
   language: Language;
   userAgent?: string;
   signal?: AbortSignal;
-  shares?: ShareReader;
+  /** A share page's item, as the server read it for this page. */
+  share?: SharePageData;
 }
 
 /** A whole HTML document and the Content-Security-Policy that allows exactly its inline code. */
@@ -41,19 +42,21 @@ export interface RenderedDocument {
   status: number;
   html: string;
   csp: string;
+  /** The robots directive the page's head carries (its meta tag), for X-Robots-Tag. */
+  robots: string | undefined;
 }
 
 /** Renders a page with the web app's server entry and puts it into the build's index.html. */
 export async function renderDocument(
   { build, publicOrigin, demo, wechat }: DocumentSettings,
-  { url, language, userAgent, signal, shares }: DocumentRequest,
+  { url, language, userAgent, signal, share }: DocumentRequest,
 ): Promise<RenderedDocument> {
   const page = await build.renderer.renderPage({
     url,
     language,
     ...(userAgent === undefined ? {} : { userAgent }),
     ...(signal ? { signal } : {}),
-    ...(shares ? { shares } : {}),
+    ...(share ? { share } : {}),
   });
   const assets = pageAssets(build, page.modules, `${BASE_PATH}/`);
   const html = fillTemplate(build.template, {
@@ -72,5 +75,10 @@ export async function renderDocument(
     scripts: page.hydrationScript + assets.scripts,
     appHtml: page.html,
   });
-  return { status: page.status, html, csp: pageContentSecurityPolicy(html, demo !== true) };
+  return {
+    status: page.status,
+    html,
+    csp: pageContentSecurityPolicy(html, demo !== true),
+    robots: page.head.noindex ? NOINDEX : undefined,
+  };
 }

@@ -38,12 +38,12 @@ export interface PageHeaders {
  * Sends a finished page: 304 when the client already has it, else the page compressed once for
  * everyone (a hot page costs no rendering and no compression per request).
  */
-export function sendFinishedPage(
+export async function sendFinishedPage(
   request: FastifyRequest,
   reply: FastifyReply,
   page: CachedPage,
   headers: PageHeaders,
-): FastifyReply {
+): Promise<FastifyReply> {
   const successful = page.status >= 200 && page.status < 300;
   // Preconditions apply to successful answers only (RFC 9110, 13.2.1): an error page is sent whole.
   if (successful) reply.header('etag', page.etag);
@@ -57,6 +57,7 @@ export function sendFinishedPage(
   if (successful && clientHasPage(request.headers['if-none-match'], page.etag))
     return reply.code(304).send();
   const encoding = preferredEncoding(request.headers['accept-encoding']);
+  const body = await encodedBody(page, encoding);
   if (encoding) reply.header('content-encoding', encoding);
-  return reply.code(page.status).type('text/html; charset=utf-8').send(encodedBody(page, encoding));
+  return reply.code(page.status).type('text/html; charset=utf-8').send(body);
 }

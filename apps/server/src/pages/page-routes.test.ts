@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorSchema } from '@guquan/contract/api-error';
 import { routeTable } from '../../../web/src/config/route-table.ts';
-import { DEMO_PAGE_QUERIES } from '../demo/seed/demo-pages.ts';
+import { demoPageQuery } from '../demo/seed/demo-pages.ts';
 import { buildTestApp } from '../test-support/test-app.ts';
 
 let app: FastifyInstance;
@@ -19,7 +19,7 @@ const langIn = (html: string) => /<html lang="([^"]*)"/.exec(html)?.[1];
 
 describe('pages', () => {
   it.each(pages)('serves $path with its title in Chinese and in English', async (entry) => {
-    const query = DEMO_PAGE_QUERIES[entry.id];
+    const query = demoPageQuery(entry.path);
     const url = `/anime_merch_web${entry.path}${query ? `?${query}` : ''}`;
     const zh = await app.inject({ url, headers: { 'accept-language': 'zh-CN,zh;q=0.9' } });
     expect(zh.statusCode).toBe(200);

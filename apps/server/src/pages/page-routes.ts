@@ -6,9 +6,15 @@ import {
   pickLanguage,
   type Language,
 } from '@guquan/contract/language';
+import {
+  parseShareId,
+  sharePageAddress,
+  sharePageKind,
+  type ShareKind,
+} from '@guquan/contract/share-paths';
 import { BASE_PATH } from '@guquan/contract/site-paths';
-import type { ShareReader } from '@guquan/contract/share';
 import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
+import type { ShareReader } from '../shares/share-reader.ts';
 import {
   REVALIDATED_PAGE_CACHE_CONTROL,
   SHARE_REUSE_SECONDS,
@@ -19,20 +25,17 @@ import {
 import { withWeChatJsSdk } from './page-csp.ts';
 import { renderDocument, type DocumentSettings, type RenderedDocument } from './page-document.ts';
 import { sendFinishedPage } from './page-response.ts';
-import { renderFailurePage } from './render-failure-page.ts';
+import { createRenderBudget, renderClientOf, type RenderBudgetOptions } from './render-budget.ts';
+import { renderBusyPage, renderFailurePage } from './render-failure-page.ts';
 import { searchFileRoutes } from './search-files.ts';
 import {
   cachedPage,
   createRenderedPageCache,
+  pagesOnce,
   type CachedPage,
   type RenderedPageCache,
 } from './rendered-page-cache.ts';
-import {
-  canonicalShareUrl,
-  createSharePages,
-  shareIdOf,
-  sharePageKind,
-} from './share-page-cache.ts';
+import { createSharePages, showsOwnItem, type ShareRead } from './share-page-cache.ts';
 import {
   contentEtag,
   loadStaticPages,
@@ -42,13 +45,32 @@ import {
 } from './static-pages.ts';
 
 export interface PageRoutesOptions extends DocumentSettings {
-  /** Reads shares for the share pages; without it they render as not found. */
+  /** Reads shares for the share pages; without it they show their item as not found. */
   shares?: ShareReader;
   /** The most the cache of rendered pages may hold, in bytes (default 64 MB). */
   renderedPageCacheBytes?: number;
+  /** Renders of pages that name an item, per client (render-budget.ts). */
+  renderBudget?: RenderBudgetOptions;
 }
 
 const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+/**
+ * A visitor who opens share links has a few such renders a minute; a scan of items' pages has one
+ * per item. A burst of 60, then 2 a second, holds a scan to a few percent of a core.
+ */
+const DEFAULT_RENDER_BUDGET: RenderBudgetOptions = { burst: 60, perSecond: 2 };
+
+/** Without a share reader: every share page shows its item as not found. */
+const NO_SHARES: ShareReader = { read: () => Promise.resolve({ state: 'not_found' }) };
+
+/**
+ * The address the one not-found page is rendered at: a path no route names (checked at start).
+ * Not the visitor's own, which could carry what they would not share with the next visitor.
+ */
+const NOT_FOUND_ADDRESS = `${BASE_PATH}/not-found`;
+
+// Requests are parsed against a fixed origin: nothing here depends on the Host header.
+const INTERNAL_ORIGIN = 'http://page.internal';
 
 // Only `lang` is read here; pages read their own parameters. Anything odd is ignored, not refused.
 const pageQuerySchema = z.looseObject({
@@ -74,86 +96,142 @@ function requestLanguageChoice(request: FastifyRequest): {
   return { language, source: queryDecides ? 'query' : 'header' };
 }
 
-function pathnameOf(url: string): string {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
+function finished(document: RenderedDocument): CachedPage {
+  return cachedPage(
+    document.status,
+    document.html,
+    contentEtag(document.html),
+    document.csp,
+    document.robots,
+  );
 }
 
-function finished(document: RenderedDocument): CachedPage {
-  return cachedPage(document.status, document.html, contentEtag(document.html), document.csp);
+/** What a page request asks for, parsed once. */
+interface PageRequest {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  language: Language;
+  source: LanguageSource;
+  userAgent: string | undefined;
 }
 
 /**
- * Serves every page under the base path: pages built ahead as they are, share pages from the
- * cache of rendered pages (rendered once per version of what they show), in-app and not-found
- * pages rendered on request. A page whose rendering fails answers an HTML error page.
+ * Serves every page under the base path. Any spelling the router takes for a route (case, a
+ * trailing slash, percent-encoded letters) is that route's one page: pages built ahead as they
+ * are, share pages from the cache of rendered pages (rendered once per version of what they show),
+ * the not-found page once per language and device class; only in-app pages are rendered on each
+ * request. A page whose rendering fails answers an HTML error page.
  */
 function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: RenderedPageCache) {
   const production = options.demo !== true;
   const serverSettings = { demo: !production, publicOrigin: options.publicOrigin };
-  const staticPaths = new Set(options.build.renderer.staticPagePaths());
-  const sharePages = options.shares
-    ? createSharePages({
-        settings: options,
-        shares: options.shares,
-        cache,
-        reuseMs: SHARE_REUSE_SECONDS * 1000,
-      })
-    : undefined;
+  const { renderer } = options.build;
+  const staticPaths = new Set(renderer.staticPagePaths());
+  if (renderer.pagePath(NOT_FOUND_ADDRESS) !== undefined)
+    throw new Error(`${NOT_FOUND_ADDRESS} is a route: the not-found page needs another address`);
+  const renders = createRenderBudget(options.renderBudget ?? DEFAULT_RENDER_BUDGET);
+  // Pages other than share pages kept in the cache: rendered once, however many ask meanwhile.
+  const cachedRender = pagesOnce(cache);
 
-  /** A static page this build did not prerender: rendered once per language and device class. */
-  async function renderedStaticPage(
-    path: string,
-    language: Language,
-    clientClass: string,
-    userAgent: string | undefined,
-  ): Promise<CachedPage> {
-    const key = `static\n${path}\n${language}\n${clientClass}`;
-    const cached = cache.get(key);
-    if (cached) return cached;
-    const built = await renderStaticPage(options.build, path, language, userAgent);
-    const page = servedStaticPage(built, serverSettings);
-    cache.set(key, page);
-    return page;
+  async function renderSharePage(read: ShareRead): Promise<CachedPage> {
+    // The markup does not depend on the device here (the app prompt's guide renders closed), so
+    // one page serves every visitor; a test checks that.
+    const document = await renderDocument(options, {
+      url: sharePageAddress(read.kind, read.pageId, read.language),
+      language: read.language,
+      share: read.data,
+    });
+    return cachedPage(document.status, document.html, read.version, document.csp, document.robots);
   }
 
-  async function sendPage(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const { language, source } = requestLanguageChoice(request);
-    const userAgent = userAgentSchema.safeParse(request.headers['user-agent']).data;
-    const path = pathnameOf(request.url);
-    if (staticPaths.has(path)) {
-      const clientClass = options.build.renderer.clientClass(userAgent);
-      const page =
-        statics.find(path, language, clientClass) ??
-        (await renderedStaticPage(path, language, clientClass, userAgent));
-      return sendFinishedPage(request, reply, page, {
-        cacheControl: REVALIDATED_PAGE_CACHE_CONTROL,
+  const sharePages = createSharePages({
+    buildId: options.build.buildId,
+    shares: options.shares ?? NO_SHARES,
+    cache,
+    render: renderSharePage,
+    reuseMs: SHARE_REUSE_SECONDS * 1000,
+  });
+
+  /** A page built ahead (or, in a build without them, rendered once per language and class). */
+  async function sendStaticPage(page: PageRequest, path: string): Promise<FastifyReply> {
+    const { request, reply, language, userAgent } = page;
+    const clientClass = renderer.clientClass(userAgent);
+    const built =
+      statics.find(path, language, clientClass) ??
+      (await cachedRender(`static\n${path}\n${language}\n${clientClass}`, async () =>
+        servedStaticPage(
+          await renderStaticPage(options.build, path, language, userAgent),
+          serverSettings,
+        ),
+      ));
+    return sendFinishedPage(request, reply, built, {
+      cacheControl: REVALIDATED_PAGE_CACHE_CONTROL,
+      language,
+      vary: 'Accept-Language',
+    });
+  }
+
+  /** The one not-found page, whatever unknown path was asked for. */
+  async function sendNotFoundPage(page: PageRequest): Promise<FastifyReply> {
+    const { request, reply, language, userAgent } = page;
+    const clientClass = renderer.clientClass(userAgent);
+    const notFound = await cachedRender(`not-found\n${language}\n${clientClass}`, async () =>
+      finished(
+        await renderDocument(options, {
+          url: NOT_FOUND_ADDRESS,
+          language,
+          ...(userAgent === undefined ? {} : { userAgent }),
+        }),
+      ),
+    );
+    return sendFinishedPage(request, reply, notFound, {
+      cacheControl: REVALIDATED_PAGE_CACHE_CONTROL,
+      language,
+      vary: 'Accept-Language',
+    });
+  }
+
+  /**
+   * A share page: its item read at most once a second, its page rendered once per version. A page
+   * that names an item of its own and is not rendered yet takes one render from the client's
+   * budget; past it, the client is asked to wait (429).
+   */
+  async function sendSharePage(
+    page: PageRequest,
+    kind: ShareKind,
+    rawId: string | null,
+  ): Promise<FastifyReply> {
+    const { request, reply, language, source, userAgent } = page;
+    const read = await sharePages.read({ kind, id: parseShareId(rawId), language });
+    const shared = await sharePages.page(
+      read,
+      () => !showsOwnItem(read) || renders.take(renderClientOf(request.ip)),
+    );
+    if (!shared) {
+      const busy = renderBusyPage(options.build, request.url, language, production);
+      reply.header('retry-after', '1');
+      return sendFinishedPage(request, reply, finished(busy), {
+        cacheControl: 'no-store',
         language,
-        vary: 'Accept-Language',
       });
     }
-    const kind = sharePageKind(path);
-    if (kind && sharePages) {
-      const url = canonicalShareUrl(path, shareIdOf(request.url), language);
-      const shareRequest = { kind, url, language };
-      const { version, reader } = await sharePages.version(shareRequest);
-      const page = await sharePages.page(version, shareRequest, reader);
-      // Inside WeChat, with the settings, the page loads WeChat's JS-SDK: its policy allows it.
-      if (
-        options.wechat === true &&
-        options.build.renderer.clientClass(userAgent).endsWith('.wechat')
-      )
-        return sendFinishedPage(
-          request,
-          reply,
-          { ...page, csp: withWeChatJsSdk(page.csp) },
-          { cacheControl: WECHAT_SHARE_PAGE_CACHE_CONTROL, language },
-        );
-      return sendFinishedPage(request, reply, page, {
-        cacheControl: sharePageCacheControl(page.status, source),
-        language,
-      });
-    }
+    // Inside WeChat, with the settings, the page loads WeChat's JS-SDK: its policy allows it.
+    if (options.wechat === true && renderer.clientClass(userAgent).endsWith('.wechat'))
+      return sendFinishedPage(
+        request,
+        reply,
+        { ...shared, csp: withWeChatJsSdk(shared.csp) },
+        { cacheControl: WECHAT_SHARE_PAGE_CACHE_CONTROL, language },
+      );
+    return sendFinishedPage(request, reply, shared, {
+      cacheControl: sharePageCacheControl(shared.status, source),
+      language,
+    });
+  }
+
+  /** An in-app page: rendered for this request (its markup follows its query). */
+  async function sendRenderedPage(page: PageRequest): Promise<FastifyReply> {
+    const { request, reply, language, userAgent } = page;
     const aborted = new AbortController();
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) aborted.abort();
@@ -163,13 +241,26 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
       language,
       ...(userAgent === undefined ? {} : { userAgent }),
       signal: aborted.signal,
-      ...(options.shares ? { shares: options.shares } : {}),
     });
     return sendFinishedPage(request, reply, finished(document), {
       cacheControl: REVALIDATED_PAGE_CACHE_CONTROL,
       language,
       vary: 'Accept-Language',
     });
+  }
+
+  async function sendPage(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const { language, source } = requestLanguageChoice(request);
+    const userAgent = userAgentSchema.safeParse(request.headers['user-agent']).data;
+    const page: PageRequest = { request, reply, language, source, userAgent };
+    const address = new URL(request.url, INTERNAL_ORIGIN);
+    // The route's own spelling: every spelling the router takes for it is the same page.
+    const path = renderer.pagePath(address.pathname);
+    if (path === undefined) return sendNotFoundPage(page);
+    if (staticPaths.has(path)) return sendStaticPage(page, path);
+    const kind = sharePageKind(path);
+    if (kind) return sendSharePage(page, kind, address.searchParams.get('id'));
+    return sendRenderedPage(page);
   }
 
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {

@@ -4,9 +4,16 @@ import { escapeHtml, fillTemplate } from './html-document.ts';
 import { pageAssets } from './page-assets.ts';
 import { pageContentSecurityPolicy } from './page-csp.ts';
 import type { RenderedDocument } from './page-document.ts';
+import { NOINDEX } from './page-head.ts';
 import type { WebBuild } from './web-build.ts';
 
-const TEXTS: Readonly<Record<Language, { title: string; message: string; retry: string }>> = {
+interface PlainPageTexts {
+  title: string;
+  message: string;
+  retry: string;
+}
+
+const FAILURE_TEXTS: Readonly<Record<Language, PlainPageTexts>> = {
   'zh-CN': {
     title: '页面出错了',
     message: '页面暂时无法显示，请稍后重试。',
@@ -19,26 +26,63 @@ const TEXTS: Readonly<Record<Language, { title: string; message: string; retry: 
   },
 };
 
+const BUSY_TEXTS: Readonly<Record<Language, PlainPageTexts>> = {
+  'zh-CN': {
+    title: '请稍后再试',
+    message: '短时间内打开的新页面太多了，请稍等片刻再试。',
+    retry: '重试',
+  },
+  en: {
+    title: 'Please try again shortly',
+    message: 'Too many new pages were opened from here in a short time. Please wait a moment.',
+    retry: 'Try again',
+  },
+};
+
+type PageBuild = Pick<WebBuild, 'template' | 'manifest' | 'entryStyles' | 'styles'>;
+
 /**
- * What a page answers when rendering it failed: a plain HTML page (500) in the request's language
- * with a link that loads the same address again. It names nothing internal, carries no script
- * (the app could not render it either) and only the site's base styles.
+ * A plain HTML page in the request's language with a link that loads the same address again. It
+ * names nothing internal, carries no script (the app is not started) and only the site's base
+ * styles.
  */
-export function renderFailurePage(
-  build: Pick<WebBuild, 'template' | 'manifest' | 'entryStyles' | 'styles'>,
+function plainPage(
+  build: PageBuild,
+  status: number,
+  text: PlainPageTexts,
   url: string,
   language: Language,
   production: boolean,
 ): RenderedDocument {
-  const text = TEXTS[language];
   const html = fillTemplate(build.template, {
     language,
     title: text.title,
-    head:
-      '<meta name="robots" content="noindex, nofollow">' +
-      pageAssets(build, [], `${BASE_PATH}/`).head,
+    head: `<meta name="robots" content="${NOINDEX}">` + pageAssets(build, [], `${BASE_PATH}/`).head,
     appHtml: `<main role="alert"><h1>${escapeHtml(text.title)}</h1><p>${escapeHtml(text.message)}</p><p><a href="${escapeHtml(url)}">${escapeHtml(text.retry)}</a></p></main>`,
     scripts: '',
   });
-  return { status: 500, html, csp: pageContentSecurityPolicy(html, production) };
+  return { status, html, csp: pageContentSecurityPolicy(html, production), robots: NOINDEX };
+}
+
+/** What a page answers when rendering it failed (500). */
+export function renderFailurePage(
+  build: PageBuild,
+  url: string,
+  language: Language,
+  production: boolean,
+): RenderedDocument {
+  return plainPage(build, 500, FAILURE_TEXTS[language], url, language, production);
+}
+
+/**
+ * What a page answers when its client has had too many pages rendered for it in a short time
+ * (429): a scan of items' pages is held back, pages already rendered are not (render-budget.ts).
+ */
+export function renderBusyPage(
+  build: PageBuild,
+  url: string,
+  language: Language,
+  production: boolean,
+): RenderedDocument {
+  return plainPage(build, 429, BUSY_TEXTS[language], url, language, production);
 }

@@ -1,4 +1,5 @@
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 
 /** A finished page, ready to send to anyone who asks for the same content. */
 export interface CachedPage {
@@ -7,50 +8,94 @@ export interface CachedPage {
   /** Strong validator: the content version the page was rendered for. */
   etag: string;
   csp: string;
-  /** The robots directive of the page's head (`noindex, nofollow`), sent as X-Robots-Tag too. */
+  /** The page's robots directive (`noindex, nofollow`), from its head: sent as X-Robots-Tag too. */
   robots: string | undefined;
-  /** The page's bytes compressed, made on first request for each encoding. */
-  encoded: Map<PageEncoding, Buffer>;
+  /** The page's bytes compressed, per encoding, made when first asked for (see encodedBody). */
+  encoded: Map<PageEncoding, EncodedCopy>;
 }
 
 export type PageEncoding = 'br' | 'gzip';
 
-const ROBOTS_META = /<meta name="robots" content="([^"<>]*)">/;
-
-/** The robots meta tag's directive, looked for in the head only: the server writes it there. */
-function robotsOf(html: string): string | undefined {
-  const headEnd = html.indexOf('</head>');
-  return ROBOTS_META.exec(headEnd === -1 ? '' : html.slice(0, headEnd))?.[1];
+interface EncodedCopy {
+  /** Until the first copy is made, the promise of it: those who ask meanwhile wait for it too. */
+  bytes: Buffer | Promise<Buffer>;
+  /** Made at the smallest size (the page proved worth it), or being made so. */
+  best: boolean;
 }
 
-export function cachedPage(status: number, html: string, etag: string, csp: string): CachedPage {
-  const robots = robotsOf(html);
+export function cachedPage(
+  status: number,
+  html: string,
+  etag: string,
+  csp: string,
+  robots: string | undefined,
+): CachedPage {
   return { status, html: Buffer.from(html, 'utf8'), etag, csp, robots, encoded: new Map() };
 }
 
-/** The page in an encoding the client accepts (brotli first), compressed once per page. */
-export function encodedBody(page: CachedPage, encoding: PageEncoding | undefined): Buffer {
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+/**
+ * Two ways to compress. Most pages are sent once (a one-off id, an unknown path): they get the
+ * quick way, a millisecond or two for a share page. A page sent again is worth the smallest copy,
+ * made once in the background and sent from then on. Both run on libuv's thread pool, never on the
+ * event loop, so a burst of new pages does not hold up the pages already made.
+ */
+function compress(html: Buffer, encoding: PageEncoding, best: boolean): Promise<Buffer> {
+  if (encoding === 'gzip') return gzipped(html, { level: best ? 9 : 5 });
+  return brotli(html, {
+    params: {
+      [zlib.BROTLI_PARAM_QUALITY]: best ? 9 : 4,
+      [zlib.BROTLI_PARAM_SIZE_HINT]: html.length,
+    },
+  });
+}
+
+/** Replaces a page's quick copy with the smallest, once; the quick one serves until it is made. */
+function makeBest(page: CachedPage, encoding: PageEncoding, copy: EncodedCopy): void {
+  copy.best = true;
+  compress(page.html, encoding, true).then(
+    (bytes) => {
+      copy.bytes = bytes;
+    },
+    () => {
+      // Out of memory or the like: the quick copy stays, which is still correct.
+    },
+  );
+}
+
+/**
+ * The page in an encoding the client accepts: compressed the quick way the first time, the
+ * smallest way once the page is sent again. Concurrent first requests share one compression.
+ */
+export async function encodedBody(
+  page: CachedPage,
+  encoding: PageEncoding | undefined,
+): Promise<Buffer> {
   if (encoding === undefined) return page.html;
-  let body = page.encoded.get(encoding);
-  if (!body) {
-    body =
-      encoding === 'br'
-        ? brotliCompressSync(page.html, {
-            params: {
-              [zlib.BROTLI_PARAM_QUALITY]: 9,
-              [zlib.BROTLI_PARAM_SIZE_HINT]: page.html.length,
-            },
-          })
-        : gzipSync(page.html, { level: 9 });
-    page.encoded.set(encoding, body);
+  const copy = page.encoded.get(encoding);
+  if (copy) {
+    const bytes = await copy.bytes;
+    if (!copy.best) makeBest(page, encoding, copy);
+    return bytes;
   }
-  return body;
+  const quick: EncodedCopy = { bytes: compress(page.html, encoding, false), best: false };
+  page.encoded.set(encoding, quick);
+  try {
+    quick.bytes = await quick.bytes;
+    return quick.bytes;
+  } catch (error) {
+    page.encoded.delete(encoding);
+    throw error;
+  }
 }
 
 /** What a page holds in memory, its compressed copies included. */
 export function pageBytes(page: CachedPage): number {
   let bytes = page.html.length + page.csp.length + page.etag.length;
-  for (const body of page.encoded.values()) bytes += body.length;
+  for (const copy of page.encoded.values())
+    if (Buffer.isBuffer(copy.bytes)) bytes += copy.bytes.length;
   return bytes;
 }
 
@@ -111,4 +156,43 @@ export function createRenderedPageCache({ maxBytes }: { maxBytes: number }): Ren
       return bytes;
     },
   };
+}
+
+/** Renders a page for the cache; undefined when it may not (pageOnce's `mayRender`). */
+export interface PageOnce {
+  (key: string, render: () => Promise<CachedPage>): Promise<CachedPage>;
+  (
+    key: string,
+    render: () => Promise<CachedPage>,
+    mayRender: () => boolean,
+  ): Promise<CachedPage | undefined>;
+}
+
+/**
+ * Pages rendered once into a cache: the page under `key` comes from the cache, from a render of it
+ * already under way, or from `render` now (if `mayRender` allows it), kept for the next. The one
+ * place where a page is rendered into the cache.
+ */
+export function pagesOnce(cache: RenderedPageCache): PageOnce {
+  const rendering = new Map<string, Promise<CachedPage>>();
+  return (async (
+    key: string,
+    render: () => Promise<CachedPage>,
+    mayRender: () => boolean = () => true,
+  ) => {
+    const cached = cache.get(key);
+    if (cached) return cached;
+    let pending = rendering.get(key);
+    if (!pending) {
+      if (!mayRender()) return undefined;
+      pending = render()
+        .then((page) => {
+          cache.set(key, page);
+          return page;
+        })
+        .finally(() => rendering.delete(key));
+      rendering.set(key, pending);
+    }
+    return pending;
+  }) as PageOnce;
 }

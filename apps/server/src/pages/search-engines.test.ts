@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import site from '../../../../content/site.json' with { type: 'json' };
 import { routeTable, type RouteEntry } from '../../../web/src/config/route-table.ts';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
-import { DEMO_PAGE_QUERIES } from '../demo/seed/demo-pages.ts';
+import { demoPageQuery } from '../demo/seed/demo-pages.ts';
 import { buildTestApp, loadTestWebBuild } from '../test-support/test-app.ts';
 
 const ORIGIN = 'https://www.guquan.example';
@@ -20,7 +20,7 @@ afterAll(async () => {
 
 const routes = routeTable as readonly RouteEntry[];
 const pageUrl = (entry: RouteEntry) => {
-  const query = DEMO_PAGE_QUERIES[entry.id];
+  const query = demoPageQuery(entry.path);
   return `${BASE}${entry.path}${query ? `?${query}` : ''}`;
 };
 

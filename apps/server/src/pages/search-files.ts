@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { languageAlternates, ROBOTS_PATH, SITEMAP_PATH } from '@guquan/contract/search-pages';
 import { ASSETS_PATH, BASE_PATH } from '@guquan/contract/site-paths';
-import { MEDIA_PATH } from '@guquan/contract/share-paths';
+import { MEDIA_PATH, SHARE_KINDS, SHARE_PAGE_PATHS } from '@guquan/contract/share-paths';
 import { escapeHtml } from './html-document.ts';
 
 /**
@@ -14,11 +14,11 @@ import { escapeHtml } from './html-document.ts';
 export const ROBOTS_ALLOWED = [
   `${BASE_PATH}/website`,
   `${BASE_PATH}/agreement/`,
-  `${BASE_PATH}/AppShare/`,
+  ...SHARE_KINDS.map((kind) => `${BASE_PATH}${SHARE_PAGE_PATHS[kind]}`),
   SITEMAP_PATH,
   ASSETS_PATH,
   `${MEDIA_PATH}/`,
-] as const;
+];
 export const ROBOTS_DISALLOWED = [`${BASE_PATH}/APPPage/`, `${BASE_PATH}/api/`, '/'] as const;
 
 export function robotsTxt(publicOrigin: string): string {

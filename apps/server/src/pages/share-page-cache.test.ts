@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PageRenderModule } from '@guquan/contract/page-render';
+import { parseShareId, sharePageAddress, sharePagePath } from '@guquan/contract/share-paths';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { REAL_USER_AGENTS } from '../../../web/src/lib/client/real-user-agents.test-support.ts';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
@@ -30,8 +31,8 @@ afterAll(async () => {
   await harness.close();
 });
 
-const goodsUrl = (id: string) => `${BASE_PATH}/AppShare/goodsShare?id=${id}`;
-const cabinetUrl = (id: string) => `${BASE_PATH}/AppShare/cabinetShare?id=${id}`;
+const goodsUrl = (id: string) => `${BASE_PATH}${sharePagePath('goods', id)}`;
+const cabinetUrl = (id: string) => `${BASE_PATH}${sharePagePath('cabinet', id)}`;
 
 async function get(url: string, headers: Record<string, string> = {}) {
   const before = renders;
@@ -139,7 +140,7 @@ describe('share pages rendered once per change', () => {
 
   it("hides an item at once while its owner's deletion cool-off runs", async () => {
     const id = DEMO_IDS.notes.noImages;
-    const url = `${BASE_PATH}/AppShare/notesShare?id=${id}`;
+    const url = `${BASE_PATH}${sharePagePath('note', id)}`;
     expect((await get(url)).res.statusCode).toBe(200);
     const note = await harness.db
       .selectFrom('notes')
@@ -223,7 +224,7 @@ describe('HTTP caching of share pages', () => {
       [`${goodsUrl(DEMO_IDS.goods.removed)}&lang=en`, 410],
       [`${goodsUrl(DEMO_IDS.goods.private)}&lang=en`, 403],
       [`${goodsUrl(DEMO_IDS.unknown)}&lang=en`, 404],
-      [`${BASE_PATH}/AppShare/goodsShare?lang=en`, 400],
+      [`${BASE_PATH}${sharePagePath('goods')}?lang=en`, 400],
     ] as const) {
       const { res } = await get(url);
       expect(res.statusCode, url).toBe(status);
@@ -248,13 +249,15 @@ describe('HTTP caching of share pages', () => {
     const { renderer } = await loadTestWebBuild();
     // The real item, so the page shows its whole markup (prompts, buttons, gallery).
     const shares = createShareReader(shareRepositories(harness.db));
-    const url = `${goodsUrl(DEMO_IDS.goods.wanted)}&lang=zh-CN`;
+    const id = parseShareId(DEMO_IDS.goods.wanted);
+    const share = { kind: 'goods', result: await shares.read('goods', id) } as const;
+    const url = sharePageAddress('goods', id, 'zh-CN');
     const pages = await Promise.all(
       [undefined, ...REAL_USER_AGENTS.map((sample) => sample.userAgent)].map((userAgent) =>
         renderer.renderPage({
           url,
           language: 'zh-CN',
-          shares,
+          share,
           ...(userAgent ? { userAgent } : {}),
         }),
       ),

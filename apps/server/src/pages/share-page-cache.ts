@@ -1,164 +1,98 @@
 import { createHash } from 'node:crypto';
 import type { Language } from '@guquan/contract/language';
-import type { ShareReader, ShareResult } from '@guquan/contract/share';
-import type { ShareKind } from '@guquan/contract/share-paths';
-import { BASE_PATH } from '@guquan/contract/site-paths';
-import { renderDocument, type DocumentSettings } from './page-document.ts';
-import { cachedPage, type CachedPage, type RenderedPageCache } from './rendered-page-cache.ts';
+import type { SharePageData } from '@guquan/contract/page-render';
+import type { PublicId, ShareKind } from '@guquan/contract/share-paths';
+import type { ShareReader } from '../shares/share-reader.ts';
+import { pagesOnce, type CachedPage, type RenderedPageCache } from './rendered-page-cache.ts';
 
-const SHARE_PAGES: Readonly<Record<string, ShareKind>> = {
-  [`${BASE_PATH}/AppShare/goodsShare`]: 'goods',
-  [`${BASE_PATH}/AppShare/cabinetShare`]: 'cabinet',
-  [`${BASE_PATH}/AppShare/notesShare`]: 'note',
-};
-
-/** The kind of share a page path shows, if it is a share page. */
-export function sharePageKind(pathname: string): ShareKind | undefined {
-  return Object.hasOwn(SHARE_PAGES, pathname) ? SHARE_PAGES[pathname] : undefined;
-}
-
-/** The `?id=` exactly as the page's loader reads it (the first one, decoded by URLSearchParams). */
-export function shareIdOf(url: string): string | null {
-  return new URL(url, 'http://page.internal').searchParams.get('id');
-}
-
-/**
- * The address a share page is rendered for: its path, `?id=` (the only parameter it reads) and
- * the language it is in. `?lang=en`, no `lang` with an English Accept-Language, or a messenger's
- * tracking parameters all give the same page, whose og:url is this address (a preview opens the
- * page in the language it was shared in).
- */
-export function canonicalShareUrl(
-  pathname: string,
-  rawId: string | null,
-  language: Language,
-): string {
-  const query = new URLSearchParams(rawId === null ? {} : { id: rawId });
-  query.set('lang', language);
-  return `${pathname}?${query.toString()}`;
-}
-
-export interface ContentVersionParts {
-  buildId: string;
-  /** The page's canonical address: the markup carries it (og:url). */
-  url: string;
+/** A share page as a request asks for it: its id parsed once where the request came in. */
+export interface SharePageRequest {
+  kind: ShareKind;
+  /** Undefined: the id was missing or malformed. */
+  id: PublicId | undefined;
   language: Language;
-  /** What the share reader answered: the item, or why it cannot be shown. */
-  result: ShareResult<ShareKind>;
+}
+
+/** One read of a share page's item, and the page that shows it. */
+export interface ShareRead {
+  kind: ShareKind;
+  language: Language;
+  /** The item, or why it cannot be shown. */
+  data: SharePageData;
+  /**
+   * The id the page is rendered for: the item's own when there is one (shown, private, removed: the
+   * page names it, e.g. in Safari's app banner), none when there is nothing to name (a missing,
+   * malformed or unknown id). Those pages are the same for every id: one per kind and language.
+   */
+  pageId: PublicId | undefined;
+  /** The version of what the page shows: its ETag and its key in the cache of rendered pages. */
+  version: string;
+}
+
+/** Whether a read names an item of its own: its page is rendered for it alone. */
+export function showsOwnItem(read: ShareRead): boolean {
+  return read.pageId !== undefined;
 }
 
 /**
- * The version of what a share page shows: the item as the API would send it (or its state), the
- * language, the URL and the build. Any change to what the page shows changes it; it is the page's
- * ETag and its key in the cache of rendered pages.
+ * The version of what a share page shows: the build, the page (kind, id, language) and the item
+ * as the API would send it, or its state. Any change to what the page shows changes it.
  */
-export function shareContentVersion({
-  buildId,
-  url,
-  language,
-  result,
-}: ContentVersionParts): string {
+export function shareContentVersion(buildId: string, read: Omit<ShareRead, 'version'>): string {
   const digest = createHash('sha256')
-    .update(JSON.stringify([buildId, url, language, result]))
+    .update(JSON.stringify([buildId, read.kind, read.pageId ?? null, read.language, read.data]))
     .digest('base64url')
     .slice(0, 27);
   return `W/"${digest}"`;
 }
 
-/** A reader that answers the page's own item with what was already read, without a second query. */
-function readerWithResult<K extends ShareKind>(
-  shares: ShareReader,
-  kind: K,
-  rawId: string | null,
-  result: ShareResult<K>,
-): ShareReader {
-  return {
-    read<R extends ShareKind>(asked: R, id: unknown): Promise<ShareResult<R>> {
-      // Same kind and id as was read: the very answer (R is K here, which TypeScript cannot see).
-      const askedKind: ShareKind = asked;
-      if (askedKind === kind && id === rawId)
-        return Promise.resolve(result as unknown as ShareResult<R>);
-      return shares.read(asked, id);
-    },
-  };
-}
-
 export interface SharePageSource {
-  settings: DocumentSettings;
+  buildId: string;
   shares: ShareReader;
   cache: RenderedPageCache;
+  /** Renders the page of a read (the cache keeps what it gives). */
+  render: (read: ShareRead) => Promise<CachedPage>;
   /** How long one read of an item answers for it (SHARE_REUSE_MS). */
   reuseMs: number;
   /** Milliseconds; tests move it. */
   now?: () => number;
 }
 
-export interface SharePageRequest {
-  kind: ShareKind;
-  /** The canonical address (canonicalShareUrl). */
-  url: string;
-  language: Language;
-}
-
-interface ReadVersion {
-  version: string;
-  reader: ShareReader;
-}
-
 /** How many pages' last reads are remembered at most (each is a few hundred bytes). */
 const MAX_RECENT_READS = 10_000;
 
 /**
- * Share pages rendered once per version of what they show. The item is read (as the JSON API
- * reads it) at most once per `reuseMs` per page, however many visitors come, and its version
- * derived; the rendered page for that version comes from a bounded cache. A change is visible at
- * the origin within `reuseMs`, and a hot page costs neither a query nor a render. Reads and renders
- * that overlap share one.
+ * Share pages rendered once per version of what they show: reading, hashing, caching. The item is
+ * read (as the JSON API reads it) at most once per `reuseMs` per page, however many visitors come,
+ * and its version derived; the rendered page of that version comes from a bounded cache. A change
+ * is visible at the origin within `reuseMs`, and a hot page costs neither a query nor a render.
+ * Reads and renders that overlap share one.
  */
 export function createSharePages({
-  settings,
+  buildId,
   shares,
   cache,
+  render,
   reuseMs,
   now = () => Date.now(),
 }: SharePageSource) {
-  const rendering = new Map<string, Promise<CachedPage>>();
-  const reading = new Map<string, Promise<ReadVersion>>();
+  const pageOnce = pagesOnce(cache);
+  const reading = new Map<string, Promise<ShareRead>>();
   // Oldest first (a refreshed entry is deleted and set again), so expired ones lead.
-  const recent = new Map<string, { at: number; read: ReadVersion }>();
+  const recent = new Map<string, { at: number; read: ShareRead }>();
 
-  async function render(
-    version: string,
-    request: SharePageRequest,
-    reader: ShareReader,
-  ): Promise<CachedPage> {
-    // The markup does not depend on the device here (the app prompt's guide renders closed), so
-    // one page serves every visitor; a test checks that.
-    const document = await renderDocument(settings, {
-      url: request.url,
-      language: request.language,
-      shares: reader,
-    });
-    const page = cachedPage(document.status, document.html, version, document.csp);
-    cache.set(version, page);
-    return page;
+  async function read({ kind, id, language }: SharePageRequest): Promise<ShareRead> {
+    const result = await shares.read(kind, id);
+    const data = { kind, result } as SharePageData;
+    // An unknown id names nothing the app could open either: the page is the kind's own.
+    const pageId = result.state === 'invalid_id' || result.state === 'not_found' ? undefined : id;
+    const unversioned = { kind, language, data, pageId };
+    return { ...unversioned, version: shareContentVersion(buildId, unversioned) };
   }
 
-  async function read(request: SharePageRequest): Promise<ReadVersion> {
-    const rawId = shareIdOf(request.url);
-    const result = await shares.read(request.kind, rawId);
-    const version = shareContentVersion({
-      buildId: settings.build.buildId,
-      url: request.url,
-      language: request.language,
-      result,
-    });
-    return { version, reader: readerWithResult(shares, request.kind, rawId, result) };
-  }
-
-  function remember(key: string, read: ReadVersion, at: number): void {
+  function remember(key: string, fresh: ShareRead, at: number): void {
     recent.delete(key);
-    recent.set(key, { at, read });
+    recent.set(key, { at, read: fresh });
     for (const [oldest, entry] of recent) {
       if (recent.size <= MAX_RECENT_READS && at - entry.at < reuseMs) break;
       recent.delete(oldest);
@@ -166,9 +100,9 @@ export function createSharePages({
   }
 
   return {
-    /** The page's current version: read at most once per `reuseMs`. */
-    async version(request: SharePageRequest): Promise<ReadVersion> {
-      const key = `${request.kind}\n${request.url}\n${request.language}`;
+    /** What the page shows now: read at most once per `reuseMs`. */
+    async read(request: SharePageRequest): Promise<ShareRead> {
+      const key = `${request.kind}\n${request.id ?? ''}\n${request.language}`;
       const started = now();
       const known = recent.get(key);
       if (known && started - known.at < reuseMs) return known.read;
@@ -181,16 +115,13 @@ export function createSharePages({
       return pending;
     },
 
-    /** The page of that version: from the cache, or rendered now (once, however many ask). */
-    async page(version: string, request: SharePageRequest, reader: ShareReader) {
-      const cached = cache.get(version);
-      if (cached) return cached;
-      let pending = rendering.get(version);
-      if (!pending) {
-        pending = render(version, request, reader).finally(() => rendering.delete(version));
-        rendering.set(version, pending);
-      }
-      return pending;
+    /**
+     * The page of a read: from the cache, from a render already under way, or rendered now when
+     * `mayRender` allows it (undefined when it does not). Each version is rendered once, however
+     * many ask.
+     */
+    page(fresh: ShareRead, mayRender: () => boolean = () => true): Promise<CachedPage | undefined> {
+      return pageOnce(fresh.version, () => render(fresh), mayRender);
     },
   };
 }

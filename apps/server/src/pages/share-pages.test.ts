@@ -6,16 +6,17 @@ import {
   imageUrl,
   SHARE_FAILURES,
   shareApiPath,
+  sharePagePath,
   type ShareKind,
 } from '@guquan/contract/share-paths';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { buildTestApp, loadTestWebBuild } from '../test-support/test-app.ts';
 
 /**
- * The server side of the share pages: the renderer gets the database's reader, and what the
- * page's head makes of an item reaches the HTML. The pages and their heads are tested in apps/web
- * (its share-head.ts needs the DOM's types); here a stand-in renderer reads the share as the web
- * app's loader does and gives a head of the same kind.
+ * The server side of the share pages: the renderer gets the item the server read, and what the
+ * page's head makes of it reaches the HTML. The pages and their heads are tested in apps/web (its
+ * share-head.ts needs the DOM's types); here a stand-in renderer takes the share as the web app's
+ * loader does and gives a head of the same kind.
  */
 function headOf(result: ShareResult<ShareKind>): PageHead {
   if (result.state !== 'ok') return { noindex: true };
@@ -32,11 +33,7 @@ function headOf(result: ShareResult<ShareKind>): PageHead {
 let app: FastifyInstance;
 const seen: PageRenderRequest[] = [];
 
-const SHARE_PAGES: Readonly<Record<string, ShareKind>> = {
-  '/anime_merch_web/AppShare/goodsShare': 'goods',
-  '/anime_merch_web/AppShare/cabinetShare': 'cabinet',
-  '/anime_merch_web/AppShare/notesShare': 'note',
-};
+const pageOf = (kind: ShareKind, id: string) => `/anime_merch_web${sharePagePath(kind, id)}`;
 
 beforeAll(async () => {
   const real = await loadTestWebBuild();
@@ -44,10 +41,8 @@ beforeAll(async () => {
     ...real.renderer,
     async renderPage(request) {
       seen.push(request);
-      const url = new URL(request.url, 'http://page.internal');
-      const kind = SHARE_PAGES[url.pathname];
-      if (!kind || !request.shares) return real.renderer.renderPage(request);
-      const result = await request.shares.read(kind, url.searchParams.get('id'));
+      if (!request.share) return real.renderer.renderPage(request);
+      const { result } = request.share;
       return {
         status: result.state === 'ok' ? 200 : SHARE_FAILURES[result.state],
         title: result.state === 'ok' && 'name' in result.item ? result.item.name : 'share',
@@ -65,12 +60,14 @@ afterAll(async () => {
 });
 
 describe('share pages on the server', () => {
-  it('hand the renderer a reader, and the item reaches the preview tags', async () => {
+  it('hand the renderer the item they read, and it reaches the preview tags', async () => {
     const res = await app.inject({
-      url: `/anime_merch_web/AppShare/goodsShare?id=${DEMO_IDS.goods.gallery}&from=wechat`,
+      url: `${pageOf('goods', DEMO_IDS.goods.gallery)}&from=wechat`,
     });
     expect(res.statusCode).toBe(200);
-    expect(seen.at(-1)?.shares).toBeDefined();
+    // Rendered for its address (id and language only), with the item read once.
+    expect(seen.at(-1)?.url).toBe(`${pageOf('goods', DEMO_IDS.goods.gallery)}&lang=zh-CN`);
+    expect(seen.at(-1)?.share).toMatchObject({ kind: 'goods', result: { state: 'ok' } });
     expect(res.body).toContain(
       '<meta property="og:title" content="五条悟 涩谷事变 闪光吧唧 58mm">',
     );
@@ -84,10 +81,10 @@ describe('share pages on the server', () => {
 
   it('give each state its status and keep it out of search engines', async () => {
     for (const [url, status] of [
-      [`/anime_merch_web/AppShare/goodsShare?id=${DEMO_IDS.goods.removed}`, 410],
-      [`/anime_merch_web/AppShare/cabinetShare?id=${DEMO_IDS.cabinets.private}`, 403],
-      [`/anime_merch_web/AppShare/notesShare?id=${DEMO_IDS.unknown}`, 404],
-      ['/anime_merch_web/AppShare/notesShare?id=%3Cscript%3E', 400],
+      [pageOf('goods', DEMO_IDS.goods.removed), 410],
+      [pageOf('cabinet', DEMO_IDS.cabinets.private), 403],
+      [pageOf('note', DEMO_IDS.unknown), 404],
+      [pageOf('note', '<script>'), 400],
     ] as const) {
       const res = await app.inject({ url });
       expect(res.statusCode, url).toBe(status);
@@ -97,9 +94,7 @@ describe('share pages on the server', () => {
 
   it('read the same item the API answers', async () => {
     const api = await app.inject({ url: shareApiPath('note', DEMO_IDS.notes.hostile) });
-    const page = await app.inject({
-      url: `/anime_merch_web/AppShare/notesShare?id=${DEMO_IDS.notes.hostile}`,
-    });
+    const page = await app.inject({ url: pageOf('note', DEMO_IDS.notes.hostile) });
     expect(api.statusCode).toBe(200);
     expect(page.statusCode).toBe(200);
     // Hostile text in the head is escaped, never markup.

@@ -79,7 +79,8 @@ describe('pages built ahead', () => {
         const file = await readFile(join(prerenderDir(build), entry?.file ?? ''), 'utf8');
         expect(res.body).toBe(withServerSettings(file, { demo: true, publicOrigin: ORIGIN }));
         const fresh = await renderStaticPage(build, path, language, userAgent);
-        expect(file).toBe(fresh);
+        expect(file).toBe(fresh.html);
+        expect(res.headers['x-robots-tag']).toBe(fresh.robots);
       }
     }
     // The app's renderer (the comparison above uses the build's own) never ran.

@@ -24,6 +24,8 @@ const manifestSchema = z.object({
       language: z.enum(LANGUAGES),
       clientClass: z.string(),
       file: z.string().regex(/^[\w-]+\.html$/),
+      /** The page's robots directive (an older legal version's noindex), for X-Robots-Tag. */
+      robots: z.string().optional(),
     }),
   ),
 });
@@ -40,6 +42,12 @@ export function prerenderDir(build: Pick<WebBuild, 'clientDir'>): string {
  */
 export const PRERENDERED_ORIGIN = 'https://public-origin.invalid';
 
+/** A page built ahead: its document and its robots directive (data, not read back from it). */
+export interface BuiltPage {
+  html: string;
+  robots: string | undefined;
+}
+
 /**
  * A static page as built ahead, in production form (no demo marker), its canonical and alternate
  * links on PRERENDERED_ORIGIN. Link previews would need the origin in more places: the build
@@ -50,7 +58,7 @@ export async function renderStaticPage(
   path: string,
   language: Language,
   userAgent: string | undefined,
-): Promise<string> {
+): Promise<BuiltPage> {
   const settings: DocumentSettings = { build, publicOrigin: PRERENDERED_ORIGIN, demo: false };
   const document = await renderDocument(settings, {
     url: path,
@@ -60,7 +68,7 @@ export async function renderStaticPage(
   if (document.status !== 200) throw new Error(`${path} rendered ${document.status}`);
   if (/<meta property="og:/.test(document.html))
     throw new Error(`${path} has preview tags: it cannot be built ahead without the origin`);
-  return document.html;
+  return { html: document.html, robots: document.robots };
 }
 
 /** Writes every static page of the build into its prerendered directory; returns the count. */
@@ -78,12 +86,12 @@ export async function prerenderStaticPages(build: WebBuild): Promise<number> {
         const clientClass = build.renderer.clientClass(userAgent);
         if (classes.has(clientClass)) continue;
         classes.add(clientClass);
-        const html = await renderStaticPage(build, path, language, userAgent);
+        const { html, robots } = await renderStaticPage(build, path, language, userAgent);
         // Named by content: pages that look the same on several devices are one file.
         const file = `${createHash('sha256').update(html).digest('base64url').slice(0, 20)}.html`;
         if (!written.has(file)) await writeFile(join(dir, file), html);
         written.add(file);
-        manifest.pages.push({ path, language, clientClass, file });
+        manifest.pages.push({ path, language, clientClass, file, ...(robots ? { robots } : {}) });
       }
     }
   }
@@ -115,9 +123,15 @@ export function withServerSettings(html: string, { demo, publicOrigin }: ServerS
 }
 
 /** A page built ahead, ready to send: with this server's settings, its ETag and its CSP. */
-export function servedStaticPage(built: string, settings: ServerSettings): CachedPage {
-  const html = withServerSettings(built, settings);
-  return cachedPage(200, html, contentEtag(html), pageContentSecurityPolicy(html, !settings.demo));
+export function servedStaticPage(built: BuiltPage, settings: ServerSettings): CachedPage {
+  const html = withServerSettings(built.html, settings);
+  return cachedPage(
+    200,
+    html,
+    contentEtag(html),
+    pageContentSecurityPolicy(html, !settings.demo),
+    built.robots,
+  );
 }
 
 export interface StaticPages {
@@ -153,7 +167,8 @@ export async function loadStaticPages(
   for (const entry of manifest.pages) {
     let page = files.get(entry.file);
     if (!page) {
-      page = servedStaticPage(await readFile(join(dir, entry.file), 'utf8'), settings);
+      const html = await readFile(join(dir, entry.file), 'utf8');
+      page = servedStaticPage({ html, robots: entry.robots }, settings);
       files.set(entry.file, page);
     }
     pages.set(staticPageKey(entry.path, entry.language, entry.clientClass), page);

@@ -51,6 +51,27 @@ async function readStyles(assetsDir: string): Promise<Map<string, string>> {
   return styles;
 }
 
+/** Every function of PageRenderModule: a new one must be listed here to be taken. */
+const RENDERER_FUNCTIONS: Readonly<Record<keyof PageRenderModule, true>> = {
+  renderPage: true,
+  pagePath: true,
+  clientClass: true,
+  clientClassSamples: true,
+  staticPagePaths: true,
+  indexedPagePaths: true,
+};
+
+/** The server bundle's PageRenderModule functions (it exports more), each checked to be there. */
+function rendererOf(module: Partial<PageRenderModule>, path: string): PageRenderModule {
+  const names = Object.keys(RENDERER_FUNCTIONS) as (keyof PageRenderModule)[];
+  const missing = names.filter((name) => typeof module[name] !== 'function');
+  if (missing.length > 0) throw new Error(`${path} lacks ${missing.join(', ')}`);
+  // Checked above: every name is there and a function.
+  return Object.fromEntries(
+    names.map((name) => [name, module[name]]),
+  ) as unknown as PageRenderModule;
+}
+
 export async function loadWebBuild(distDir: string): Promise<WebBuild> {
   const clientDir = join(distDir, 'client');
   const assetsDir = join(clientDir, 'assets');
@@ -62,18 +83,7 @@ export async function loadWebBuild(distDir: string): Promise<WebBuild> {
       readStyles(assetsDir),
       import(pathToFileURL(rendererPath).href) as Promise<Partial<PageRenderModule>>,
     ]);
-    const { renderPage, clientClass, clientClassSamples, staticPagePaths, indexedPagePaths } =
-      rendererModule;
-    if (
-      typeof renderPage !== 'function' ||
-      typeof clientClass !== 'function' ||
-      typeof clientClassSamples !== 'function' ||
-      typeof staticPagePaths !== 'function' ||
-      typeof indexedPagePaths !== 'function'
-    )
-      throw new Error(
-        `${rendererPath} lacks renderPage, clientClass, clientClassSamples, staticPagePaths or indexedPagePaths`,
-      );
+    const renderer = rendererOf(rendererModule, rendererPath);
     const entryStyles: string[] = [];
     const template = html
       .replace(ENTRY_SCRIPT_TAGS, '')
@@ -89,7 +99,7 @@ export async function loadWebBuild(distDir: string): Promise<WebBuild> {
       entryStyles,
       styles,
       manifest: manifestSchema.parse(JSON.parse(manifestText)),
-      renderer: { renderPage, clientClass, clientClassSamples, staticPagePaths, indexedPagePaths },
+      renderer,
       // index.html names every entry chunk by its hash; the manifest names all the others.
       buildId: createHash('sha256')
         .update(html)

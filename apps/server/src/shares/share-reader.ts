@@ -1,10 +1,5 @@
-import {
-  shareSchemas,
-  type ShareItems,
-  type ShareReader,
-  type ShareResult,
-} from '@guquan/contract/share';
-import { parseShareId, type ShareKind } from '@guquan/contract/share-paths';
+import { shareSchemas, type ShareItems, type ShareResult } from '@guquan/contract/share';
+import type { PublicId, ShareKind } from '@guquan/contract/share-paths';
 import type { Db } from '../db/database.ts';
 import { findCabinet } from './cabinet-repository.ts';
 import { findGoods } from './goods-repository.ts';
@@ -25,6 +20,14 @@ export function shareRepositories(db: Db): ShareRepositories {
   };
 }
 
+/**
+ * How shares are read, for the API and the share pages alike. The id is parsed where the request
+ * came in (parseShareId): undefined is a missing or malformed one.
+ */
+export interface ShareReader {
+  read<K extends ShareKind>(kind: K, id: PublicId | undefined): Promise<ShareResult<K>>;
+}
+
 /** Thrown when the database holds something the contract does not allow: a bug, never shown. */
 export class ShareContractError extends Error {
   override name = 'ShareContractError';
@@ -38,8 +41,7 @@ export class ShareContractError extends Error {
  */
 export function createShareReader(repositories: ShareRepositories): ShareReader {
   return {
-    async read<K extends ShareKind>(kind: K, rawId: unknown): Promise<ShareResult<K>> {
-      const id = parseShareId(rawId);
+    async read<K extends ShareKind>(kind: K, id: PublicId | undefined): Promise<ShareResult<K>> {
       if (id === undefined) return { state: 'invalid_id' };
       const find = repositories[kind] as (
         publicId: string,

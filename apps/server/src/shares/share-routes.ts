@@ -1,9 +1,11 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '@guquan/contract/api-error';
-import { publicIdSchema, shareSchemas, type ShareReader } from '@guquan/contract/share';
+import { publicIdSchema, shareSchemas } from '@guquan/contract/share';
 import {
+  parseShareId,
   SHARE_FAILURES,
+  SHARE_KINDS,
   shareApiPath,
   type ShareFailure,
   type ShareKind,
@@ -11,6 +13,7 @@ import {
 import { apiError } from '../http/api-error.ts';
 import { PUBLIC_DATA_CACHE_CONTROL, PUBLIC_REFUSAL_CACHE_CONTROL } from '../http/shared-caches.ts';
 import { apiRoute } from '../http/api-paths.ts';
+import type { ShareReader } from './share-reader.ts';
 
 export interface ShareRoutesOptions {
   shares: ShareReader;
@@ -60,7 +63,7 @@ export const shareRoutes: FastifyPluginCallbackZod<ShareRoutesOptions> = (
   { shares },
   done,
 ) => {
-  for (const kind of ['goods', 'cabinet', 'note'] as const) {
+  for (const kind of SHARE_KINDS) {
     const path = apiRoute(shareApiPath(kind));
     app.get(
       path,
@@ -75,7 +78,8 @@ export const shareRoutes: FastifyPluginCallbackZod<ShareRoutesOptions> = (
         attachValidation: true,
       },
       async (request, reply) => {
-        const result = await shares.read(kind, (request.params as { id?: unknown }).id);
+        const id = parseShareId((request.params as { id?: unknown }).id);
+        const result = await shares.read(kind, id);
         // Shared caches may keep either within the promise (http/shared-caches.ts); a refusal
         // as briefly, so it replaces a stored copy of the item the moment it is asked again.
         if (result.state !== 'ok') {

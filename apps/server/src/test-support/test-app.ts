@@ -8,6 +8,7 @@ import { buildApp } from '../app.ts';
 import { loadConfig } from '../config/env.ts';
 import type { ServerTimeouts } from '../http/server-timeouts.ts';
 import { TEST_CHAIN_DIR } from '../demo/test-chain.ts';
+import type { RenderBudgetOptions } from '../pages/render-budget.ts';
 import { loadWebBuild, type WebBuild } from '../pages/web-build.ts';
 import { dropTestDatabase, testDatabaseEnv } from './test-engine.ts';
 
@@ -63,6 +64,7 @@ export async function buildTestApp(
     webBuild?: WebBuild;
     smsSender?: SmsSender;
     timeouts?: ServerTimeouts;
+    renderBudget?: RenderBudgetOptions;
     /** Log lines go here (at env.LOG_LEVEL) instead of nowhere. */
     logStream?: { write(line: string): void };
   } = {},
@@ -88,6 +90,7 @@ export async function buildTestApp(
     seed: { imageScale: TEST_IMAGE_SCALE },
     ...(overrides.smsSender ? { smsSender: overrides.smsSender } : {}),
     ...(overrides.timeouts ? { timeouts: overrides.timeouts } : {}),
+    ...(overrides.renderBudget ? { renderBudget: overrides.renderBudget } : {}),
   });
   if (temp) app.addHook('onClose', temp.remove);
   await app.ready();

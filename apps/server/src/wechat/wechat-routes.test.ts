@@ -1,11 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorSchema } from '@guquan/contract/api-error';
-import {
-  WECHAT_JS_CONFIG_PATH,
-  WECHAT_LAUNCH_TEMPLATE_STYLE,
-  weChatJsConfigSchema,
-} from '@guquan/contract/wechat';
+import { WECHAT_JS_CONFIG_PATH, weChatJsConfigSchema } from '@guquan/contract/wechat';
+import { WECHAT_LAUNCH_TEMPLATE_STYLE } from '@guquan/contract/wechat-page';
 import { cspHash } from '../pages/page-csp.ts';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { buildTestApp } from '../test-support/test-app.ts';

@@ -1,5 +1,6 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { apiErrorSchema } from '@guquan/contract/api-error';
+import { sharePageKind } from '@guquan/contract/share-paths';
 import {
   WECHAT_JS_CONFIG_PATH,
   weChatJsConfigRequestSchema,
@@ -8,7 +9,6 @@ import {
 import type { WeChatConfig } from '../config/wechat-config.ts';
 import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
-import { sharePageKind } from '../pages/share-page-cache.ts';
 import type { JsapiTicketSource } from './credential-cache.ts';
 import { jsapiSignature } from './jsapi-signature.ts';
 

@@ -38,7 +38,7 @@ async function start(container: HTMLElement): Promise<void> {
   let pending: PendingNavigation | undefined;
   if (hydrate && rendered) {
     window.__staticRouterHydrationData = rendered.state;
-    pending = returnToRenderedLocation(rendered.location, window);
+    pending = returnToRenderedLocation(rendered.location, window, routes);
   }
   try {
     await resolveLazyMatches(routes, window.location);

@@ -2,6 +2,7 @@ import { renderToString } from 'react-dom/server';
 import {
   createStaticHandler,
   createStaticRouter,
+  matchRoutes,
   StaticRouterProvider,
   type StaticHandlerContext,
 } from 'react-router';
@@ -13,7 +14,8 @@ import type {
 } from '@guquan/contract/page-render';
 import type { Language } from '@guquan/contract/language';
 import { BASE_PATH } from '@guquan/contract/site-paths';
-import { NOT_FOUND_ROUTE_ID, routeTable } from '../config/route-table';
+import { fullPath, NOT_FOUND_ROUTE_ID, routeTable } from '../config/route-table';
+import type { ShareLoaderContext } from '../features/share/share-loader';
 import { indexedPagePaths, searchHeadOf } from '../config/search-indexing';
 import { isStaticRoute } from '../config/static-routes';
 import { clientClassSamples, detectClient } from '../lib/client/client-info';
@@ -46,13 +48,15 @@ export async function renderPage({
   language,
   userAgent,
   signal,
-  shares,
+  share,
 }: PageRenderRequest): Promise<PageRenderResult> {
   if (!url.startsWith('/')) throw new Error(`Not a path: ${url}`);
   // Concatenated, not resolved: a path such as //host must not become another origin.
   const request = new Request(`${INTERNAL_ORIGIN}${url}`, signal ? { signal } : {});
-  // Loaders read data through this context on the server, never over HTTP.
-  const context = await handler.query(request, { requestContext: { shares } });
+  // Loaders read data through this context on the server, never over HTTP: a share page gets the
+  // item the server read for it.
+  const requestContext: ShareLoaderContext = share ? { share } : {};
+  const context = await handler.query(request, { requestContext });
   if (context instanceof Response) {
     // The site declares no redirects; a loader that answers with a Response is a bug.
     throw new Error(`Unexpected response ${context.status} while rendering ${url}`);
@@ -94,6 +98,13 @@ async function headOf(context: StaticHandlerContext, language: Language): Promis
   };
 }
 
+/** The full path of the route that shows `pathname`, as the router matches it (PageRenderModule). */
+export function pagePath(pathname: string): string | undefined {
+  const leaf = matchRoutes(handler.dataRoutes, pathname, BASE_PATH)?.at(-1);
+  const entry = routeTable.find((route) => route.id === leaf?.route.id);
+  return entry && entry.id !== NOT_FOUND_ROUTE_ID ? fullPath(entry) : undefined;
+}
+
 /** A name for the device class the page's markup depends on (see detectClient). */
 export function clientClass(userAgent: string | undefined): string {
   const { platform, inAppBrowser } = detectClient(userAgent);
@@ -109,6 +120,7 @@ export { clientClassSamples, routeTable, indexedPagePaths };
 // Checked here so a change of the contract breaks the web build, not the server at run time.
 export const pageRenderModule: PageRenderModule = {
   renderPage,
+  pagePath,
   clientClass,
   clientClassSamples,
   staticPagePaths,

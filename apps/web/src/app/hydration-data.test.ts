@@ -1,6 +1,7 @@
 import type { StaticHandlerContext } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { hydrationDataScript, movedSinceRender, readHydrationData } from './hydration-data';
+import { createRoutes } from './routes';
 
 const context = {
   loaderData: { note: { text: '</script><script>alert(1)</script> \u2028 & <!--' } },
@@ -31,15 +32,30 @@ describe('the hydration data block', () => {
 });
 
 describe('movedSinceRender', () => {
-  const rendered = { pathname: '/x/AppShare/goodsShare', search: '?id=A&lang=zh-CN' };
+  const routes = createRoutes();
+  const rendered = { pathname: '/anime_merch_web/AppShare/goodsShare', search: '?id=A&lang=zh-CN' };
   it.each([
-    ['/x/AppShare/goodsShare', '?id=A&lang=zh-CN', false],
-    ['/x/AppShare/goodsShare', '?lang=en&id=A&from=timeline', false],
-    ['/x/AppShare/goodsShare', '?id=A', false],
-    ['/x/AppShare/goodsShare', '?id=B', true],
-    ['/x/AppShare/goodsShare', '', true],
-    ['/x/website', '?id=A', true],
+    ['/anime_merch_web/AppShare/goodsShare', '?id=A&lang=zh-CN', false],
+    ['/anime_merch_web/AppShare/goodsShare', '?lang=en&id=A&from=timeline', false],
+    ['/anime_merch_web/AppShare/goodsShare', '?id=A', false],
+    ['/anime_merch_web/AppShare/goodsShare', '?id=B', true],
+    ['/anime_merch_web/AppShare/goodsShare', '', true],
+    ['/anime_merch_web/website', '?id=A', true],
+    // Spellings of the same route: the server sends them one page.
+    ['/anime_merch_web/appshare/GOODSSHARE/', '?id=A', false],
+    ['/anime_merch_web/%41ppShare/goodsShare', '?id=A', false],
+    ['/anime_merch_web/AppShare/cabinetShare', '?id=A', true],
   ])('%s%s: %s', (pathname, search, moved) => {
-    expect(movedSinceRender(rendered, { pathname, search })).toBe(moved);
+    expect(movedSinceRender(rendered, { pathname, search }, routes)).toBe(moved);
+  });
+
+  it('takes any unknown path for another: one not-found page serves them all', () => {
+    const notFound = { pathname: '/anime_merch_web/no-such-page', search: '' };
+    expect(
+      movedSinceRender(notFound, { pathname: '/anime_merch_web/other', search: '' }, routes),
+    ).toBe(false);
+    expect(
+      movedSinceRender(notFound, { pathname: '/anime_merch_web/website', search: '' }, routes),
+    ).toBe(true);
   });
 });

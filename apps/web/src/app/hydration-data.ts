@@ -1,4 +1,11 @@
-import { isRouteErrorResponse, type HydrationState, type StaticHandlerContext } from 'react-router';
+import {
+  isRouteErrorResponse,
+  matchRoutes,
+  type HydrationState,
+  type RouteObject,
+  type StaticHandlerContext,
+} from 'react-router';
+import { BASE_PATH } from '@guquan/contract/site-paths';
 
 /**
  * The router's hydration data travels in a non-executable `<script type="application/json">`
@@ -72,15 +79,27 @@ export function readHydrationData(document: Document): HydrationPayload | undefi
   }
 }
 
+/** The route that shows a path (the router's match: any case, a trailing slash, %-encoded). */
+function routeIdOf(routes: RouteObject[], pathname: string): string | undefined {
+  return matchRoutes(routes, pathname, BASE_PATH)?.at(-1)?.route.id;
+}
+
 /**
  * Whether the browser's address is no longer the page the server rendered: a script called
- * history.pushState or replaceState before the app started.
+ * history.pushState or replaceState before the app started. Another spelling of the same route
+ * (`/Website/` for `/website`, any unknown path for another) is the same page: the server sends
+ * one page for all of them.
  */
 export function movedSinceRender(
   rendered: RenderedLocation,
   current: Pick<Location, 'pathname' | 'search'>,
+  routes: RouteObject[],
 ): boolean {
-  if (rendered.pathname !== current.pathname) return true;
+  if (
+    rendered.pathname !== current.pathname &&
+    routeIdOf(routes, rendered.pathname) !== routeIdOf(routes, current.pathname)
+  )
+    return true;
   // Parameters the page was not rendered with (a tracker's) do not change it, nor does `lang`:
   // the document's language is fixed for the app's life (documentLanguage), the router ignores it.
   const now = new URLSearchParams(current.search);

@@ -1,4 +1,5 @@
-import type { RouteObject } from 'react-router';
+import type { LoaderFunctionArgs, RouteObject } from 'react-router';
+import type { ShareKind } from '@guquan/contract/share-paths';
 import { routeTable, type RouteEntry } from '../config/route-table';
 import { loadLegalDocument } from '../features/legal/load-legal-document';
 import type { RouteHandle } from '../lib/routing/document-title';
@@ -7,6 +8,18 @@ import { RootErrorBoundary } from './root-error-boundary';
 import { RootLayout } from './root-layout';
 
 const ROOT_ROUTE_ID = 'root';
+
+/**
+ * A share route's loader, for the kind the route table gives it. Its code comes from the share
+ * pages' route module (the chunk the route loads anyway), not with the shell every page starts
+ * with.
+ */
+function shareRouteLoader(kind: ShareKind) {
+  return async (args: LoaderFunctionArgs) => {
+    const { loaderOf } = await import('./routes/share-pages');
+    return loaderOf(kind)(args);
+  };
+}
 
 /** The router's routes, made from the route table. Fresh objects each call: lazy() mutates them. */
 export function createRoutes(): RouteObject[] {
@@ -18,13 +31,14 @@ export function createRoutes(): RouteObject[] {
       ErrorBoundary: RootErrorBoundary,
       children: (routeTable as readonly RouteEntry[]).map((entry) => {
         const handle: RouteHandle = entry.titles ? { titles: entry.titles } : {};
-        const { legal } = entry;
+        const { legal, share } = entry;
         return {
           id: entry.id,
           path: entry.path === '*' ? '*' : entry.path.slice(1),
           handle,
           lazy: () => loadRouteModule(entry.module),
           ...(legal ? { loader: () => loadLegalDocument(legal) } : {}),
+          ...(share ? { loader: shareRouteLoader(share) } : {}),
         };
       }),
     },

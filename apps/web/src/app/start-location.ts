@@ -1,3 +1,4 @@
+import type { RouteObject } from 'react-router';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { movedSinceRender, type RenderedLocation } from './hydration-data';
 
@@ -17,9 +18,10 @@ export interface PendingNavigation {
 export function returnToRenderedLocation(
   rendered: RenderedLocation,
   window: Pick<Window, 'location' | 'history'>,
+  routes: RouteObject[],
 ): PendingNavigation | undefined {
   const { location, history } = window;
-  if (!movedSinceRender(rendered, location)) return undefined;
+  if (!movedSinceRender(rendered, location, routes)) return undefined;
   const target = `${location.pathname}${location.search}${location.hash}`;
   if (location.pathname !== BASE_PATH && !location.pathname.startsWith(`${BASE_PATH}/`)) {
     // Outside the app: nothing it could show in place. Load that address instead.

@@ -1,11 +1,13 @@
 import type { Language } from '@guquan/contract/language';
+import { SHARE_KINDS, SHARE_PAGE_PATHS, type ShareKind } from '@guquan/contract/share-paths';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 
 /**
  * The one route table of the site (SPEC.md "Screens and routes", PRODUCT.md "Routes and
  * titles"). The router, the server and the tests all read it; no other list of routes exists.
  * `module` names the lazily loaded route module in `src/app/routes/<module>.tsx`; `legal` names the
- * document version a legal route shows.
+ * document version a legal route shows, `share` the kind of share a share route shows (its path is
+ * the contract's SHARE_PAGE_PATHS).
  */
 export type Titles = Readonly<Record<Language, string>>;
 
@@ -32,6 +34,28 @@ export interface RouteEntry {
   readonly module: string;
   /** The legal document version a legal route shows. */
   readonly legal?: LegalDocumentRef;
+  /** The kind of share a share route shows. */
+  readonly share?: ShareKind;
+}
+
+/** Each kind of share's route: one per kind, so a new kind does not compile until it has one. */
+const SHARE_ROUTES = {
+  goods: { id: 'goods-share', titles: { 'zh-CN': '谷子分享', en: 'goods share' } },
+  cabinet: { id: 'cabinet-share', titles: { 'zh-CN': '痛柜', en: 'painful cabinet' } },
+  note: { id: 'notes-share', titles: { 'zh-CN': '笔记分享', en: 'note share' } },
+} as const satisfies Record<ShareKind, { id: string; titles: Titles }>;
+
+/** The share page of a kind: all share pages are one route module, told apart by `share`. */
+function shareRoute<K extends ShareKind>(share: K) {
+  const { id, titles } = SHARE_ROUTES[share];
+  return {
+    id,
+    kind: 'share',
+    path: SHARE_PAGE_PATHS[share],
+    titles,
+    module: 'share-pages',
+    share,
+  } as const;
 }
 
 const USER_AGREEMENT: Titles = { 'zh-CN': '用户协议', en: 'User agreement' };
@@ -46,27 +70,7 @@ export const routeTable = [
     titles: { 'zh-CN': '谷圈官网', en: 'goods-circle official website' },
     module: 'website',
   },
-  {
-    id: 'goods-share',
-    kind: 'share',
-    path: '/AppShare/goodsShare',
-    titles: { 'zh-CN': '谷子分享', en: 'goods share' },
-    module: 'goods-share',
-  },
-  {
-    id: 'cabinet-share',
-    kind: 'share',
-    path: '/AppShare/cabinetShare',
-    titles: { 'zh-CN': '痛柜', en: 'painful cabinet' },
-    module: 'cabinet-share',
-  },
-  {
-    id: 'notes-share',
-    kind: 'share',
-    path: '/AppShare/notesShare',
-    titles: { 'zh-CN': '笔记分享', en: 'note share' },
-    module: 'notes-share',
-  },
+  ...SHARE_KINDS.map(shareRoute),
   {
     id: 'cash-design',
     kind: 'in-app',

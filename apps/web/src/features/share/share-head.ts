@@ -12,9 +12,15 @@ import { fill, shareMessages } from './share-messages';
 const PREVIEW_WIDTH = 750;
 const DESCRIPTION_LENGTH = 100;
 
-function heroImage<K extends ShareKind>(kind: K, item: ShareItems[K]): Image | undefined {
-  if (kind === 'cabinet') return (item as ShareItems['cabinet']).cover;
-  return (item as ShareItems['goods'] | ShareItems['note']).images[0];
+/** The picture that stands for an item in previews and is preloaded: the page's first image. */
+const HERO_IMAGES: { [K in ShareKind]: (item: ShareItems[K]) => Image | undefined } = {
+  goods: (goods) => goods.images[0],
+  cabinet: (cabinet) => cabinet.cover,
+  note: (note) => note.images[0],
+};
+
+function heroImageOf<K extends ShareKind>(kind: K, item: ShareItems[K]): Image | undefined {
+  return HERO_IMAGES[kind](item);
 }
 
 /** At most `length` characters as a reader counts them (an emoji or a combined mark is one). */
@@ -23,19 +29,21 @@ function truncate(text: string, length: number): string {
   return graphemes.length > length ? `${graphemes.slice(0, length).join('')}…` : text;
 }
 
+/** What a preview says of an item without text of its own. */
+const TEXTLESS_SUMMARIES: {
+  [K in ShareKind]: (item: ShareItems[K], language: Language) => string;
+} = {
+  goods: (goods) => [goods.work, goods.character, goods.category].filter(Boolean).join(' · '),
+  cabinet: (cabinet, language) =>
+    fill(pluralText(language, cabinet.itemCount, shareMessages(language).cabinetSummary), {
+      owner: cabinet.owner.nickname,
+    }),
+  note: (note) => note.title,
+};
+
 function summaryOf<K extends ShareKind>(kind: K, item: ShareItems[K], language: Language): string {
   const text = item.text.replace(/\s+/g, ' ').trim();
-  if (text) return truncate(text, DESCRIPTION_LENGTH);
-  if (kind === 'goods') {
-    const goods = item as ShareItems['goods'];
-    return [goods.work, goods.character, goods.category].filter(Boolean).join(' · ');
-  }
-  if (kind === 'cabinet') {
-    const cabinet = item as ShareItems['cabinet'];
-    const summary = pluralText(language, cabinet.itemCount, shareMessages(language).cabinetSummary);
-    return fill(summary, { owner: cabinet.owner.nickname });
-  }
-  return (item as ShareItems['note']).title;
+  return text ? truncate(text, DESCRIPTION_LENGTH) : TEXTLESS_SUMMARIES[kind](item, language);
 }
 
 const UNAVAILABLE: Readonly<Record<Language, string>> = {
@@ -54,7 +62,7 @@ export function shareHead(data: unknown, language: Language, search: string): Pa
   if (result instanceof Promise || result.state !== 'ok') {
     return { noindex: true, description: UNAVAILABLE[language], appBanner: banner };
   }
-  const image = heroImage(kind, result.item);
+  const image = heroImageOf(kind, result.item);
   // The server never enlarges an image: a small original is served at its own size.
   const previewWidth = image ? Math.min(PREVIEW_WIDTH, image.width) : PREVIEW_WIDTH;
   return {

@@ -1,3 +1,5 @@
+import { sharePagePath } from '@guquan/contract/share-paths';
+
 /**
  * Paths from a share page to another page of the site that keep the visitor's `?lang=` (the
  * page's only other query the site reads), e.g. `/AppShare/goodsShare?id=…&lang=en`.
@@ -14,7 +16,7 @@ export function keepLanguage(to: string, currentSearch: string): string {
 
 /** The router path of a goods share page. */
 export function goodsSharePath(id: string, currentSearch: string): string {
-  return keepLanguage(`/AppShare/goodsShare?id=${encodeURIComponent(id)}`, currentSearch);
+  return keepLanguage(sharePagePath('goods', id), currentSearch);
 }
 
 export const WEBSITE_PATH = '/website';

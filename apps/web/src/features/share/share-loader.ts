@@ -1,5 +1,6 @@
 import { data, type LoaderFunctionArgs } from 'react-router';
-import type { ShareItems, ShareReader, ShareResult } from '@guquan/contract/share';
+import type { SharePageData } from '@guquan/contract/page-render';
+import type { ShareItems, ShareResult } from '@guquan/contract/share';
 import {
   parseShareId,
   SHARE_FAILURES,
@@ -20,11 +21,18 @@ export interface ShareLoaderData<K extends ShareKind> {
   result: LoadedShare<K> | Promise<LoadedShare<K>>;
 }
 
-function readerOf(context: unknown): ShareReader | undefined {
-  const shares = (context as { shares?: unknown } | undefined)?.shares;
-  return typeof (shares as ShareReader | undefined)?.read === 'function'
-    ? (shares as ShareReader)
-    : undefined;
+/** What the server read for the page it renders (entry-server puts it in the loader's context). */
+export interface ShareLoaderContext {
+  share?: SharePageData;
+}
+
+/** The server's item for this kind of page, if it read one. */
+function serverShareOf<K extends ShareKind>(kind: K, context: unknown): ShareResult<K> | undefined {
+  const share = (context as ShareLoaderContext | undefined)?.share;
+  if (share === undefined) return undefined;
+  // The server renders a page for exactly what it read: another kind is a bug, never shown.
+  if (share.kind !== kind) throw new Error(`A ${share.kind} read for a ${kind} page`);
+  return share.result as ShareResult<K>;
 }
 
 const failureOfStatus = new Map<number, keyof typeof SHARE_FAILURES>(
@@ -65,22 +73,19 @@ export async function fetchShare<K extends ShareKind>(
   }
 }
 
-/** The loader of a share page: `?id=` only (anything else in the query is ignored). */
+/**
+ * The loader of a share page. On the server, the item the server read for this page (it parsed
+ * the id and read it once; without one, the page shows it as not found). In the browser, `?id=`
+ * only (anything else in the query is ignored), fetched from the API.
+ */
 export function shareLoader<K extends ShareKind>(kind: K) {
-  return async ({ request, context }: LoaderFunctionArgs) => {
-    const rawId = new URL(request.url).searchParams.get('id');
-    const reader = readerOf(context);
-    if (typeof document === 'undefined' && !reader) {
-      // On a server that has no data (none is configured): nothing to show.
-      return data({ kind, result: { state: 'not_found' } } satisfies ShareLoaderData<K>, {
-        status: SHARE_FAILURES.not_found,
-      });
-    }
-    if (!reader) {
+  return ({ request, context }: LoaderFunctionArgs) => {
+    if (typeof document !== 'undefined') {
       // In the browser: answer at once; the page waits for the item behind its skeleton.
+      const rawId = new URL(request.url).searchParams.get('id');
       return { kind, result: fetchShare(kind, rawId, request.signal) } satisfies ShareLoaderData<K>;
     }
-    const result = await reader.read(kind, rawId);
+    const result: ShareResult<K> = serverShareOf(kind, context) ?? { state: 'not_found' };
     const loaded: ShareLoaderData<K> = { kind, result };
     return result.state === 'ok' ? loaded : data(loaded, { status: SHARE_FAILURES[result.state] });
   };

@@ -1,23 +1,32 @@
+import type { ReactNode } from 'react';
+import { useLoaderData } from 'react-router';
+import type { ShareItems } from '@guquan/contract/share';
+import type { ShareKind } from '@guquan/contract/share-paths';
 import { CabinetView } from './cabinet-view/cabinet-view';
 import { GoodsView } from './goods-view/goods-view';
 import { NoteView } from './note-view/note-view';
+import type { ShareLoaderData } from './share-loader';
 import { SharePage } from './share-page/share-page';
 
 /**
- * The three share pages, in one module on purpose: their routes then share one chunk (and one
- * stylesheet) instead of several small ones, so a page loads fewer files and the start-up entry
- * lists fewer names to preload.
+ * What each kind of share shows once its item is there. The share pages are one module on
+ * purpose: their routes share one chunk (and one stylesheet), so a page loads fewer files.
  */
-export function GoodsSharePage() {
-  return <SharePage kind="goods">{(goods) => <GoodsView goods={goods} />}</SharePage>;
+const SHARE_VIEWS: { [K in ShareKind]: (item: ShareItems[K]) => ReactNode } = {
+  goods: (goods) => <GoodsView goods={goods} />,
+  cabinet: (cabinet) => <CabinetView cabinet={cabinet} />,
+  note: (note) => <NoteView note={note} />,
+};
+
+/** The view of a kind's item, typed for that kind. */
+function viewOf<K extends ShareKind>(kind: K): (item: ShareItems[K]) => ReactNode {
+  return SHARE_VIEWS[kind];
 }
 
-export function CabinetSharePage() {
-  return <SharePage kind="cabinet">{(cabinet) => <CabinetView cabinet={cabinet} />}</SharePage>;
-}
-
-export function NoteSharePage() {
-  return <SharePage kind="note">{(note) => <NoteView note={note} />}</SharePage>;
+/** The share page of the current route: its loader's data names the kind. */
+export function ShareRoutePage() {
+  const { kind } = useLoaderData<ShareLoaderData<ShareKind>>();
+  return <SharePage kind={kind}>{viewOf(kind)}</SharePage>;
 }
 
 export { shareHead } from './share-head';

@@ -32,6 +32,13 @@ const WEBSITE_DOWNLOAD_PATH = '/website#download';
  */
 export type AppTarget = { kind: ShareKind; id: string; image?: number } | null;
 
+/** Kinds the app opens at the image being viewed (goods: the page opens on its gallery). */
+const OPENS_AT_IMAGE: Readonly<Record<ShareKind, boolean>> = {
+  goods: true,
+  cabinet: false,
+  note: false,
+};
+
 /**
  * The target of a share page: its own `?id=` (even when the page cannot show the item: the app
  * may, e.g. to its author), for goods with the image being viewed; without a valid id, the app's
@@ -39,7 +46,7 @@ export type AppTarget = { kind: ShareKind; id: string; image?: number } | null;
  */
 export function shareTarget(kind: ShareKind, search: string, image = 0): AppTarget {
   const id = parseShareId(new URLSearchParams(search).get('id'));
-  return id ? { kind, id, ...(kind === 'goods' ? { image } : {}) } : null;
+  return id ? { kind, id, ...(OPENS_AT_IMAGE[kind] ? { image } : {}) } : null;
 }
 
 /** Safari's Smart App Banner for a target: the app, opening where "open in app" would. */

@@ -2,21 +2,31 @@ import type { ShareKind } from '@guquan/contract/share-paths';
 import { useShareMessages } from '../share-messages';
 import styles from './share-skeleton.module.css';
 
+/** The parts of each kind's page that the skeleton draws: hero picture, price row, grid of goods. */
+const SHAPES: Readonly<
+  Record<ShareKind, { hero: 'gallery' | 'cover'; price: boolean; grid: boolean }>
+> = {
+  goods: { hero: 'gallery', price: true, grid: false },
+  cabinet: { hero: 'cover', price: false, grid: true },
+  note: { hero: 'gallery', price: false, grid: false },
+};
+
 /**
  * What a share page shows while its item loads: grey shapes where the page's parts will be, of
  * their size, so nothing jumps when the item arrives.
  */
 export function ShareSkeleton({ kind }: { kind: ShareKind }) {
   const text = useShareMessages();
+  const shape = SHAPES[kind];
   return (
     <div className={styles.skeleton} aria-busy="true" data-kind={kind}>
       <p className="visually-hidden" role="status">
         {text.loading}
       </p>
-      <div className={`${styles.block} ${kind === 'cabinet' ? styles.cover : styles.gallery}`} />
+      <div className={`${styles.block} ${styles[shape.hero]}`} />
       <div className={styles.body} aria-hidden="true">
         <div className={`${styles.block} ${styles.title}`} />
-        {kind === 'goods' ? <div className={`${styles.block} ${styles.price}`} /> : null}
+        {shape.price ? <div className={`${styles.block} ${styles.price}`} /> : null}
         <div className={styles.owner}>
           <div className={`${styles.block} ${styles.avatar}`} />
           <div className={`${styles.block} ${styles.name}`} />
@@ -24,7 +34,7 @@ export function ShareSkeleton({ kind }: { kind: ShareKind }) {
         <div className={`${styles.block} ${styles.line}`} />
         <div className={`${styles.block} ${styles.line}`} />
         <div className={`${styles.block} ${styles.short}`} />
-        {kind === 'cabinet' ? (
+        {shape.grid ? (
           <div className={styles.grid}>
             {Array.from({ length: 6 }, (_, index) => (
               <div key={index} className={`${styles.block} ${styles.tile}`} />

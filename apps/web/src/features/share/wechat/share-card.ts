@@ -1,6 +1,6 @@
 import type { Language } from '@guquan/contract/language';
 import type { ShareItems } from '@guquan/contract/share';
-import type { ShareKind } from '@guquan/contract/share-paths';
+import { sharePageAddress, type ShareKind } from '@guquan/contract/share-paths';
 import { shareHead } from '../share-head';
 import type { ShareCard } from './wechat-js-sdk';
 
@@ -12,14 +12,15 @@ import type { ShareCard } from './wechat-js-sdk';
 export function shareCardOf<K extends ShareKind>(
   kind: K,
   item: ShareItems[K],
-  facts: { language: Language; title: string; origin: string; pathname: string; id: string },
+  facts: { language: Language; title: string; origin: string; id: string },
 ): ShareCard {
-  const query = new URLSearchParams({ id: facts.id, lang: facts.language });
-  const head = shareHead({ kind, result: { state: 'ok', item } }, facts.language, `?${query}`);
+  const address = sharePageAddress(kind, facts.id, facts.language);
+  const search = address.slice(address.indexOf('?'));
+  const head = shareHead({ kind, result: { state: 'ok', item } }, facts.language, search);
   return {
     title: facts.title,
     desc: head.description ?? '',
-    link: `${facts.origin}${facts.pathname}?${query.toString()}`,
+    link: `${facts.origin}${address}`,
     imgUrl: head.image ? `${facts.origin}${head.image.path}` : '',
   };
 }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { WECHAT_META_NAME } from '@guquan/contract/wechat';
+import { WECHAT_META_NAME } from '@guquan/contract/wechat-page';
 import { useClientInfo } from '../../../lib/client/client-info-context';
 import type { ShareCard, WeChatSession } from './wechat-js-sdk';
 

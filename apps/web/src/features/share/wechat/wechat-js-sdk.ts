@@ -1,9 +1,9 @@
 import {
   WECHAT_JS_CONFIG_PATH,
-  WECHAT_JS_SDK_URL,
   weChatJsConfigSchema,
   type WeChatJsConfig,
 } from '@guquan/contract/wechat';
+import { WECHAT_JS_SDK_URL } from '@guquan/contract/wechat-page';
 
 /**
  * WeChat's JS-SDK on a share page, loaded on demand inside WeChat only (decision 12): ask our

@@ -1,5 +1,5 @@
 import { useEffect, useRef, type RefObject } from 'react';
-import { WECHAT_LAUNCH_TEMPLATE_STYLE } from '@guquan/contract/wechat';
+import { WECHAT_LAUNCH_TEMPLATE_STYLE } from '@guquan/contract/wechat-page';
 import { useAppPrompt } from '../open-in-app/app-prompt';
 import styles from './wechat-launch-tag.module.css';
 

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useLocation, useMatches } from 'react-router';
+import { useMatches } from 'react-router';
 import type { ShareItems } from '@guquan/contract/share';
 import type { ShareKind } from '@guquan/contract/share-paths';
 import { useLanguage } from '../../../lib/i18n/language-context';
@@ -20,11 +20,8 @@ export function WeChatShareCard<K extends ShareKind>({
   const { setShareCard } = useAppPrompt();
   const language = useLanguage();
   const title = titleForMatches(useMatches(), language);
-  // The router's path lacks the base path: the card takes the browser's, once it has moved.
-  const { pathname: routerPath } = useLocation();
   useEffect(() => {
-    const { origin, pathname } = window.location;
-    setShareCard(shareCardOf(kind, item, { language, title, origin, pathname, id }));
-  }, [setShareCard, kind, item, language, title, routerPath, id]);
+    setShareCard(shareCardOf(kind, item, { language, title, origin: window.location.origin, id }));
+  }, [setShareCard, kind, item, language, title, id]);
   return null;
 }

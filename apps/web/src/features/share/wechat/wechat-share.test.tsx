@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { WECHAT_JS_CONFIG_PATH, WECHAT_JS_SDK_URL } from '@guquan/contract/wechat';
+import { WECHAT_JS_CONFIG_PATH } from '@guquan/contract/wechat';
+import { WECHAT_JS_SDK_URL } from '@guquan/contract/wechat-page';
 import { goodsFixture } from '../fixtures';
 import { GoodsView } from '../goods-view/goods-view';
 import { browserLocation } from '../open-in-app/browser-location';

@@ -1,0 +1,19 @@
+import {
+  shareHead,
+  shareLoader,
+  ShareRoutePage,
+  shareShouldRevalidate,
+} from '../../features/share/share-pages';
+
+/**
+ * Every share page (goods, cabinet, note): one module, one chunk. The route table's `share` says
+ * which kind a route shows; routes.tsx gives each route the loader of its kind from here
+ * (`loaderOf`), and the loader's data names the kind to the page.
+ */
+export const loaderOf = shareLoader;
+export const head = shareHead;
+export const shouldRevalidate = shareShouldRevalidate;
+
+export function Component() {
+  return <ShareRoutePage />;
+}
