@@ -14,7 +14,7 @@ import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { loadPhoneProtection } from './crypto/phone-keys.ts';
 import type { PhoneProtection } from './crypto/phone-protection.ts';
-import { reencryptPhones } from './crypto/phone-rotation.ts';
+import { reencryptPhones } from './db/phone-rotation.ts';
 import { JOB_LOCKS, runAlone } from './db/run-alone.ts';
 import { findServableImage } from './media/media-repository.ts';
 import { mediaRoutes } from './media/media-routes.ts';
