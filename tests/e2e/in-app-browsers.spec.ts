@@ -1,4 +1,4 @@
-import { REAL_USER_AGENTS } from '../../apps/web/src/lib/client/real-user-agents.test-support.ts';
+import { REAL_USER_AGENTS } from '../../apps/web/src/test-support/real-user-agents.ts';
 import { shareMessages } from '../../apps/web/src/features/share/share-messages.ts';
 import { BASE_PATH, DEMO_IDS, expect, open, test, waitForApp, withLang } from './fixtures.ts';
 
