@@ -20,6 +20,7 @@ export default defineConfig({
       'src/pages/html-document.test.ts',
       'src/account-deletion/sms-sender.test.ts',
       'src/demo/demo-sms-sender.test.ts',
+      'src/plugins/periodic-work.test.ts',
     ],
     env: { TEST_DATABASE: 'postgres' },
     globalSetup: ['src/test-support/postgres-global-setup.ts'],

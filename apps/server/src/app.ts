@@ -30,9 +30,11 @@ import { appStoreRootCertificates } from './membership/root-certificates.ts';
 import { designRoutes } from './designs/design-routes.ts';
 import { designRepository } from './designs/design-repository.ts';
 import { accountDeletionRoutes } from './account-deletion/account-deletion-routes.ts';
-import { runAccountDeletionJob } from './account-deletion/deletion-job.ts';
+import {
+  DELETION_JOB_INTERVAL_MS,
+  runAccountDeletionJob,
+} from './account-deletion/deletion-job.ts';
 import { cancelPendingRequest } from './account-deletion/deletion-requests.ts';
-import { scheduleAccountDeletionJob } from './account-deletion/deletion-schedule.ts';
 import { deliverQueuedTexts, TEXT_OUTBOX_INTERVAL_MS } from './account-deletion/text-outbox.ts';
 import { aliyunSmsSender, type SmsSender } from './account-deletion/sms-sender.ts';
 import { sessionRoutes } from './auth/session-routes.ts';
@@ -52,6 +54,7 @@ import {
 import { pageRoutes } from './pages/page-routes.ts';
 import { loadWebBuild, type WebBuild } from './pages/web-build.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { schedulePeriodicWork } from './plugins/periodic-work.ts';
 import { registerStaticAssets } from './plugins/static-assets.ts';
 import { healthRoutes } from './health/health-routes.ts';
 import { credentialCache } from './wechat/credential-cache.ts';
@@ -180,23 +183,27 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Demo mode never sends a text: it keeps the code for the simulator to show.
   const sms = options.smsSender ?? demo?.sms ?? aliyunSmsSender(requireSmsConfig(config));
   // Every server schedules the job; on PostgreSQL one at a time runs it (the others skip).
-  scheduleAccountDeletionJob(app, () =>
-    runAlone(db, config.database.engine, JOB_LOCKS.accountDeletion, () =>
-      runAccountDeletionJob(db, new Date(), {
-        paths,
-        sms,
-        phones,
-        log: (message, details) => {
-          app.log.warn(details, message);
-        },
-      }),
-    ),
-  );
+  schedulePeriodicWork(app, {
+    name: 'the account deletion job',
+    intervalMs: DELETION_JOB_INTERVAL_MS,
+    run: () =>
+      runAlone(db, config.database.engine, JOB_LOCKS.accountDeletion, () =>
+        runAccountDeletionJob(db, new Date(), {
+          paths,
+          sms,
+          phones,
+          log: (message, details) => {
+            app.log.warn(details, message);
+          },
+        }),
+      ),
+  });
 
   // Texts owed to users (the deletion notice) are retried sooner than the hourly job runs.
-  scheduleAccountDeletionJob(
-    app,
-    () =>
+  schedulePeriodicWork(app, {
+    name: 'the text outbox',
+    intervalMs: TEXT_OUTBOX_INTERVAL_MS,
+    run: () =>
       deliverQueuedTexts(db, {
         sms,
         phones,
@@ -205,8 +212,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           app.log.warn(details, message);
         },
       }),
-    TEXT_OUTBOX_INTERVAL_MS,
-  );
+  });
 
   await registerSecurityHeaders(app, config.mode);
   await app.register(compress, {

@@ -62,4 +62,22 @@ describe('sessions', () => {
     expect(await store.authenticate(first.token)).toBeUndefined();
     expect(await store.authenticate(second.token)).toBeUndefined();
   });
+
+  it("revokes the others but the asking device's, inside the caller's transaction", async () => {
+    const store = sessionStore(db);
+    const asking = await store.issue(user);
+    const other = await store.issue(user);
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await store.revokeAll(user.id, { except: asking.token, trx });
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await store.authenticate(other.token)).toEqual(user);
+    await db
+      .transaction()
+      .execute((trx) => store.revokeAll(user.id, { except: asking.token, trx }));
+    expect(await store.authenticate(asking.token)).toEqual(user);
+    expect(await store.authenticate(other.token)).toBeUndefined();
+  });
 });

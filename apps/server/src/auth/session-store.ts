@@ -82,13 +82,22 @@ export function sessionStore(db: Db, options: SessionStoreOptions = {}) {
         .execute();
     },
 
-    /** Ends every session of a user (account deletion). */
-    async revokeAll(userId: number): Promise<void> {
-      await db
+    /**
+     * Ends every session of a user (account deletion), but the one of `except` (the token of the
+     * request that asked), at `at`, in the caller's transaction `trx` when given.
+     */
+    async revokeAll(
+      userId: number,
+      { except, at = now(), trx = db }: { except?: string; at?: Date; trx?: Kysely<Database> } = {},
+    ): Promise<void> {
+      await trx
         .updateTable('sessions')
-        .set({ revoked_at: now().toISOString() })
+        .set({ revoked_at: at.toISOString() })
         .where('user_id', '=', userId)
         .where('revoked_at', 'is', null)
+        .$if(except !== undefined, (query) =>
+          query.where('token_hash', '!=', hashToken(except ?? '')),
+        )
         .execute();
     },
   };
