@@ -234,7 +234,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(membershipRoutes, { sessions, membership });
       await api.register(designRoutes, { designs: designRepository(db), sessions });
       await api.register(accountDeletionRoutes, { db, sessions, sms, phones });
-      // WeChat's JS-SDK signature exists only with the WeChat settings (decision 12).
+      // WeChat's JS-SDK signature exists only with the WeChat settings (docs/decisions/0012-wechat.md).
       if (config.wechat) {
         const tickets = credentialCache({
           db,
