@@ -17,6 +17,7 @@ export default defineConfig({
       'src/demo-seam.test.ts',
       'src/config/env.test.ts',
       'src/http/api-paths.test.ts',
+      'src/http/unavailable-page.test.ts',
       'src/pages/html-document.test.ts',
       'src/account-deletion/sms-sender.test.ts',
       'src/demo/demo-sms-sender.test.ts',

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { Image } from '@guquan/contract/share';
+import { ImageSlide } from '../image-slide/image-slide';
 import { HERO_SLOT } from '../share-image/image-slots';
 import { ShareImage } from '../share-image/share-image';
 import { fill, useShareMessages } from '../share-messages';
@@ -50,12 +51,11 @@ export function ImageGallery({
     <section className={styles.gallery} aria-roledescription="carousel" aria-label={text.gallery}>
       <div ref={trackRef} className={styles.track} onScroll={onScroll}>
         {images.map((image, position) => (
-          <div
+          <ImageSlide
             key={`${image.id}-${position}`}
             className={styles.slide}
-            role="group"
-            aria-roledescription="slide"
-            aria-label={fill(text.slide, { n: position + 1, total })}
+            position={position}
+            total={total}
           >
             <button
               type="button"
@@ -75,7 +75,7 @@ export function ImageGallery({
               />
               <span className="visually-hidden">{text.viewLarge}</span>
             </button>
-          </div>
+          </ImageSlide>
         ))}
       </div>
       {total > 1 ? (

@@ -8,6 +8,7 @@ import {
   type PointerEvent,
 } from 'react';
 import type { Image } from '@guquan/contract/share';
+import { ImageSlide } from '../image-slide/image-slide';
 import { FULL_SCREEN_SLOT } from '../share-image/image-slots';
 import { ShareImage } from '../share-image/share-image';
 import { fill, useShareMessages } from '../share-messages';
@@ -280,13 +281,12 @@ export function ImageViewer({
         onPointerCancel={onPointerCancel}
       >
         {images.map((image, position) => (
-          <div
+          <ImageSlide
             key={`${image.id}-${position}`}
             className={styles.slide}
-            role="group"
-            aria-roledescription="slide"
-            aria-label={fill(text.slide, { n: position + 1, total })}
-            aria-hidden={position === index ? undefined : true}
+            position={position}
+            total={total}
+            hidden={position !== index}
           >
             <ShareImage
               image={image}
@@ -298,7 +298,7 @@ export function ImageViewer({
                 imageRefs.current[position] = element;
               }}
             />
-          </div>
+          </ImageSlide>
         ))}
       </div>
       <p className={styles.counter} aria-live="polite">
