@@ -6,7 +6,7 @@ import { pluralText } from '../../lib/i18n/plural';
 import { HERO_SLOT, slotSrcSet } from './share-image/image-slots';
 import { appBanner, shareTarget } from './open-in-app/app-link';
 import type { ShareLoaderData } from './share-loader';
-import { fill, shareMessages } from './share-messages';
+import { fill, shareTexts } from './share-texts';
 
 /** The width previews (WeChat, QQ, Weibo, Twitter) get: large enough, small enough to be quick. */
 const PREVIEW_WIDTH = 750;
@@ -32,7 +32,7 @@ function summaryOf<K extends ShareKind>(kind: K, item: ShareItems[K], language: 
   }
   if (kind === 'cabinet') {
     const cabinet = item as ShareItems['cabinet'];
-    const summary = pluralText(language, cabinet.itemCount, shareMessages(language).cabinetSummary);
+    const summary = pluralText(language, cabinet.itemCount, shareTexts(language).cabinetSummary);
     return fill(summary, { owner: cabinet.owner.nickname });
   }
   return (item as ShareItems['note']).title;

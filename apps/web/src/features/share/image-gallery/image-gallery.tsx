@@ -3,7 +3,7 @@ import type { Image } from '@guquan/contract/share';
 import { ImageSlide } from '../image-slide/image-slide';
 import { HERO_SLOT } from '../share-image/image-slots';
 import { ShareImage } from '../share-image/share-image';
-import { fill, useShareMessages } from '../share-messages';
+import { fill, useShareTexts } from '../share-texts';
 import styles from './image-gallery.module.css';
 
 /**
@@ -24,7 +24,7 @@ export function ImageGallery({
   onIndexChange: (index: number) => void;
   onOpen: (index: number) => void;
 }) {
-  const text = useShareMessages();
+  const text = useShareTexts();
   const trackRef = useRef<HTMLDivElement>(null);
   /** The index the scroll position last reported: not scrolled to again by the effect below. */
   const scrolledIndex = useRef(index);

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { fill, useShareMessages } from '../share-messages';
+import { fill, useShareTexts } from '../share-texts';
 
 /**
  * One image of a carousel, the gallery's or the full-screen viewer's: a group that screen readers
@@ -19,7 +19,7 @@ export function ImageSlide({
   hidden?: boolean;
   children: ReactNode;
 }) {
-  const text = useShareMessages();
+  const text = useShareTexts();
   return (
     <div
       className={className}

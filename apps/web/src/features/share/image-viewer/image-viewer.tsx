@@ -11,7 +11,7 @@ import type { Image } from '@guquan/contract/share';
 import { ImageSlide } from '../image-slide/image-slide';
 import { FULL_SCREEN_SLOT } from '../share-image/image-slots';
 import { ShareImage } from '../share-image/share-image';
-import { fill, useShareMessages } from '../share-messages';
+import { fill, useShareTexts } from '../share-texts';
 import {
   clampTransform,
   containedSize,
@@ -62,7 +62,7 @@ export function ImageViewer({
   onIndexChange: (index: number) => void;
   onClose: () => void;
 }) {
-  const text = useShareMessages();
+  const text = useShareTexts();
   const titleId = useId();
   const trackRef = useRef<HTMLDivElement>(null);
   const closeRef = useRef<HTMLButtonElement>(null);

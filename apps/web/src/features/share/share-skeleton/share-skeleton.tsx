@@ -1,5 +1,5 @@
 import type { ShareKind } from '@guquan/contract/share-paths';
-import { useShareMessages } from '../share-messages';
+import { useShareTexts } from '../share-texts';
 import styles from './share-skeleton.module.css';
 
 /**
@@ -7,7 +7,7 @@ import styles from './share-skeleton.module.css';
  * their size, so nothing jumps when the item arrives.
  */
 export function ShareSkeleton({ kind }: { kind: ShareKind }) {
-  const text = useShareMessages();
+  const text = useShareTexts();
   return (
     <div className={styles.skeleton} aria-busy="true" data-kind={kind}>
       <p className="visually-hidden" role="status">
