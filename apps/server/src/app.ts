@@ -22,7 +22,7 @@ import { createResizedImages } from './media/resized-images.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimits } from './plugins/rate-limits.ts';
 import { shareRoutes } from './shares/share-routes.ts';
-import { sessionStore } from './auth/session-store.ts';
+import { sessionRepository } from './auth/session-repository.ts';
 import { membershipRoutes } from './membership/membership-routes.ts';
 import { createAppStoreVerifier } from './membership/app-store-verifier.ts';
 import { membershipService } from './membership/membership-service.ts';
@@ -174,7 +174,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const build = options.webBuild ?? (await loadWebBuild(config.webDistDir));
   const { db, phones } = await openData(app, config, demo, options.seed ?? {});
   const shares = createShareReader(shareRepositories(db));
-  const sessions = sessionStore(db, {
+  const sessions = sessionRepository(db, {
     // Logging in again during the cool-off withdraws a deletion request (privacy policy 11.5).
     onLogin: (trx, userId, at) => cancelPendingRequest(trx, userId, 'login', at),
   });

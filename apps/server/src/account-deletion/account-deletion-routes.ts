@@ -17,7 +17,7 @@ import {
   type DeletionError,
 } from '@guquan/contract/account-deletion';
 import { bearerToken, currentUser, requireUser } from '../auth/authenticate.ts';
-import type { SessionStore } from '../auth/session-store.ts';
+import type { SessionRepository } from '../auth/session-repository.ts';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Db } from '../db/database.ts';
 import { apiRoute } from '../http/api-paths.ts';
@@ -34,7 +34,7 @@ import type { SmsSender } from './sms-sender.ts';
 
 export interface AccountDeletionRoutesOptions {
   db: Db;
-  sessions: SessionStore;
+  sessions: SessionRepository;
   sms: SmsSender;
   phones: PhoneProtection;
   now?: () => Date;

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionStore } from '../auth/session-store.ts';
+import { sessionRepository } from '../auth/session-repository.ts';
 import { userDataOf, type TableName, type UserDataFate } from '../db/user-data.ts';
 import { DEMO_PHONES } from '../demo/seed/demo-account-deletion.ts';
 import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
-import { appAccountToken } from '../membership/membership-store.ts';
+import { appAccountToken } from '../membership/membership-repository.ts';
 import { countRows, liveColumns, userReferringColumns } from '../test-support/live-schema.ts';
 import { openTestDatabase, type TestDatabase } from '../test-support/test-database.ts';
 import { runAccountDeletionJob, type DeletionJobReport } from './deletion-job.ts';
@@ -65,7 +65,7 @@ beforeAll(async () => {
     .where('status', '=', 'open')
     .execute();
   // What each user has besides the demo content: a session, an App Store token, a code.
-  const sessions = sessionStore(t.db, { now: () => REQUESTED });
+  const sessions = sessionRepository(t.db, { now: () => REQUESTED });
   for (const key of USERS) {
     const user = users.find((row) => row.public_id === DEMO_IDS.users[key]);
     if (!user) throw new Error(`No demo user ${key}`);

@@ -22,7 +22,7 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export interface SessionStoreOptions {
+export interface SessionRepositoryOptions {
   now?: () => Date;
   /**
    * Runs in the log-in's transaction: what other features do when a user logs in (app.ts wires
@@ -35,7 +35,7 @@ export interface SessionStoreOptions {
  * Sessions: tokens are 32 random bytes, handed out once and stored only as their SHA-256 (a
  * high-entropy token needs no slow hash), looked up by that hash.
  */
-export function sessionStore(db: Db, options: SessionStoreOptions = {}) {
+export function sessionRepository(db: Db, options: SessionRepositoryOptions = {}) {
   const now = options.now ?? (() => new Date());
   return {
     async issue(user: SessionUser): Promise<IssuedSession> {
@@ -103,4 +103,4 @@ export function sessionStore(db: Db, options: SessionStoreOptions = {}) {
   };
 }
 
-export type SessionStore = ReturnType<typeof sessionStore>;
+export type SessionRepository = ReturnType<typeof sessionRepository>;
