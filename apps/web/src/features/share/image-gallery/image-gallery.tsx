@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { Image } from '@guquan/contract/share';
-import { ImageSlide } from '../image-slide/image-slide';
+import { ImageSlides } from '../image-slide/image-slide';
 import { HERO_SLOT } from '../share-image/image-slots';
 import { ShareImage } from '../share-image/share-image';
 import { fill, useShareTexts } from '../share-texts';
@@ -50,13 +50,8 @@ export function ImageGallery({
   return (
     <section className={styles.gallery} aria-roledescription="carousel" aria-label={text.gallery}>
       <div ref={trackRef} className={styles.track} onScroll={onScroll}>
-        {images.map((image, position) => (
-          <ImageSlide
-            key={`${image.id}-${position}`}
-            className={styles.slide}
-            position={position}
-            total={total}
-          >
+        <ImageSlides images={images} className={styles.slide}>
+          {(image, position) => (
             <button
               type="button"
               className={styles.open}
@@ -75,8 +70,8 @@ export function ImageGallery({
               />
               <span className="visually-hidden">{text.viewLarge}</span>
             </button>
-          </ImageSlide>
-        ))}
+          )}
+        </ImageSlides>
       </div>
       {total > 1 ? (
         <p className={styles.counter} aria-hidden="true">

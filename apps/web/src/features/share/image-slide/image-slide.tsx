@@ -1,34 +1,36 @@
 import type { ReactNode } from 'react';
+import type { Image } from '@guquan/contract/share';
 import { fill, useShareTexts } from '../share-texts';
 
 /**
- * One image of a carousel, the gallery's or the full-screen viewer's: a group that screen readers
- * announce as "image n of total" (WAI-ARIA's carousel pattern). `hidden` keeps the slides not on
- * screen out of the accessibility tree.
+ * The slides of a carousel of images, the gallery's and the full-screen viewer's: each a group
+ * that screen readers announce as "image n of total" (WAI-ARIA's carousel pattern), holding what
+ * `children` makes of its image. With `current`, the slides not on screen stay out of the
+ * accessibility tree.
  */
-export function ImageSlide({
-  position,
-  total,
+export function ImageSlides({
+  images,
   className,
-  hidden = false,
+  current,
   children,
 }: {
-  position: number;
-  total: number;
+  images: readonly Image[];
   className: string | undefined;
-  hidden?: boolean;
-  children: ReactNode;
+  current?: number;
+  children: (image: Image, position: number) => ReactNode;
 }) {
   const text = useShareTexts();
-  return (
+  const total = images.length;
+  return images.map((image, position) => (
     <div
+      key={`${image.id}-${position}`}
       className={className}
       role="group"
       aria-roledescription="slide"
       aria-label={fill(text.slide, { n: position + 1, total })}
-      aria-hidden={hidden ? true : undefined}
+      aria-hidden={current === undefined || position === current ? undefined : true}
     >
-      {children}
+      {children(image, position)}
     </div>
-  );
+  ));
 }

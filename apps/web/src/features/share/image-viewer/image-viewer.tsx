@@ -8,7 +8,7 @@ import {
   type PointerEvent,
 } from 'react';
 import type { Image } from '@guquan/contract/share';
-import { ImageSlide } from '../image-slide/image-slide';
+import { ImageSlides } from '../image-slide/image-slide';
 import { FULL_SCREEN_SLOT } from '../share-image/image-slots';
 import { ShareImage } from '../share-image/share-image';
 import { fill, useShareTexts } from '../share-texts';
@@ -280,14 +280,8 @@ export function ImageViewer({
         onPointerUp={onPointerUp}
         onPointerCancel={onPointerCancel}
       >
-        {images.map((image, position) => (
-          <ImageSlide
-            key={`${image.id}-${position}`}
-            className={styles.slide}
-            position={position}
-            total={total}
-            hidden={position !== index}
-          >
+        <ImageSlides images={images} className={styles.slide} current={index}>
+          {(image, position) => (
             <ShareImage
               image={image}
               slot={FULL_SCREEN_SLOT}
@@ -298,8 +292,8 @@ export function ImageViewer({
                 imageRefs.current[position] = element;
               }}
             />
-          </ImageSlide>
-        ))}
+          )}
+        </ImageSlides>
       </div>
       <p className={styles.counter} aria-live="polite">
         {counter}
