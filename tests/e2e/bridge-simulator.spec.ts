@@ -43,7 +43,9 @@ let harness: { js: string; css: string } | undefined;
 async function bundleHarness(): Promise<{ js: string; css: string }> {
   if (harness) return harness;
   const result = await build({
-    entryPoints: [join(import.meta.dirname, '../../apps/web/src/test-support/e2e-bridge-harness.ts')],
+    entryPoints: [
+      join(import.meta.dirname, '../../apps/web/src/test-support/e2e-bridge-harness.ts'),
+    ],
     bundle: true,
     write: false,
     format: 'esm',
