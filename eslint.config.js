@@ -7,9 +7,8 @@ import tseslint from 'typescript-eslint';
 
 // ── Web layers (apps/web/src) ─────────────────────────────────────────────────────────────────
 // Bottom to top: lib (and config, the route table) ← components ← features ← app. A layer imports
-// only from those below it; a feature imports no other feature. One deliberate exception:
-// lib/bridge/connect-bridge loads features/bridge-simulator/install-simulator, the demo's stand-in
-// for the app, dynamically and only on a demo server (the chunk never loads in production).
+// only from those below it; a feature imports no other feature; tests and test-support/ sit above
+// everything.
 const WEB = './apps/web/src';
 const webFeatures = readdirSync(new URL('apps/web/src/features', import.meta.url), {
   withFileTypes: true,
@@ -18,8 +17,9 @@ const webFeatures = readdirSync(new URL('apps/web/src/features', import.meta.url
   .map((entry) => entry.name);
 const webLayers = {
   files: ['apps/web/src/**/*.{ts,tsx}'],
-  // A test may look across layers (e.g. the route table against the app's route modules).
-  ignores: ['apps/web/src/**/*.test.{ts,tsx}'],
+  // A test may look across layers (e.g. the route table against the app's route modules), and so
+  // may what tests share (test-support/, above every layer).
+  ignores: ['apps/web/src/**/*.test.{ts,tsx}', 'apps/web/src/test-support/**'],
   plugins: { 'import-x': importX },
   settings: {
     // Which files no-cycle follows (the default is JavaScript only).
@@ -39,8 +39,19 @@ const webLayers = {
           {
             target: [`${WEB}/lib`, `${WEB}/config`],
             from: `${WEB}/features`,
-            except: ['./bridge-simulator/install-simulator.ts'],
-            message: 'lib and config are the bottom layer: they import no feature.',
+            message:
+              'lib and config are the bottom layer: they import no feature, not even dynamically (app/ wires features in).',
+          },
+          {
+            target: [
+              `${WEB}/lib`,
+              `${WEB}/config`,
+              `${WEB}/components`,
+              `${WEB}/features`,
+              `${WEB}/app`,
+            ],
+            from: `${WEB}/test-support`,
+            message: 'test-support/ is for tests only.',
           },
           {
             target: `${WEB}/components`,
@@ -63,6 +74,62 @@ const webLayers = {
       },
     ],
     'import-x/no-cycle': ['error', { ignoreExternal: true }],
+  },
+};
+
+// ── Server layers (apps/server/src) ──────────────────────────────────────────────────────────
+// Bottom to top: the bottom layer (in its own order, below) ← the features (every other folder)
+// ← demo/ ← the entry points (the .ts files at the top: app.ts, server.ts, the CLIs). A layer
+// imports only from below; tests and test-support/ sit above everything.
+const SERVER = 'apps/server/src';
+/** The bottom layer, each folder importing only those before it: one way, no folder cycles. */
+const SERVER_BOTTOM = ['crypto', 'config', 'db', 'http', 'plugins'];
+const SERVER_ABOVE_FEATURES = ['demo', 'test-support'];
+const serverEntries = readdirSync(new URL(SERVER, import.meta.url), { withFileTypes: true });
+const serverFeatures = serverEntries
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .filter((name) => !SERVER_BOTTOM.includes(name) && !SERVER_ABOVE_FEATURES.includes(name));
+const serverEntryPoints = serverEntries
+  .filter((entry) => entry.isFile() && /(?<!\.test)\.ts$/.test(entry.name))
+  .map((entry) => `${SERVER}/${entry.name}`);
+const serverLayers = {
+  files: [`${SERVER}/**/*.ts`],
+  ignores: [`${SERVER}/**/*.test.ts`, `${SERVER}/test-support/**`],
+  plugins: { 'import-x': importX },
+  settings: { 'import-x/resolver-next': [createNodeResolver()] },
+  rules: {
+    'import-x/no-restricted-paths': [
+      'error',
+      {
+        basePath: import.meta.dirname,
+        zones: [
+          ...SERVER_BOTTOM.map((folder, index) => ({
+            target: `${SERVER}/${folder}`,
+            from: SERVER,
+            except: SERVER_BOTTOM.slice(0, index + 1).map((below) => `./${below}`),
+            message: `${folder}/ is in the bottom layer, which imports one way (${SERVER_BOTTOM.join(' ← ')}: each folder only those to its left) and never a feature, demo or app code.`,
+          })),
+          {
+            target: serverFeatures.map((feature) => `${SERVER}/${feature}`),
+            from: SERVER,
+            except: [...SERVER_BOTTOM, ...serverFeatures].map((folder) => `./${folder}`),
+            message:
+              'Features never reach up: demo/ is loaded by app.ts in demo mode only, and app.ts wires the features.',
+          },
+          {
+            target: `${SERVER}/demo`,
+            from: [...serverEntryPoints, `${SERVER}/test-support`],
+            message: 'demo/ is loaded by app.ts; it imports no entry point nor test support.',
+          },
+          {
+            target: serverEntryPoints,
+            from: `${SERVER}/test-support`,
+            message: 'test-support/ is for tests only.',
+          },
+        ],
+      },
+    ],
   },
 };
 
@@ -124,66 +191,16 @@ export default tseslint.config(
     ],
     rules: { 'no-restricted-syntax': 'off' },
   },
-  // ---- Server boundaries (apps/server/src; docs in README "How it is built") ----------------
-  // Layers, bottom to top: config/, crypto/, db/, http/, plugins/ <- the features <- demo/ <- app.ts,
-  // server.ts and the CLIs. A layer imports only from below; tests and test-support/ sit above
-  // everything. No import cycles anywhere on the server.
+  // ---- Server boundaries (apps/server/src; docs/architecture.md "The server") ---------------
+  // No import cycles anywhere on the server; the layers, with their zones derived below from the
+  // folders themselves, so a new folder is a feature the moment it exists.
   {
     files: ['apps/server/src/**/*.ts'],
     plugins: { 'import-x': importX },
     settings: { 'import-x/resolver-next': [createNodeResolver()] },
     rules: { 'import-x/no-cycle': 'error' },
   },
-  {
-    files: ['apps/server/src/**/*.ts'],
-    ignores: ['apps/server/src/**/*.test.ts', 'apps/server/src/test-support/**'],
-    rules: {
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          basePath: import.meta.dirname,
-          zones: [
-            {
-              target: [
-                'apps/server/src/config',
-                'apps/server/src/crypto',
-                'apps/server/src/db',
-                'apps/server/src/http',
-                'apps/server/src/plugins',
-              ],
-              from: 'apps/server/src',
-              except: ['./config', './crypto', './db', './http', './plugins'],
-              message:
-                'config/, crypto/, db/, http/ and plugins/ are the bottom layer: they import no feature, demo or app code.',
-            },
-            {
-              // The features (a new feature folder is added here).
-              target: [
-                'apps/server/src/account-deletion',
-                'apps/server/src/auth',
-                'apps/server/src/designs',
-                'apps/server/src/health',
-                'apps/server/src/media',
-                'apps/server/src/membership',
-                'apps/server/src/pages',
-                'apps/server/src/shares',
-              ],
-              from: [
-                'apps/server/src/demo',
-                'apps/server/src/test-support',
-                'apps/server/src/app.ts',
-                'apps/server/src/server.ts',
-                'apps/server/src/seed-cli.ts',
-                'apps/server/src/delete-accounts-cli.ts',
-              ],
-              message:
-                'Features never reach up: demo/ is loaded by app.ts in demo mode only, and app.ts wires the features.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  serverLayers,
   {
     // One auth hook style: `onRequest: requireUser(sessions)`, so a stranger is turned away
     // before the body is even parsed (a 401, never a validation error).

@@ -8,6 +8,8 @@ export default defineConfig({
       'apps/server',
       // The server tests once more, on PostgreSQL.
       'apps/server/vitest.postgres.config.ts',
+      // Checks on the repository as a whole (its documents and their references).
+      { test: { name: 'repo', environment: 'node', include: ['tests/repo/**/*.test.ts'] } },
     ],
   },
 });

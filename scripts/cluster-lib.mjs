@@ -18,7 +18,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVER_ENTRY = join(ROOT, 'apps/server/dist/server.js');
 const ASSETS_DIR = join(ROOT, 'apps/web/dist/client/assets');
 const NGINX_TEMPLATE = join(ROOT, 'deploy/nginx.conf.template');
-const ERRORS_DIR = join(ROOT, 'deploy/errors');
+// The servers' own 503 page and body, written by the build (apps/server/src/http/unavailable-page.ts).
+const ERRORS_DIR = join(ROOT, 'apps/web/dist/errors');
 export const HEALTH_PATH = '/anime_merch_web/api/v1/health';
 const READY_TIMEOUT_MS = 60_000;
 

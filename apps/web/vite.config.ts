@@ -31,6 +31,8 @@ const SHELL_MODULES = new RegExp(
     String.raw`apps[\/]web[\/]src[\/]config[\/]`,
     String.raw`apps[\/]web[\/]src[\/]lib[\/](chunks|client|i18n|layout|routing)[\/]`,
     String.raw`apps[\/]web[\/]src[\/]lib[\/]dom[\/](keep-focus-inside|inert-outside)\.ts`,
+    // Where the entry offers the bridge simulator on a demo server (app/bridge-simulator.ts).
+    String.raw`apps[\/]web[\/]src[\/]lib[\/]bridge[\/]bridge-stand-in\.ts`,
     String.raw`apps[\/]web[\/]src[\/]components[\/](button\.module\.css|modal-dialog[\/]|page-column[\/]|not-found-view[\/]|status-view[\/])`,
     String.raw`packages[\/]contract[\/]src[\/](language|site-paths|share-paths)\.ts`,
   ].join('|'),

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 /// <reference lib="dom" />
 /**
  * The bridge simulator in a real browser against the real server. Until the in-app pages call
- * connectBridge themselves, a test-only harness (apps/web/src/lib/bridge/e2e-bridge-harness.ts,
+ * connectBridge themselves, a test-only harness (apps/web/src/test-support/e2e-bridge-harness.ts,
  * bundled here with esbuild and served on our origin) calls it on an in-app route, so the
  * server's demo marker, the simulator chunk's logic, its panel and the demo log-in are exercised
  * as pages will use them. Production mode is checked on a second server: no marker, no demo
@@ -43,7 +43,9 @@ let harness: { js: string; css: string } | undefined;
 async function bundleHarness(): Promise<{ js: string; css: string }> {
   if (harness) return harness;
   const result = await build({
-    entryPoints: [join(import.meta.dirname, '../../apps/web/src/lib/bridge/e2e-bridge-harness.ts')],
+    entryPoints: [
+      join(import.meta.dirname, '../../apps/web/src/test-support/e2e-bridge-harness.ts'),
+    ],
     bundle: true,
     write: false,
     format: 'esm',

@@ -1,5 +1,5 @@
-import { REAL_USER_AGENTS } from '../../apps/web/src/lib/client/real-user-agents.test-support.ts';
-import { shareMessages } from '../../apps/web/src/features/share/share-messages.ts';
+import { REAL_USER_AGENTS } from '../../apps/web/src/test-support/real-user-agents.ts';
+import { shareTexts } from '../../apps/web/src/features/share/share-texts.ts';
 import { BASE_PATH, DEMO_IDS, expect, open, test, waitForApp, withLang } from './fixtures.ts';
 
 /**
@@ -35,7 +35,7 @@ for (const [name, expected] of CASES) {
     });
     await open(page, GOODS);
     await waitForApp(page);
-    await page.getByRole('button', { name: shareMessages('zh-CN').openInApp.goods }).click();
+    await page.getByRole('button', { name: shareTexts('zh-CN').openInApp.goods }).click();
     const guide = page.getByRole('dialog', { name: '请在浏览器中打开' });
     if (expected === 'guide') {
       await expect(guide).toBeVisible();

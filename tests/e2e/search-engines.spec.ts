@@ -1,6 +1,6 @@
 import type { Cabinet } from '@guquan/contract/share';
 import { shareApiPath } from '@guquan/contract/share-paths';
-import { shareMessages } from '../../apps/web/src/features/share/share-messages.ts';
+import { shareTexts } from '../../apps/web/src/features/share/share-texts.ts';
 import { pluralText } from '../../apps/web/src/lib/i18n/plural.ts';
 import { BASE_PATH, DEMO_IDS, expect, open, test, waitForApp } from './fixtures.ts';
 
@@ -32,7 +32,7 @@ test.describe('search engines', () => {
     const cabinet = (await answer.json()) as Cabinet;
     await open(page, `${BASE_PATH}/AppShare/cabinetShare?id=${cabinet.id}&lang=en`);
     await waitForApp(page);
-    const text = shareMessages('en');
+    const text = shareTexts('en');
     await expect(page.getByText(pluralText('en', cabinet.itemCount, text.itemCount))).toBeVisible();
     await expect(page.getByRole('list', { name: text.counts })).toContainText(
       pluralText('en', cabinet.likes, text.likes),

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import type { Cabinet, Goods, Note } from '@guquan/contract/share';
 import { shareApiPath, sharePagePath, type ShareKind } from '@guquan/contract/share-paths';
-import { shareMessages, fill } from '../../apps/web/src/features/share/share-messages.ts';
+import { shareTexts, fill } from '../../apps/web/src/features/share/share-texts.ts';
 import { pluralText } from '../../apps/web/src/lib/i18n/plural.ts';
 import {
   BASE_PATH,
@@ -75,7 +75,7 @@ test.describe('a shared item', () => {
       await waitForApp(page);
       await expectTitle(page, titleOf(goodsRoute, language));
       await expectSingleMain(page);
-      const text = shareMessages(language);
+      const text = shareTexts(language);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(goods.name);
       await expect(page.getByText(goods.work).first()).toBeVisible();
       await expect(page.getByText(goods.owner.nickname).first()).toBeVisible();
@@ -132,9 +132,7 @@ test.describe('a shared item', () => {
     await waitForApp(page);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(cabinet.name);
     await expect(
-      page
-        .getByText(pluralText('zh-CN', cabinet.itemCount, shareMessages('zh-CN').itemCount))
-        .first(),
+      page.getByText(pluralText('zh-CN', cabinet.itemCount, shareTexts('zh-CN').itemCount)).first(),
     ).toBeVisible();
     const tiles = page.locator(`main a[href*="${fullPath(goodsRoute)}?id="]`);
     await expect(tiles).toHaveCount(cabinet.items.length);
@@ -312,7 +310,7 @@ test.describe('share states', () => {
       );
       expect(response.status()).toBe(status);
       await waitForApp(page);
-      const text = shareMessages(language);
+      const text = shareTexts(language);
       const heading = fill(text.failures[state].heading, { this: text.this[kind] });
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
       await expect(page.locator(`main a[href*="${fullPath(websiteRoute)}"]`).first()).toBeVisible();
@@ -333,7 +331,7 @@ test.describe('share states', () => {
     await waitForApp(page);
     await page.route(api, (route) => route.abort('failed'));
     await navigateInApp(page, withLang(sharePath('goods', goods.id), 'zh-CN'));
-    const text = shareMessages('zh-CN');
+    const text = shareTexts('zh-CN');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(
       fill(text.failures.network.heading, { this: text.this.goods }),
     );
@@ -395,7 +393,7 @@ test.describe('the gallery and the viewer', () => {
     const requests = watchRequests(page);
     await open(page, withLang(sharePath('goods', goods.id), 'en'));
     await waitForApp(page);
-    const text = shareMessages('en');
+    const text = shareTexts('en');
     const total = goods.images.length;
 
     // Swipe: the track scrolls by one slide and snaps.
@@ -466,7 +464,7 @@ test.describe('the gallery and the viewer', () => {
     const goods = await readShare<Goods>(page, 'goods', DEMO_IDS.goods.gallery);
     await open(page, withLang(sharePath('goods', goods.id), 'zh-CN'));
     await waitForApp(page);
-    const text = shareMessages('zh-CN');
+    const text = shareTexts('zh-CN');
     await page
       .getByRole('group', { name: fill(text.slide, { n: 1, total: goods.images.length }) })
       .getByRole('button')
@@ -514,7 +512,7 @@ test.describe('opening the app', () => {
     await open(page, withLang(sharePath('goods', goods.id), 'zh-CN'));
     await waitForApp(page);
     const tappedAt = Date.now();
-    await page.getByRole('button', { name: shareMessages('zh-CN').openInApp.goods }).click();
+    await page.getByRole('button', { name: shareTexts('zh-CN').openInApp.goods }).click();
     await expect.poll(() => storeVisit?.url, { timeout: 6_000 }).toBeDefined();
     const elapsed = (storeVisit?.at ?? 0) - tappedAt;
     expect(elapsed).toBeGreaterThan(1_500);
@@ -541,7 +539,7 @@ test.describe('opening the app', () => {
     const goods = await readShare<Goods>(page, 'goods', DEMO_IDS.goods.gallery);
     await open(page, withLang(sharePath('goods', goods.id), 'zh-CN'));
     await waitForApp(page);
-    await page.getByRole('button', { name: shareMessages('zh-CN').openInApp.goods }).click();
+    await page.getByRole('button', { name: shareTexts('zh-CN').openInApp.goods }).click();
     const guide = page.getByRole('dialog');
     await expect(guide).toBeVisible();
     await expectPageBehindInert(page, guide);

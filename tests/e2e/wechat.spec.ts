@@ -13,7 +13,7 @@ import {
   startWeChatStandIn,
   type WeChatStandIn,
 } from '../../apps/server/src/test-support/wechat-stand-in.ts';
-import { shareMessages } from '../../apps/web/src/features/share/share-messages.ts';
+import { shareTexts } from '../../apps/web/src/features/share/share-texts.ts';
 import { startBuiltServer } from '../../scripts/bench-support.mjs';
 import { BASE_PATH, DEMO_IDS, expect, open, test, waitForApp, withLang } from './fixtures.ts';
 
@@ -30,7 +30,7 @@ const GOODS_PATH = withLang(
   `${BASE_PATH}/AppShare/goodsShare?id=${DEMO_IDS.goods.gallery}&from=singlemessage`,
   'zh-CN',
 );
-const OPEN_IN_APP = shareMessages('zh-CN').openInApp.goods;
+const OPEN_IN_APP = shareTexts('zh-CN').openInApp.goods;
 
 /** What jweixin-1.6.0.js is replaced with: `wx` as the page uses it, every call recorded. */
 const WX_DOUBLE = `(() => {

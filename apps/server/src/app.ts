@@ -14,14 +14,14 @@ import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { loadPhoneProtection } from './crypto/phone-keys.ts';
 import type { PhoneProtection } from './crypto/phone-protection.ts';
-import { reencryptPhones } from './crypto/phone-rotation.ts';
+import { reencryptPhones } from './db/phone-rotation.ts';
 import { findServableImage } from './media/media-repository.ts';
 import { mediaRoutes } from './media/media-routes.ts';
 import { createResizedImages } from './media/resized-images.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimits } from './plugins/rate-limits.ts';
 import { shareRoutes } from './shares/share-routes.ts';
-import { sessionStore } from './auth/session-store.ts';
+import { sessionRepository } from './auth/session-repository.ts';
 import { membershipRoutes } from './membership/membership-routes.ts';
 import { createAppStoreVerifier } from './membership/app-store-verifier.ts';
 import { membershipService } from './membership/membership-service.ts';
@@ -29,9 +29,11 @@ import { appStoreRootCertificates } from './membership/root-certificates.ts';
 import { designRoutes } from './designs/design-routes.ts';
 import { designRepository } from './designs/design-repository.ts';
 import { accountDeletionRoutes } from './account-deletion/account-deletion-routes.ts';
-import { runAccountDeletionJobAlone } from './account-deletion/deletion-job.ts';
+import {
+  DELETION_JOB_INTERVAL_MS,
+  runAccountDeletionJobAlone,
+} from './account-deletion/deletion-job.ts';
 import { cancelPendingRequest } from './account-deletion/deletion-requests.ts';
-import { scheduleAccountDeletionJob } from './account-deletion/deletion-schedule.ts';
 import { deliverQueuedTexts, TEXT_OUTBOX_INTERVAL_MS } from './account-deletion/text-outbox.ts';
 import { aliyunSmsSender, type SmsSender } from './account-deletion/sms-sender.ts';
 import { sessionRoutes } from './auth/session-routes.ts';
@@ -53,6 +55,7 @@ import { pageRoutes } from './pages/page-routes.ts';
 import type { RenderBudgetOptions } from './pages/render-budget.ts';
 import { loadWebBuild, type WebBuild } from './pages/web-build.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { schedulePeriodicWork } from './plugins/periodic-work.ts';
 import { registerStaticAssets } from './plugins/static-assets.ts';
 import { healthRoutes } from './health/health-routes.ts';
 import { credentialCache } from './wechat/credential-cache.ts';
@@ -182,7 +185,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     done();
   });
   const shares = createShareReader(shareRepositories(db));
-  const sessions = sessionStore(db, {
+  const sessions = sessionRepository(db, {
     // Logging in again during the cool-off withdraws a deletion request (privacy policy 11.5).
     onLogin: (trx, userId, at) => cancelPendingRequest(trx, userId, 'login', at),
   });
@@ -191,21 +194,25 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Demo mode never sends a text: it keeps the code for the simulator to show.
   const sms = options.smsSender ?? demo?.sms ?? aliyunSmsSender(requireSmsConfig(config));
   // Every server schedules the job; on PostgreSQL one at a time runs it (the others skip).
-  scheduleAccountDeletionJob(app, () =>
-    runAccountDeletionJobAlone(db, config.database.engine, {
-      paths,
-      sms,
-      phones,
-      log: (message, details) => {
-        app.log.warn(details, message);
-      },
-    }),
-  );
+  schedulePeriodicWork(app, {
+    name: 'the account deletion job',
+    intervalMs: DELETION_JOB_INTERVAL_MS,
+    run: () =>
+      runAccountDeletionJobAlone(db, config.database.engine, {
+        paths,
+        sms,
+        phones,
+        log: (message, details) => {
+          app.log.warn(details, message);
+        },
+      }),
+  });
 
   // Texts owed to users (the deletion notice) are retried sooner than the hourly job runs.
-  scheduleAccountDeletionJob(
-    app,
-    () =>
+  schedulePeriodicWork(app, {
+    name: 'the text outbox',
+    intervalMs: TEXT_OUTBOX_INTERVAL_MS,
+    run: () =>
       deliverQueuedTexts(db, {
         sms,
         phones,
@@ -214,8 +221,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           app.log.warn(details, message);
         },
       }),
-    TEXT_OUTBOX_INTERVAL_MS,
-  );
+  });
 
   await registerSecurityHeaders(app, config.mode);
   await app.register(compress, {
@@ -237,7 +243,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(membershipRoutes, { sessions, membership });
       await api.register(designRoutes, { designs: designRepository(db), sessions });
       await api.register(accountDeletionRoutes, { db, sessions, sms, phones });
-      // WeChat's JS-SDK signature exists only with the WeChat settings (decision 12).
+      // WeChat's JS-SDK signature exists only with the WeChat settings (docs/decisions/0012-wechat.md).
       if (config.wechat) {
         const tickets = credentialCache({
           db,

@@ -1,10 +1,5 @@
-import { defaultPaths } from './config/default-paths.ts';
-import { configuredPaths } from './config/data-paths.ts';
 import { describeDatabaseUrl } from './config/database-config.ts';
-import { ConfigError, loadConfig } from './config/env.ts';
-import { DatabaseConnectionError, openDatabase } from './db/database.ts';
-import { migrateToLatest } from './db/migrations.ts';
-import { loadPhoneProtection } from './crypto/phone-keys.ts';
+import { runDataCommand } from './data-command.ts';
 import { seedDemoData, wipeData } from './demo/seed/seed.ts';
 
 /**
@@ -12,32 +7,14 @@ import { seedDemoData, wipeData } from './demo/seed/seed.ts';
  * DATA_DIR's images and fills them with the demo data again.
  * Reads the same environment as the server, so it seeds the data the server would use.
  */
-async function main(): Promise<void> {
-  const config = loadConfig(process.env, defaultPaths(import.meta.url));
-  const paths = configuredPaths(config);
-  const db = await openDatabase(config.database);
-  try {
-    const started = performance.now();
-    const phones = await loadPhoneProtection(config.phoneKeys, paths.phoneKey);
-    await migrateToLatest(db, { phones });
-    await wipeData(db, paths);
-    await seedDemoData(db, paths, phones);
-    const ms = Math.round(performance.now() - started);
-    const into =
-      config.database.engine === 'postgres'
-        ? `PostgreSQL ${describeDatabaseUrl(config.database.url)} (images in ${config.dataDir})`
-        : config.dataDir;
-    console.log(`Seeded the demo data into ${into} in ${ms} ms.`);
-  } finally {
-    await db.destroy();
-  }
-}
-
-main().catch((error: unknown) => {
-  console.error(
-    error instanceof ConfigError || error instanceof DatabaseConnectionError
-      ? error.message
-      : error,
-  );
-  process.exit(1);
+void runDataCommand(import.meta.url, async ({ config, paths, db, phones }) => {
+  const started = performance.now();
+  await wipeData(db, paths);
+  await seedDemoData(db, paths, phones);
+  const ms = Math.round(performance.now() - started);
+  const into =
+    config.database.engine === 'postgres'
+      ? `PostgreSQL ${describeDatabaseUrl(config.database.url)} (images in ${config.dataDir})`
+      : config.dataDir;
+  console.log(`Seeded the demo data into ${into} in ${ms} ms.`);
 });

@@ -91,6 +91,9 @@ function createRenderer(): MarkdownIt {
   // carries its column's name for that.
   markdown.renderer.rules.table_open = () => '<div class="table-wrap"><table>\n';
   markdown.renderer.rules.table_close = () => '</table></div>\n';
+  // The header row is for screen readers on narrow screens (each cell then shows its column's
+  // name), and shown as a table's header only where the table is wide enough to be one (CSS).
+  markdown.renderer.rules.thead_open = () => '<thead class="visually-hidden">\n';
   return markdown;
 }
 

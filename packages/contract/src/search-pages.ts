@@ -2,7 +2,7 @@ import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from './language.ts';
 import { BASE_PATH } from './site-paths.ts';
 
 /**
- * How search engines find the pages worth finding (docs/decisions/0009-search-engines.md), shared
+ * How search engines find the pages worth finding (docs/decisions/0011-search-engines.md), shared
  * by the pages' heads (canonical, hreflang) and the server's sitemap so the two always agree.
  */
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { API_BASE_PATH } from './site-paths.ts';
 
 /**
- * WeChat's JS-SDK on share pages (decision 12). A page opened inside WeChat, on a server with the
+ * WeChat's JS-SDK on share pages (docs/decisions/0012-wechat.md). A page opened inside WeChat, on a server with the
  * WeChat settings (the page says so with WECHAT_META_NAME, in wechat-page.ts), asks for its
  * wx.config signature here, then loads the JS-SDK: the share card and the open tag that launches
  * the app. What the page needs before that is in wechat-page.ts, without zod.

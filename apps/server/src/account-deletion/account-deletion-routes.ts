@@ -17,7 +17,7 @@ import {
   type DeletionError,
 } from '@guquan/contract/account-deletion';
 import { bearerToken, currentUser, requireUser } from '../auth/authenticate.ts';
-import { hashToken, type SessionStore } from '../auth/session-store.ts';
+import type { SessionRepository } from '../auth/session-repository.ts';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Db } from '../db/database.ts';
 import { apiRoute } from '../http/api-paths.ts';
@@ -34,7 +34,7 @@ import type { SmsSender } from './sms-sender.ts';
 
 export interface AccountDeletionRoutesOptions {
   db: Db;
-  sessions: SessionStore;
+  sessions: SessionRepository;
   sms: SmsSender;
   phones: PhoneProtection;
   now?: () => Date;
@@ -237,13 +237,7 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
         const created = await createRequest(trx, user.id, at);
         // The other devices are logged out; this page keeps its session to show the date and
         // offer the cancel button until the app, told through the bridge, logs out too.
-        await trx
-          .updateTable('sessions')
-          .set({ revoked_at: at.toISOString() })
-          .where('user_id', '=', user.id)
-          .where('revoked_at', 'is', null)
-          .where('token_hash', '!=', token ? hashToken(token) : '')
-          .execute();
+        await sessions.revokeAll(user.id, { except: token, at, trx });
         return { state: 'created' as const, request: created };
       });
       if (outcome.state === 'used') {

@@ -8,6 +8,7 @@ import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
 import { forUpdate } from '../db/locking.ts';
 import { JOB_LOCKS, runAlone, type RunAloneResult } from '../db/run-alone.ts';
 import type { Database } from '../db/schema.ts';
+import { deleteUserRows } from '../db/user-data.ts';
 import { newPublicId } from '../db/public-id.ts';
 import { imageInUse } from '../media/image-references.ts';
 import { findBlockers } from './deletion-requests.ts';
@@ -30,6 +31,9 @@ import type { SmsSender } from './sms-sender.ts';
  * sent after it commits. Then it purges what has outlived its period.
  */
 export const DELETED_NICKNAME = '已注销用户';
+
+/** How often each server runs it (app.ts). */
+export const DELETION_JOB_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface DeletionJobOptions {
   /** Where image originals and their resized copies are removed from. */
@@ -96,7 +100,6 @@ async function deleteOneAccount(
     .executeTakeFirstOrThrow();
 
   const goodsOfUser = trx.selectFrom('goods').select('id').where('owner_id', '=', userId);
-  const cabinetsOfUser = trx.selectFrom('cabinets').select('id').where('owner_id', '=', userId);
   const notesOfUser = trx.selectFrom('notes').select('id').where('author_id', '=', userId);
 
   // Goods information, kept three years from publication, out of public view.
@@ -149,31 +152,12 @@ async function deleteOneAccount(
   for (const row of linked) imageIds.add(row.image_id);
   if (user.avatar_image_id !== null) imageIds.add(user.avatar_image_id);
 
-  await trx
-    .deleteFrom('cabinet_goods')
-    .where((eb) =>
-      eb.or([eb('cabinet_id', 'in', cabinetsOfUser), eb('goods_id', 'in', goodsOfUser)]),
-    )
-    .execute();
-  await trx.deleteFrom('goods_images').where('goods_id', 'in', goodsOfUser).execute();
-  await trx.deleteFrom('goods').where('owner_id', '=', userId).execute();
-  await trx.deleteFrom('cabinets').where('owner_id', '=', userId).execute();
-  await trx
-    .deleteFrom('comments')
-    .where((eb) => eb.or([eb('author_id', '=', userId), eb('note_id', 'in', notesOfUser)]))
-    .execute();
-  await trx.deleteFrom('note_images').where('note_id', 'in', notesOfUser).execute();
-  await trx.deleteFrom('notes').where('author_id', '=', userId).execute();
-  await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
-  await trx.deleteFrom('sms_codes').where('user_id', '=', userId).execute();
-  // Points and the designs redeemed with them are lost (the page says so); the membership's
-  // state goes, while the App Store's payment records stay with the anonymized account, as
-  // transaction records the law makes us keep.
-  await trx.deleteFrom('redemptions').where('user_id', '=', userId).execute();
-  await trx.deleteFrom('point_ledger').where('user_id', '=', userId).execute();
-  await trx.deleteFrom('point_balances').where('user_id', '=', userId).execute();
-  await trx.deleteFrom('memberships').where('user_id', '=', userId).execute();
-  await trx.deleteFrom('app_account_tokens').where('user_id', '=', userId).execute();
+  // Everything the list of a user's data (db/user-data.ts) marks as deleted: the user's content
+  // and the comments under it, sessions and codes, points and the designs redeemed with them
+  // (the page says so), the membership's state. The App Store's payment records stay with the
+  // anonymized account, as transaction records the law makes us keep.
+  await deleteUserRows(trx, userId);
+
   // Designs the user drew: those who redeemed one keep it, but nobody can redeem it any more.
   await trx
     .updateTable('designs')

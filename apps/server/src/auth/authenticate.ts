@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sessionTokenSchema } from '@guquan/contract/session';
 import { sendApiError } from '../http/api-error.ts';
-import type { SessionStore, SessionUser } from './session-store.ts';
+import type { SessionRepository, SessionUser } from './session-repository.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,7 +27,7 @@ export function bearerToken(request: FastifyRequest): string | undefined {
  * Authorization header (never a URL or cookie); a missing, malformed, unknown, expired or revoked
  * one is a 401.
  */
-export function requireUser(sessions: SessionStore) {
+export function requireUser(sessions: SessionRepository) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const token = bearerToken(request);
     const user = token ? await sessions.authenticate(token) : undefined;

@@ -4,10 +4,10 @@ import { apiErrorSchema } from '@guquan/contract/api-error';
 import { CURRENT_SESSION_PATH } from '@guquan/contract/session';
 import { apiRoute } from '../http/api-paths.ts';
 import { bearerToken, requireUser } from './authenticate.ts';
-import type { SessionStore } from './session-store.ts';
+import type { SessionRepository } from './session-repository.ts';
 
 /** Ends the session the request carries (the app logs out). */
-export const sessionRoutes: FastifyPluginCallbackZod<{ sessions: SessionStore }> = (
+export const sessionRoutes: FastifyPluginCallbackZod<{ sessions: SessionRepository }> = (
   app,
   { sessions },
   done,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * WeChat (decision 12): the official account whose JS-SDK signs the share card, and the mobile
+ * WeChat (docs/decisions/0012-wechat.md): the official account whose JS-SDK signs the share card, and the mobile
  * app's Open Platform id the open tag launches. All three or none: without them pages behave as
  * they always did. The secret is never echoed, not even in a message about it.
  */

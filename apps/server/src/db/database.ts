@@ -1,5 +1,5 @@
 import Sqlite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
@@ -115,4 +115,9 @@ export async function openDatabase(
   return config.engine === 'sqlite'
     ? openSqliteDatabase(config.file)
     : openPostgresDatabase({ url: config.url, poolSize: config.poolSize, ...hooks });
+}
+
+/** Which engine a database (or a transaction on it) runs on: what openDatabase chose. */
+export function isPostgres<T>(db: Kysely<T>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }

@@ -1,14 +1,13 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from './database.ts';
 import type { Database } from './schema.ts';
 
 /**
- * What makes a read-then-write safe with several servers on one PostgreSQL (decision record
- * 0009). On SQLite they do nothing, and need not: a server has one connection, on which
- * Kysely's SQLite driver runs one transaction at a time, and SQLite has one writer.
+ * What makes a read-then-write safe with several servers on one PostgreSQL
+ * (docs/decisions/0009-postgresql-concurrency.md). On SQLite they do nothing, and need not: a
+ * server has one connection, on which Kysely's SQLite driver runs one transaction at a time, and
+ * SQLite has one writer.
  */
-export function isPostgres<T>(db: Kysely<T>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
 
 /**
  * Waits until no other transaction holds `key`, and holds it until this transaction ends

@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { SessionStore } from '../auth/session-store.ts';
+import type { SessionRepository } from '../auth/session-repository.ts';
 import type { AppStoreConfig } from '../config/env.ts';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Db } from '../db/database.ts';
@@ -28,7 +28,7 @@ export interface DemoMode {
   /** Registers the simulator's routes under the API prefix. */
   registerRoutes(
     api: FastifyInstance,
-    deps: { db: Db; sessions: SessionStore; sms: DemoSmsSender; phones: PhoneProtection },
+    deps: { db: Db; sessions: SessionRepository; sms: DemoSmsSender; phones: PhoneProtection },
   ): Promise<void>;
 }
 

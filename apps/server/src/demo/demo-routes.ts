@@ -7,7 +7,7 @@ import {
   demoUsersResponseSchema,
   sessionSchema,
 } from '@guquan/contract/session';
-import type { SessionStore } from '../auth/session-store.ts';
+import type { SessionRepository } from '../auth/session-repository.ts';
 import type { Db } from '../db/database.ts';
 import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
@@ -16,7 +16,7 @@ import { apiRoute } from '../http/api-paths.ts';
  * The demo log-in that the bridge simulator uses to play the app: pick a demo user, get a session.
  * Registered by demo-mode.ts, which app.ts loads in demo mode only: production has no such paths.
  */
-export const demoRoutes: FastifyPluginCallbackZod<{ db: Db; sessions: SessionStore }> = (
+export const demoRoutes: FastifyPluginCallbackZod<{ db: Db; sessions: SessionRepository }> = (
   app,
   { db, sessions },
   done,

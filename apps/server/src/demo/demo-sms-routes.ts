@@ -7,7 +7,7 @@ import {
 } from '@guquan/contract/account-deletion';
 import { findPhone } from '../account-deletion/deletion-requests.ts';
 import { currentUser, requireUser } from '../auth/authenticate.ts';
-import type { SessionStore } from '../auth/session-store.ts';
+import type { SessionRepository } from '../auth/session-repository.ts';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Db } from '../db/database.ts';
 import { sendApiError } from '../http/api-error.ts';
@@ -17,7 +17,7 @@ import type { DemoSmsSender } from './demo-sms-sender.ts';
 /** Demo mode only: the code the demo sender kept, for the bridge simulator to show. */
 export const demoSmsRoutes: FastifyPluginCallbackZod<{
   db: Db;
-  sessions: SessionStore;
+  sessions: SessionRepository;
   sms: DemoSmsSender;
   phones: PhoneProtection;
 }> = (app, { db, sessions, sms, phones }, done) => {

@@ -6,11 +6,11 @@ import {
   demoStoreKitResponseSchema,
 } from '@guquan/contract/membership';
 import { requireUser } from '../auth/authenticate.ts';
-import type { SessionStore } from '../auth/session-store.ts';
+import type { SessionRepository } from '../auth/session-repository.ts';
 import type { Db } from '../db/database.ts';
 import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
-import { findPlan } from '../membership/membership-store.ts';
+import { findPlan } from '../membership/membership-repository.ts';
 import { periodEnd } from '../membership/plan-period.ts';
 import type { StoreKitSigner } from './storekit-signer.ts';
 
@@ -21,7 +21,7 @@ import type { StoreKitSigner } from './storekit-signer.ts';
  */
 export const demoStoreKitRoutes: FastifyPluginCallbackZod<{
   db: Db;
-  sessions: SessionStore;
+  sessions: SessionRepository;
   signer: StoreKitSigner;
 }> = (app, { db, sessions, signer }, done) => {
   app.post(

@@ -41,6 +41,49 @@ async function balanceOf(trx: Trx | Db, userId: number): Promise<number> {
   return row?.balance ?? 0;
 }
 
+export interface RedemptionRecord {
+  userId: number;
+  designRowId: number;
+  pricePoints: number;
+  /** The balance once the price is debited (the caller debits point_balances). */
+  balanceAfter: number;
+  idempotencyKey: string;
+  at: string;
+}
+
+/**
+ * Writes a redemption: its ledger entry (the debit) and the redemption that refers to it. Its
+ * public id is returned. The one place that writes them: redeem() below, and the demo seed.
+ */
+export async function recordRedemption(trx: Trx, record: RedemptionRecord): Promise<string> {
+  const publicId = newPublicId();
+  const entry = await trx
+    .insertInto('point_ledger')
+    .values({
+      user_id: record.userId,
+      delta: -record.pricePoints,
+      balance_after: record.balanceAfter,
+      reason: 'redemption',
+      reference: `redemption:${publicId}`,
+      created_at: record.at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('redemptions')
+    .values({
+      public_id: publicId,
+      user_id: record.userId,
+      design_id: record.designRowId,
+      idempotency_key: record.idempotencyKey,
+      price_points: record.pricePoints,
+      ledger_entry_id: entry.id,
+      created_at: record.at,
+    })
+    .execute();
+  return publicId;
+}
+
 /** A stored redemption as the API answers it, with the balance right after its debit. */
 async function redemptionResult(
   trx: Trx,
@@ -143,31 +186,14 @@ export function designRepository(db: Db, options: DesignRepositoryOptions = {}) 
     }
     await options.afterDebit?.(trx);
 
-    const publicId = newPublicId();
-    const entry = await trx
-      .insertInto('point_ledger')
-      .values({
-        user_id: userId,
-        delta: -price,
-        balance_after: debited.balance,
-        reason: 'redemption',
-        reference: `redemption:${publicId}`,
-        created_at: at,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('redemptions')
-      .values({
-        public_id: publicId,
-        user_id: userId,
-        design_id: design.id,
-        idempotency_key: idempotencyKey,
-        price_points: price,
-        ledger_entry_id: entry.id,
-        created_at: at,
-      })
-      .execute();
+    const publicId = await recordRedemption(trx, {
+      userId,
+      designRowId: design.id,
+      pricePoints: price,
+      balanceAfter: debited.balance,
+      idempotencyKey,
+      at,
+    });
     return {
       state: 'redeemed',
       result: {

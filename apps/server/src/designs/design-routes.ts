@@ -14,14 +14,14 @@ import {
 } from '@guquan/contract/design';
 import { publicIdSchema } from '@guquan/contract/share';
 import { currentUser, requireUser } from '../auth/authenticate.ts';
-import type { SessionStore } from '../auth/session-store.ts';
+import type { SessionRepository } from '../auth/session-repository.ts';
 import type { DesignRepository } from './design-repository.ts';
 import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
 
 export interface DesignRoutesOptions {
   designs: DesignRepository;
-  sessions: SessionStore;
+  sessions: SessionRepository;
 }
 
 /** Redemptions per user per minute: far above any person's taps, far below a script's. */

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
 import { sendApiError } from './api-error.ts';
-import { sendUnavailablePage } from './unavailable-page.ts';
+import { sendUnavailablePage, UNAVAILABLE_ERROR } from './unavailable-page.ts';
 import { ASSETS_PATH, API_BASE_PATH, BASE_PATH } from '@guquan/contract/site-paths';
 
 const CLIENT_ERROR_CODES: Record<number, string> = {
@@ -32,12 +32,7 @@ export function sendServiceUnavailable(request: FastifyRequest, reply: FastifyRe
   if (readsPage && request.url.startsWith(`${BASE_PATH}/`) && isPagePath(request.url)) {
     return sendUnavailablePage(reply);
   }
-  return sendApiError(
-    reply,
-    503,
-    'service_unavailable',
-    'The service is briefly unavailable. Please try again in a moment.',
-  );
+  return sendApiError(reply, 503, UNAVAILABLE_ERROR.code, UNAVAILABLE_ERROR.message);
 }
 
 /**

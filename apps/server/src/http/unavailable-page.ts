@@ -1,10 +1,22 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { FastifyReply } from 'fastify';
 
 /**
- * The page a visitor sees while the database is away: plain HTML in both languages, without
- * scripts or anything that needs the database or the web build, and a link to try again.
+ * What the site answers while it is briefly unavailable (the database away, the server closing),
+ * and the one source of nginx's own answer when no server can: `npm run build` writes both into
+ * the web build's errors/ directory (writeUnavailableFiles), which nginx serves as they are.
  */
-const UNAVAILABLE_PAGE = `<!doctype html>
+export const UNAVAILABLE_ERROR = {
+  code: 'service_unavailable',
+  message: 'The service is briefly unavailable. Please try again in a moment.',
+} as const;
+
+/**
+ * The page a visitor sees: plain HTML in both languages, without scripts or anything that needs
+ * the database or the web build, and a link to try again.
+ */
+export const UNAVAILABLE_PAGE = `<!doctype html>
 <html lang="zh-CN">
 <head>
 <meta charset="utf-8">
@@ -29,4 +41,14 @@ export function sendUnavailablePage(reply: FastifyReply): FastifyReply {
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
     .send(UNAVAILABLE_PAGE);
+}
+
+/** Writes 503.html and 503.json, nginx's answers when no server can (deploy/nginx.conf.template). */
+export async function writeUnavailableFiles(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, '503.html'), UNAVAILABLE_PAGE);
+  await writeFile(
+    join(dir, '503.json'),
+    `${JSON.stringify({ error: UNAVAILABLE_ERROR }, null, 2)}\n`,
+  );
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MembershipResponse } from '@guquan/contract/membership';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
-import { sessionStore } from '../auth/session-store.ts';
+import { sessionRepository } from '../auth/session-repository.ts';
 import type { Db } from '../db/database.ts';
 import { newPublicId } from '../db/public-id.ts';
 import { createStoreKitSigner } from '../demo/storekit-signer.ts';
@@ -55,7 +55,7 @@ beforeAll(async () => {
     })
     .returning(['id', 'public_id as publicId'])
     .executeTakeFirstOrThrow();
-  const session = await sessionStore(db).issue(user);
+  const session = await sessionRepository(db).issue(user);
   authorization = `Bearer ${session.token}`;
   const overview = await app.inject({
     url: `${API_BASE_PATH}/membership`,

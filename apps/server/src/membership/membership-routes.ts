@@ -15,7 +15,7 @@ import {
   submitTransactionResponseSchema,
 } from '@guquan/contract/membership';
 import { currentUser, requireUser } from '../auth/authenticate.ts';
-import type { SessionStore } from '../auth/session-store.ts';
+import type { SessionRepository } from '../auth/session-repository.ts';
 import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
 import {
@@ -60,7 +60,7 @@ const errors = {
  * even parsed, so a stranger learns nothing from validation errors.
  */
 export const membershipRoutes: FastifyPluginCallbackZod<{
-  sessions: SessionStore;
+  sessions: SessionRepository;
   membership: MembershipService;
 }> = (app, { sessions, membership }, done) => {
   const authenticated = requireUser(sessions);

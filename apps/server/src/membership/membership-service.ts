@@ -5,7 +5,7 @@ import type {
   RestoreResponse,
   TransactionErrorCode,
 } from '@guquan/contract/membership';
-import type { SessionUser } from '../auth/session-store.ts';
+import type { SessionUser } from '../auth/session-repository.ts';
 import type { Db } from '../db/database.ts';
 import { AppStoreVerificationError, type AppStoreVerifier } from './app-store-verifier.ts';
 import {
@@ -23,7 +23,7 @@ import {
   userIdForToken,
   type TransactionRow,
   type Trx,
-} from './membership-store.ts';
+} from './membership-repository.ts';
 
 /** A signed transaction the server will not grant: the code says why (contract TRANSACTION_ERROR_CODES). */
 export class TransactionRejected extends Error {

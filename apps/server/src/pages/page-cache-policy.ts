@@ -33,7 +33,7 @@ export type LanguageSource = 'query' | 'header';
  *   cache keys on the URL and would otherwise give one visitor's language to the next, and
  *   `Vary: Accept-Language` would split it per raw header value (every browser writes it
  *   differently), which is not a cache. A proxy that wants these too can normalise the header to
- *   `?lang=` itself (docs/decisions/0007-cacheable-pages.md). The origin's own cache and the
+ *   `?lang=` itself (docs/decisions/0008-cacheable-pages.md). The origin's own cache and the
  *   browser's 304s still serve these.
  * - Error states (400, 403, 404, 410) are as changeable as the item (made public again), so they
  *   are kept as briefly, without a stale period: a removed item's link shared to thousands still
@@ -49,12 +49,12 @@ export function sharePageCacheControl(status: number, language: LanguageSource):
 /**
  * A share page sent inside WeChat with the JS-SDK allowed in its policy: no shared cache may keep
  * it, or another visitor would get that policy (and a WeChat visitor may still get the plain one
- * from a cache, whose page then keeps its guide: decision 12).
+ * from a cache, whose page then keeps its guide: docs/decisions/0012-wechat.md).
  */
 export const WECHAT_SHARE_PAGE_CACHE_CONTROL = 'private, no-cache';
 
 /**
  * Pages built ahead and in-app pages: revalidated on every visit (the ETag makes that a 304), yet
- * allowed in the back-forward cache, which no-store would rule out (docs/decisions/0002).
+ * allowed in the back-forward cache, which no-store would rule out (docs/decisions/0002-html-no-cache-not-no-store.md).
  */
 export const REVALIDATED_PAGE_CACHE_CONTROL = 'no-cache';

@@ -72,7 +72,7 @@ describe('pages', () => {
     const head = res.body.slice(0, res.body.indexOf('</head>'));
     expect(head).not.toMatch(/<script|modulepreload/);
     const boot = /<script type="module">([^<]*)<\/script>\s*<\/body>/.exec(res.body)?.[1];
-    expect(boot).toMatch(/"\/anime_merch_web\/assets\/log-out-[\w-]+\.js"/);
+    expect(boot).toMatch(/"\/anime_merch_web\/assets\/account-deletion-[\w-]+\.js"/);
     expect(boot).toMatch(/import\("\/anime_merch_web\/assets\/index-[\w-]+\.js"\)/);
     expect(boot).not.toMatch(/assets\/website-[\w-]+\.js/);
   });

@@ -3,9 +3,9 @@ import { deletionTexts } from '../features/account-deletion/deletion-texts';
 import { legalTexts } from '../features/legal/legal-texts';
 import { membershipTexts } from '../features/membership/membership-texts';
 import { redeemTexts } from '../features/redeem-design/redeem-texts';
-import { shareMessages } from '../features/share/share-messages';
+import { shareTexts } from '../features/share/share-texts';
 import { websiteTexts } from '../features/website/website-content';
-import { messagesFor } from '../lib/i18n/messages';
+import { shellTexts } from '../lib/i18n/shell-texts';
 import { pluralText, type PluralTexts } from '../lib/i18n/plural';
 
 /**
@@ -13,11 +13,11 @@ import { pluralText, type PluralTexts } from '../lib/i18n/plural';
  * "1 items": texts with a count go through pluralText (lib/i18n/plural.ts).
  */
 const ENGLISH_TEXTS = {
-  shell: messagesFor('en'),
-  share: shareMessages('en'),
+  shell: shellTexts('en'),
+  share: shareTexts('en'),
   redeem: redeemTexts('en'),
-  membership: membershipTexts.en,
-  deletion: deletionTexts.en,
+  membership: membershipTexts('en'),
+  deletion: deletionTexts('en'),
   legal: legalTexts('en'),
   website: websiteTexts('en'),
 };
@@ -56,10 +56,10 @@ describe('English texts', () => {
   const texts = [
     ...textsOf(ENGLISH_TEXTS, 'en'),
     // Texts whose count sits in an object or needs a whole year, which the walk cannot guess.
-    ...deletionTexts.en
+    ...deletionTexts('en')
       .deletedItems({ goods: 1, cabinets: 1, notes: 1, comments: 1 })
       .map((text): [string, string] => ['deletion.deletedItems', text]),
-    ...Object.values(deletionTexts.en.kept).map((kept): [string, string] => [
+    ...Object.values(deletionTexts('en').kept).map((kept): [string, string] => [
       'deletion.kept(12)',
       kept(12),
     ]),
@@ -86,15 +86,15 @@ describe('English texts', () => {
   });
 
   it('read right for one and for many', () => {
-    const share = shareMessages('en');
+    const share = shareTexts('en');
     expect(pluralText('en', 1, share.itemCount)).toBe('1 item');
     expect(pluralText('en', 2, share.likes)).toBe('likes');
     expect(pluralText('en', 1, share.likes)).toBe('like');
     expect(redeemTexts('en').points(1)).toBe('1 point');
     expect(redeemTexts('en').points(500)).toBe('500 points');
-    expect(membershipTexts.en.restored(1)).toBe('Restored 1 purchase.');
-    expect(deletionTexts.en.wrongCode(1)).toBe('The code is wrong. 1 try left.');
-    expect(deletionTexts.en.kept.network_logs(12)).toContain('1 year (');
-    expect(deletionTexts.en.kept.network_logs(6)).toContain('6 months (');
+    expect(membershipTexts('en').restored(1)).toBe('Restored 1 purchase.');
+    expect(deletionTexts('en').wrongCode(1)).toBe('The code is wrong. 1 try left.');
+    expect(deletionTexts('en').kept.network_logs(12)).toContain('1 year (');
+    expect(deletionTexts('en').kept.network_logs(6)).toContain('6 months (');
   });
 });

@@ -9,6 +9,7 @@ import { detectClient } from '../lib/client/client-info';
 import { documentLanguage } from '../lib/i18n/document-language';
 import { installFlexibleLayout } from '../lib/layout/flexible-layout';
 import { AppProviders } from './app-providers';
+import { offerBridgeSimulator } from './bridge-simulator';
 import { readHydrationData } from './hydration-data';
 import { resolveLazyMatches } from './resolve-lazy-matches';
 import { createRoutes } from './routes';
@@ -23,6 +24,7 @@ declare global {
 
 installFlexibleLayout(window);
 installPreloadErrorRecovery(window);
+offerBridgeSimulator(window);
 
 /** Runs once the tree it is in has committed: for a hydrated tree, once hydration is done. */
 function AfterCommit({ run }: { run: () => void }) {

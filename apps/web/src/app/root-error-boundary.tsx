@@ -2,7 +2,7 @@ import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { PageColumn } from '../components/page-column/page-column';
 import { StatusView } from '../components/status-view/status-view';
 import buttons from '../components/button.module.css';
-import { useMessages } from '../lib/i18n/messages';
+import { useShellTexts } from '../lib/i18n/shell-texts';
 import { useDocumentTitle } from '../lib/routing/document-title';
 import { NotFoundView } from '../components/not-found-view/not-found-view';
 
@@ -13,7 +13,7 @@ import { NotFoundView } from '../components/not-found-view/not-found-view';
  */
 export function RootErrorBoundary() {
   const error = useRouteError();
-  const text = useMessages();
+  const text = useShellTexts();
   useDocumentTitle();
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundView />;
   return (

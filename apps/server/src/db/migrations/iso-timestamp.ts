@@ -1,5 +1,5 @@
 import { sql, type Expression, type Kysely } from 'kysely';
-import { isPostgres } from '../locking.ts';
+import { isPostgres } from '../database.ts';
 
 /**
  * The column type of a timestamp. Timestamps are ISO 8601 UTC text in one fixed format

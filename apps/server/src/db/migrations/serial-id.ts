@@ -1,5 +1,5 @@
 import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
-import { isPostgres } from '../locking.ts';
+import { isPostgres } from '../database.ts';
 
 /** SQLite fills an `integer primary key` by itself; PostgreSQL needs an identity column. */
 export function serialId(db: Kysely<unknown>) {

@@ -1,5 +1,5 @@
 import { newDemoTransactionId } from '../storekit-signer.ts';
-import { insertTransaction, recompute, type Trx } from '../../membership/membership-store.ts';
+import { insertTransaction, recompute, type Trx } from '../../membership/membership-repository.ts';
 import { periodEnd } from '../../membership/plan-period.ts';
 
 /** The demo user who is already a member when a demo server starts (DEMO_IDS.users). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
-import { newPublicId } from '../../db/public-id.ts';
 import type { Database } from '../../db/schema.ts';
+import { recordRedemption } from '../../designs/design-repository.ts';
 import type { DemoImage } from './demo-content.ts';
 import type { DemoUserKey } from './demo-ids.ts';
 import { DEMO_DESIGNS, DEMO_POINTS } from './demo-designs.ts';
@@ -20,7 +20,8 @@ export function demoDesignImages(): DemoImage[] {
 
 /**
  * Inserts the demo designs, then each user's points as the app would have written them: every
- * earning and every redemption a ledger entry, the balance the sum of them.
+ * earning and every redemption a ledger entry (redemptions written by the designs repository), the
+ * balance the sum of them.
  */
 export async function seedDesigns(
   trx: Transaction<Database>,
@@ -68,31 +69,14 @@ export async function seedDesigns(
       if (!design) throw new Error('Demo points name an unknown design');
       balance -= design.price;
       updatedAt = daysAgo(redeemed.daysAgo);
-      const publicId = newPublicId();
-      const entry = await trx
-        .insertInto('point_ledger')
-        .values({
-          user_id: user,
-          delta: -design.price,
-          balance_after: balance,
-          reason: 'redemption',
-          reference: `redemption:${publicId}`,
-          created_at: updatedAt,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('redemptions')
-        .values({
-          public_id: publicId,
-          user_id: user,
-          design_id: design.id,
-          idempotency_key: randomUUID(),
-          price_points: design.price,
-          ledger_entry_id: entry.id,
-          created_at: updatedAt,
-        })
-        .execute();
+      await recordRedemption(trx, {
+        userId: user,
+        designRowId: design.id,
+        pricePoints: design.price,
+        balanceAfter: balance,
+        idempotencyKey: randomUUID(),
+        at: updatedAt,
+      });
     }
     await trx
       .insertInto('point_balances')

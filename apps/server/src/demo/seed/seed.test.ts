@@ -4,6 +4,7 @@ import { GOODS_STATUSES } from '@guquan/contract/share';
 import { PUBLIC_ID_PATTERN } from '@guquan/contract/share-paths';
 import { openTestDatabase, type TestDatabase } from '../../test-support/test-database.ts';
 import { TEST_IMAGE_SCALE } from '../../test-support/test-app.ts';
+import { countRows, liveTables } from '../../test-support/live-schema.ts';
 import { DEMO_IDS } from './demo-ids.ts';
 import { isEmpty, seedDemoData, seedIfEmpty, wipeData } from './seed.ts';
 
@@ -57,8 +58,38 @@ describe('demo data', () => {
 
   it('wipes and seeds again to the same community (npm run seed)', async () => {
     const before = await counts();
+    // What a running server adds besides the seed: WeChat's tokens, Apple's notifications.
+    const at = new Date().toISOString();
+    await data.db
+      .insertInto('wechat_credentials')
+      .values({
+        kind: 'access_token',
+        app_id: 'wx0123456789abcdef',
+        value: 'token',
+        expires_at: at,
+        lease_token: null,
+        lease_until: null,
+        updated_at: at,
+      })
+      .execute();
+    await data.db
+      .insertInto('app_store_notifications')
+      .values({
+        notification_uuid: '0f0e0d0c-0b0a-4908-8706-050403020100',
+        notification_type: 'DID_RENEW',
+        subtype: null,
+        received_at: at,
+      })
+      .execute();
     await wipeData(data.db, data.paths);
     expect(await isEmpty(data.db)).toBe(true);
+    // Every table is empty but the schema's own rows (the plans on sale).
+    const left: Record<string, number> = {};
+    for (const table of await liveTables(data.db)) {
+      const rows = await countRows(data.db, table);
+      if (rows > 0) left[table] = rows;
+    }
+    expect(Object.keys(left)).toEqual(['membership_plans']);
     await seedDemoData(data.db, data.paths, data.phones, { imageScale: TEST_IMAGE_SCALE });
     expect(await counts()).toEqual(before);
     expect(await readdir(data.paths.media)).toHaveLength(before.images);

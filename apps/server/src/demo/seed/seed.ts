@@ -5,6 +5,7 @@ import type { Transaction } from 'kysely';
 import type { DataPaths } from '../../config/data-paths.ts';
 import type { Db } from '../../db/database.ts';
 import { newPublicId } from '../../db/public-id.ts';
+import { TABLES_CHILDREN_FIRST, userDataOf } from '../../db/user-data.ts';
 import { DEMO_IDS } from './demo-ids.ts';
 import type { Database } from '../../db/schema.ts';
 import {
@@ -33,34 +34,6 @@ function daysAgo(days: number, minutes = 0): string {
   return new Date(STORY_NOW - days * DAY_MS + minutes * 60_000).toISOString();
 }
 
-/** Tables in an order that deletes children before their parents. */
-const TABLES_CHILDREN_FIRST = [
-  'redemptions',
-  'point_ledger',
-  'point_balances',
-  'designs',
-  'media_deletions',
-  'text_outbox',
-  'retained_records',
-  'account_cases',
-  'sms_codes',
-  'account_deletion_requests',
-  'sessions',
-  'comments',
-  'note_images',
-  'notes',
-  'cabinet_goods',
-  'cabinets',
-  'goods_images',
-  'goods',
-  'sessions',
-  'memberships',
-  'app_store_transactions',
-  'app_account_tokens',
-  'users',
-  'images',
-] as const;
-
 /** Whether the database holds nothing yet (first start). */
 export async function isEmpty(db: Db): Promise<boolean> {
   const user = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
@@ -68,10 +41,12 @@ export async function isEmpty(db: Db): Promise<boolean> {
   return user === undefined && image === undefined;
 }
 
-/** Deletes every row and every image file, originals and cache. */
+/** Deletes every row (but the schema's own, the plans on sale) and every image file. */
 export async function wipeData(db: Db, paths: DataPaths): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    for (const table of TABLES_CHILDREN_FIRST) await trx.deleteFrom(table).execute();
+    for (const table of TABLES_CHILDREN_FIRST) {
+      if (!userDataOf(table).rowsFromMigrations) await trx.deleteFrom(table).execute();
+    }
   });
   await rm(paths.media, { recursive: true, force: true });
   await rm(paths.mediaCache, { recursive: true, force: true });

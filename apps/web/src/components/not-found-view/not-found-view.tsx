@@ -1,11 +1,11 @@
 import { Link } from 'react-router';
-import { useMessages } from '../../lib/i18n/messages';
+import { useShellTexts } from '../../lib/i18n/shell-texts';
 import { PageColumn } from '../page-column/page-column';
 import { StatusView } from '../status-view/status-view';
 import buttons from '../button.module.css';
 
 export function NotFoundView() {
-  const text = useMessages();
+  const text = useShellTexts();
   return (
     <PageColumn>
       <StatusView

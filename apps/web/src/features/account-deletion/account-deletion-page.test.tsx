@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DeletionOverview } from '@guquan/contract/account-deletion';
 import type { Language } from '@guquan/contract/language';
 import { LanguageProvider } from '../../lib/i18n/language-context';
-import { installFakeApp, type FakeApp } from '../../lib/in-app/fake-app.test-support';
+import { installFakeApp, type FakeApp } from '../../test-support/fake-app';
 import { AccountDeletionPage } from './account-deletion-page';
 import { formatDateTime } from '../../lib/format/dates';
 

@@ -13,7 +13,7 @@ import styles from './account-deletion-page.module.css';
  */
 export function AccountDeletionPage({ title }: { title: string }) {
   const language = useLanguage();
-  const t = deletionTexts[language];
+  const t = deletionTexts(language);
   const deletion = useAccountDeletion();
   const { phase } = deletion;
 

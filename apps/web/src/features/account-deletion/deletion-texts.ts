@@ -271,6 +271,10 @@ const en: DeletionTexts = {
   requestFailed: 'That did not go through. Check your connection and try again.',
 };
 
-export const deletionTexts: Record<Language, DeletionTexts> = { 'zh-CN': zh, en };
+const texts: Readonly<Record<Language, DeletionTexts>> = { 'zh-CN': zh, en };
+
+export function deletionTexts(language: Language): DeletionTexts {
+  return texts[language];
+}
 
 /** An exact date and time in the reader's language and time zone. */

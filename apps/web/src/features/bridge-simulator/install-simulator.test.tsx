@@ -5,12 +5,12 @@ import {
   createFakeDemoServer,
   DEMO_USERS,
   type FakeDemoServer,
-} from './fake-demo-server.test-support';
+} from '../../test-support/fake-demo-server';
 import { installSimulator } from './install-simulator';
 import { SESSION_KEY } from './simulator-state';
 
 /**
- * The simulator as connectBridge installs it, in one window for the whole file (as a page
+ * The simulator as a demo page installs it, in one window for the whole file (as a page
  * installs it once): the page's bridge talks to it through the real globals, the panel renders
  * in its own root.
  */

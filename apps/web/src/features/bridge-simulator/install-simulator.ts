@@ -7,7 +7,7 @@ import { createTransactionKeeper } from './transaction-keeper';
 
 /**
  * The bridge simulator: plays the 谷圈 app in an ordinary browser on a demo server. Only
- * connectBridge imports it (dynamically, when the server marks its pages as demo), so it is a
+ * app/bridge-simulator.ts loads it (dynamically, when the server marks its pages as demo), so it is a
  * chunk of its own that production pages never load.
  *
  * It installs what the iOS app installs, window.webkit.messageHandlers.goodsCircle, so pages use

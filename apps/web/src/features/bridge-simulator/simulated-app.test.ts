@@ -6,7 +6,7 @@ import {
   DEMO_USERS,
   memoryStorage,
   type FakeDemoServer,
-} from './fake-demo-server.test-support';
+} from '../../test-support/fake-demo-server';
 import { createSimulatedApp, PENDING_APPROVAL_MS, type SimulatedApp } from './simulated-app';
 import { SIMULATED_PRODUCTS } from './simulated-products';
 import { createSimulatorStore, type SimulatorStore } from './simulator-state';

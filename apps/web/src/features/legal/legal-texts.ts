@@ -34,6 +34,8 @@ const texts = {
   },
 } as const;
 
-export function legalTexts(language: Language) {
+export type LegalTexts = (typeof texts)[Language];
+
+export function legalTexts(language: Language): LegalTexts {
   return texts[language];
 }

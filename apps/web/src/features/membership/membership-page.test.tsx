@@ -3,7 +3,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MembershipResponse } from '@guquan/contract/membership';
 import { LanguageProvider } from '../../lib/i18n/language-context';
-import { installFakeApp, type FakeApp } from '../../lib/in-app/fake-app.test-support';
+import { installFakeApp, type FakeApp } from '../../test-support/fake-app';
 import { MembershipPage } from './membership-page';
 
 const SESSION = { token: 'T'.repeat(43), userId: 'eqv4wOwctxOn7xAR' };

@@ -16,7 +16,7 @@ import styles from './membership-page.module.css';
  */
 export function MembershipPage() {
   const language = useLanguage();
-  const text = membershipTexts[language];
+  const text = membershipTexts(language);
   const centre = useMembership();
 
   return (

@@ -3,7 +3,7 @@ import type { PlanPeriod } from '@guquan/contract/membership';
 import { pluralText } from '../../lib/i18n/plural';
 
 /** The membership centre's texts (App Store rule 3.1.2: title, length, price, renewal terms). */
-export const membershipTexts = {
+const texts = {
   'zh-CN': {
     heading: '会员中心',
     loading: '正在读取会员信息…',
@@ -136,7 +136,11 @@ export const membershipTexts = {
   },
 } as const;
 
-export type MembershipTexts = (typeof membershipTexts)[Language];
+export type MembershipTexts = (typeof texts)[Language];
+
+export function membershipTexts(language: Language): MembershipTexts {
+  return texts[language];
+}
 
 /** A price the server knows, in fen, as the App Store would write it in China. */
 export function formatFen(fen: number): string {

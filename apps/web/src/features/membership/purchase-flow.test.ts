@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Membership } from '@guquan/contract/membership';
 import { createBridge, type Bridge } from '../../lib/bridge/native-bridge';
-import { FakeAppError, installFakeApp, type FakeApp } from '../../lib/in-app/fake-app.test-support';
+import { FakeAppError, installFakeApp, type FakeApp } from '../../test-support/fake-app';
 import { createMembershipFlow } from './purchase-flow';
 
 const TOKEN = 'T'.repeat(43);

@@ -10,7 +10,7 @@ import {
   installFakeApp,
   type FakeAnswer,
   type FakeApp,
-} from '../../lib/in-app/fake-app.test-support';
+} from '../../test-support/fake-app';
 import { RedeemDesignPage } from './redeem-design-page';
 
 const DESIGN_ID = 'A-3u4-IQxQK60Fy8';

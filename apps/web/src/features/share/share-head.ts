@@ -6,7 +6,7 @@ import { pluralText } from '../../lib/i18n/plural';
 import { HERO_SLOT, slotSrcSet } from './share-image/image-slots';
 import { appBanner, shareTarget } from './open-in-app/app-link';
 import type { ShareLoaderData } from './share-loader';
-import { fill, shareMessages } from './share-messages';
+import { fill, shareTexts } from './share-texts';
 
 /** The width previews (WeChat, QQ, Weibo, Twitter) get: large enough, small enough to be quick. */
 const PREVIEW_WIDTH = 750;
@@ -35,7 +35,7 @@ const TEXTLESS_SUMMARIES: {
 } = {
   goods: (goods) => [goods.work, goods.character, goods.category].filter(Boolean).join(' · '),
   cabinet: (cabinet, language) =>
-    fill(pluralText(language, cabinet.itemCount, shareMessages(language).cabinetSummary), {
+    fill(pluralText(language, cabinet.itemCount, shareTexts(language).cabinetSummary), {
       owner: cabinet.owner.nickname,
     }),
   note: (note) => note.title,

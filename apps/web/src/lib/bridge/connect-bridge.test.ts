@@ -1,54 +1,35 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { connectBridge, isDemoMode } from './connect-bridge';
-
-const installSimulator = vi.hoisted(() => vi.fn<(win: Window) => void>());
-vi.mock('../../features/bridge-simulator/install-simulator', () => ({ installSimulator }));
+import { provideBridgeStandIn } from './bridge-stand-in';
+import { connectBridge } from './connect-bridge';
 
 interface AppGlobals {
   webkit?: unknown;
 }
 
-function markDemo(): void {
-  const meta = document.createElement('meta');
-  meta.name = 'guquan-mode';
-  meta.content = 'demo';
-  document.head.append(meta);
-}
-
 afterEach(() => {
-  document.head.replaceChildren();
+  provideBridgeStandIn(undefined);
   delete (window as AppGlobals).webkit;
-  installSimulator.mockClear();
 });
 
 describe('connectBridge', () => {
-  it('installs the simulator in an ordinary browser on a demo server', async () => {
-    markDemo();
-    expect(isDemoMode(document)).toBe(true);
+  it('lets the stand-in the app provided play the app in an ordinary browser', async () => {
+    const standIn = vi.fn(() => Promise.resolve());
+    provideBridgeStandIn(standIn);
     await connectBridge();
-    expect(installSimulator).toHaveBeenCalledWith(window);
+    expect(standIn).toHaveBeenCalledOnce();
   });
 
-  it('never installs it without the demo marker (production)', async () => {
-    expect(isDemoMode(document)).toBe(false);
+  it('has no app without a stand-in (production)', async () => {
     const bridge = await connectBridge();
-    expect(installSimulator).not.toHaveBeenCalled();
     expect(bridge.transport()).toBe('none');
   });
 
-  it('leaves the real app alone even on a demo server', async () => {
-    markDemo();
+  it('leaves the real app alone even when a stand-in was provided', async () => {
+    const standIn = vi.fn(() => Promise.resolve());
+    provideBridgeStandIn(standIn);
     (window as AppGlobals).webkit = { messageHandlers: { goodsCircle: { postMessage: vi.fn() } } };
     const bridge = await connectBridge();
-    expect(installSimulator).not.toHaveBeenCalled();
+    expect(standIn).not.toHaveBeenCalled();
     expect(bridge.transport()).toBe('ios');
-  });
-
-  it('does not take another mode value for demo', () => {
-    const meta = document.createElement('meta');
-    meta.name = 'guquan-mode';
-    meta.content = 'production';
-    document.head.append(meta);
-    expect(isDemoMode(document)).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import type { ClientInfo, InAppBrowser } from './client-info';
 
 /**
- * What a browser lets a page do to reach the app (decision 12, after callapp-lib's notes in
+ * What a browser lets a page do to reach the app (docs/decisions/0012-wechat.md, after callapp-lib's notes in
  * RESEARCH.md): whether a Universal Link (iOS) opens the app, whether a custom scheme (or an
  * Android intent) does, and whether a store link works (the App Store page on iOS, our APK on
  * Android). Where none does, the visitor needs the "open in browser" guide.

@@ -1,6 +1,6 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeAppError, installFakeApp, type FakeApp } from './fake-app.test-support';
+import { FakeAppError, installFakeApp, type FakeApp } from '../../test-support/fake-app';
 import { useAppSession } from './use-app-session';
 
 const SESSION = { token: 'T'.repeat(43), userId: 'eqv4wOwctxOn7xAR' };

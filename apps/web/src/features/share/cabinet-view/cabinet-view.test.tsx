@@ -1,10 +1,10 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Cabinet } from '@guquan/contract/share';
-import { cabinetFixture } from '../fixtures';
+import { cabinetFixture } from '../../../test-support/share-fixtures';
 import { HERO_SLOT, slotSrcSet } from '../share-image/image-slots';
 import { SharePage } from '../share-page/share-page';
-import { renderShareRoute, stubLayoutApis } from '../share-test-support';
+import { renderShareRoute, stubLayoutApis } from '../../../test-support/share-route';
 import { CabinetView } from './cabinet-view';
 
 beforeEach(stubLayoutApis);

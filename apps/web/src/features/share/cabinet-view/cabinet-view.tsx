@@ -7,7 +7,7 @@ import { useAppPrompt } from '../open-in-app/app-prompt';
 import { HERO_SLOT, TILE_SLOT } from '../share-image/image-slots';
 import { ShareImage } from '../share-image/share-image';
 import { goodsSharePath } from '../share-links';
-import { fill, useShareMessages } from '../share-messages';
+import { fill, useShareTexts } from '../share-texts';
 import { StatList } from '../stat-list/stat-list';
 import { StatusBadge } from '../status-badge/status-badge';
 import { UserChip } from '../user-chip/user-chip';
@@ -23,7 +23,7 @@ const TILES_LOADED_WITH_PAGE = 6;
 
 /** A cabinet share: its cover, whose it is, how many goods, and the goods, each to its own page. */
 export function CabinetView({ cabinet }: { cabinet: Cabinet }) {
-  const text = useShareMessages();
+  const text = useShareTexts();
   const language = useLanguage();
   const { openApp } = useAppPrompt();
   const { search } = useLocation();

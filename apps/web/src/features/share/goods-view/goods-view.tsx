@@ -2,7 +2,7 @@ import type { Goods } from '@guquan/contract/share';
 import { OpenAppButton } from '../open-app-button/open-app-button';
 import { PhotoGallery } from '../photo-gallery/photo-gallery';
 import { formatPrice } from '../share-format';
-import { useShareMessages } from '../share-messages';
+import { useShareTexts } from '../share-texts';
 import { StatList } from '../stat-list/stat-list';
 import { StatusBadge } from '../status-badge/status-badge';
 import { TagList } from '../tag-list/tag-list';
@@ -13,7 +13,7 @@ import styles from './goods-view.module.css';
 
 /** A goods share: its images, what it is, its price and status, whose it is, what they wrote. */
 export function GoodsView({ goods }: { goods: Goods }) {
-  const text = useShareMessages();
+  const text = useShareTexts();
   const facts: [string, string][] = [
     [text.work, goods.work],
     ...(goods.character ? [[text.character, goods.character] as [string, string]] : []),

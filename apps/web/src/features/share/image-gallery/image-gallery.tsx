@@ -1,8 +1,9 @@
 import { useEffect, useRef } from 'react';
 import type { Image } from '@guquan/contract/share';
+import { ImageSlides } from '../image-slide/image-slide';
 import { HERO_SLOT } from '../share-image/image-slots';
 import { ShareImage } from '../share-image/share-image';
-import { fill, useShareMessages } from '../share-messages';
+import { fill, useShareTexts } from '../share-texts';
 import styles from './image-gallery.module.css';
 
 /**
@@ -23,7 +24,7 @@ export function ImageGallery({
   onIndexChange: (index: number) => void;
   onOpen: (index: number) => void;
 }) {
-  const text = useShareMessages();
+  const text = useShareTexts();
   const trackRef = useRef<HTMLDivElement>(null);
   /** The index the scroll position last reported: not scrolled to again by the effect below. */
   const scrolledIndex = useRef(index);
@@ -49,14 +50,8 @@ export function ImageGallery({
   return (
     <section className={styles.gallery} aria-roledescription="carousel" aria-label={text.gallery}>
       <div ref={trackRef} className={styles.track} onScroll={onScroll}>
-        {images.map((image, position) => (
-          <div
-            key={`${image.id}-${position}`}
-            className={styles.slide}
-            role="group"
-            aria-roledescription="slide"
-            aria-label={fill(text.slide, { n: position + 1, total })}
-          >
+        <ImageSlides images={images} className={styles.slide}>
+          {(image, position) => (
             <button
               type="button"
               className={styles.open}
@@ -75,8 +70,8 @@ export function ImageGallery({
               />
               <span className="visually-hidden">{text.viewLarge}</span>
             </button>
-          </div>
-        ))}
+          )}
+        </ImageSlides>
       </div>
       {total > 1 ? (
         <p className={styles.counter} aria-hidden="true">

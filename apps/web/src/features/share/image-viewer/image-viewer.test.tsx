@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { goodsFixture } from '../fixtures';
-import { stubLayoutApis } from '../share-test-support';
+import { goodsFixture } from '../../../test-support/share-fixtures';
+import { stubLayoutApis } from '../../../test-support/share-route';
 import { ImageViewer } from './image-viewer';
 
 beforeEach(stubLayoutApis);

@@ -8,9 +8,10 @@ import {
   type PointerEvent,
 } from 'react';
 import type { Image } from '@guquan/contract/share';
+import { ImageSlides } from '../image-slide/image-slide';
 import { FULL_SCREEN_SLOT } from '../share-image/image-slots';
 import { ShareImage } from '../share-image/share-image';
-import { fill, useShareMessages } from '../share-messages';
+import { fill, useShareTexts } from '../share-texts';
 import {
   clampTransform,
   containedSize,
@@ -61,7 +62,7 @@ export function ImageViewer({
   onIndexChange: (index: number) => void;
   onClose: () => void;
 }) {
-  const text = useShareMessages();
+  const text = useShareTexts();
   const titleId = useId();
   const trackRef = useRef<HTMLDivElement>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
@@ -279,15 +280,8 @@ export function ImageViewer({
         onPointerUp={onPointerUp}
         onPointerCancel={onPointerCancel}
       >
-        {images.map((image, position) => (
-          <div
-            key={`${image.id}-${position}`}
-            className={styles.slide}
-            role="group"
-            aria-roledescription="slide"
-            aria-label={fill(text.slide, { n: position + 1, total })}
-            aria-hidden={position === index ? undefined : true}
-          >
+        <ImageSlides images={images} className={styles.slide} current={index}>
+          {(image, position) => (
             <ShareImage
               image={image}
               slot={FULL_SCREEN_SLOT}
@@ -298,8 +292,8 @@ export function ImageViewer({
                 imageRefs.current[position] = element;
               }}
             />
-          </div>
-        ))}
+          )}
+        </ImageSlides>
       </div>
       <p className={styles.counter} aria-live="polite">
         {counter}

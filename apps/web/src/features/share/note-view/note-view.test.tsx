@@ -1,9 +1,9 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Note } from '@guquan/contract/share';
-import { noteFixture } from '../fixtures';
+import { noteFixture } from '../../../test-support/share-fixtures';
 import { SharePage } from '../share-page/share-page';
-import { renderShareRoute, stubLayoutApis } from '../share-test-support';
+import { renderShareRoute, stubLayoutApis } from '../../../test-support/share-route';
 import { USER_LINK_REL } from '../user-text/user-text';
 import { NoteView } from './note-view';
 

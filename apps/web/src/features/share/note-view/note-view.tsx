@@ -6,7 +6,7 @@ import { useAppPrompt } from '../open-in-app/app-prompt';
 import { PhotoGallery } from '../photo-gallery/photo-gallery';
 import { chinaDay } from '../../../lib/format/dates';
 import { formatCount } from '../share-format';
-import { fill, useShareMessages } from '../share-messages';
+import { fill, useShareTexts } from '../share-texts';
 import { StatList } from '../stat-list/stat-list';
 import { TagList } from '../tag-list/tag-list';
 import { UserChip } from '../user-chip/user-chip';
@@ -16,7 +16,7 @@ import styles from './note-view.module.css';
 
 /** A note share: images, author, title, the text as written, counts and the top comments. */
 export function NoteView({ note }: { note: Note }) {
-  const text = useShareMessages();
+  const text = useShareTexts();
   const language = useLanguage();
   const { openApp } = useAppPrompt();
   // Tags the text already shows as #tag are not listed twice.

@@ -1,7 +1,7 @@
 import { useRef, useSyncExternalStore } from 'react';
 import { AppMark } from '../../../components/app-mark/app-mark';
 import { useAppPrompt } from '../open-in-app/app-prompt';
-import { useShareMessages } from '../share-messages';
+import { useShareTexts } from '../share-texts';
 import { WeChatLaunchTag } from '../wechat/wechat-launch-tag';
 import { dismissAppBar, isAppBarDismissed, subscribeToAppBar } from './dismissed-store';
 import styles from './open-app-bar.module.css';
@@ -11,7 +11,7 @@ import styles from './open-app-bar.module.css';
  * wall: it stays small, and once closed it stays closed for the session.
  */
 export function OpenAppBar() {
-  const text = useShareMessages();
+  const text = useShareTexts();
   const { openApp } = useAppPrompt();
   const dismissed = useSyncExternalStore(subscribeToAppBar, isAppBarDismissed, () => false);
   const open = useRef<HTMLButtonElement>(null);

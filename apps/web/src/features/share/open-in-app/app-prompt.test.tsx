@@ -2,10 +2,10 @@ import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { download } from '@content/site.json';
 import type { ClientInfo } from '../../../lib/client/client-info';
-import { goodsFixture } from '../fixtures';
+import { goodsFixture } from '../../../test-support/share-fixtures';
 import { GoodsView } from '../goods-view/goods-view';
 import { SharePage } from '../share-page/share-page';
-import { renderShareRoute, stubLayoutApis } from '../share-test-support';
+import { renderShareRoute, stubLayoutApis } from '../../../test-support/share-route';
 import { browserLocation } from './browser-location';
 
 const IPHONE =

@@ -4,7 +4,7 @@ import type { ShareKind } from '@guquan/contract/share-paths';
 import { OpenInBrowserGuide } from '../../../components/open-in-browser-guide/open-in-browser-guide';
 import { needsBrowserForStores } from '../../../lib/client/app-opening';
 import { useClientInfo } from '../../../lib/client/client-info-context';
-import { fill, useShareMessages } from '../share-messages';
+import { fill, useShareTexts } from '../share-texts';
 import type { ShareCard } from '../wechat/wechat-js-sdk';
 import { useWeChat } from '../wechat/use-wechat';
 import { schemeLink, shareTarget } from './app-link';
@@ -47,7 +47,7 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
     : null;
   const client = useClientInfo();
   const { inAppBrowser } = client;
-  const text = useShareMessages();
+  const text = useShareTexts();
   return (
     <AppPromptContext
       value={{ openApp, setImage, wechatLaunch, setShareCard: wechat.setShareCard }}

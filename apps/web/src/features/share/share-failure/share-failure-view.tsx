@@ -4,7 +4,7 @@ import { StatusView } from '../../../components/status-view/status-view';
 import buttons from '../../../components/button.module.css';
 import { useAppPrompt } from '../open-in-app/app-prompt';
 import { keepLanguage, WEBSITE_PATH } from '../share-links';
-import { fill, useShareMessages, type ShareFailureState } from '../share-messages';
+import { fill, useShareTexts, type ShareFailureState } from '../share-texts';
 import styles from './share-failure-view.module.css';
 
 const EMBLEMS: Readonly<Record<ShareFailureState, string>> = {
@@ -28,7 +28,7 @@ export function ShareFailureView({
   state: ShareFailureState;
   onRetry: () => void;
 }) {
-  const text = useShareMessages();
+  const text = useShareTexts();
   const { openApp } = useAppPrompt();
   const { search } = useLocation();
   const failure = text.failures[state];

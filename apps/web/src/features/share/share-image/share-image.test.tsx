@@ -1,7 +1,7 @@
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { goodsFixture } from '../fixtures';
+import { goodsFixture } from '../../../test-support/share-fixtures';
 import { AVATAR_SLOT, FULL_SCREEN_SLOT, HERO_SLOT, TILE_SLOT, slotSrcSet } from './image-slots';
 import { ShareImage } from './share-image';
 

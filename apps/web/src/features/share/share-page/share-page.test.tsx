@@ -1,10 +1,10 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Goods } from '@guquan/contract/share';
-import { goodsFixture } from '../fixtures';
+import { goodsFixture } from '../../../test-support/share-fixtures';
 import { GoodsView } from '../goods-view/goods-view';
 import type { LoadedShare } from '../share-loader';
-import { renderShareRoute, stubLayoutApis } from '../share-test-support';
+import { renderShareRoute, stubLayoutApis } from '../../../test-support/share-route';
 import { SharePage } from './share-page';
 
 beforeEach(stubLayoutApis);

@@ -1,5 +1,5 @@
 import type { ShareKind } from '@guquan/contract/share-paths';
-import { useShareMessages } from '../share-messages';
+import { useShareTexts } from '../share-texts';
 import styles from './share-skeleton.module.css';
 
 /** The parts of each kind's page that the skeleton draws: hero picture, price row, grid of goods. */
@@ -16,7 +16,7 @@ const SHAPES: Readonly<
  * their size, so nothing jumps when the item arrives.
  */
 export function ShareSkeleton({ kind }: { kind: ShareKind }) {
-  const text = useShareMessages();
+  const text = useShareTexts();
   const shape = SHAPES[kind];
   return (
     <div className={styles.skeleton} aria-busy="true" data-kind={kind}>

@@ -1,7 +1,7 @@
 import { useLanguage } from '../../../lib/i18n/language-context';
 import { pluralText } from '../../../lib/i18n/plural';
 import { formatCount } from '../share-format';
-import { useShareMessages } from '../share-messages';
+import { useShareTexts } from '../share-texts';
 import styles from './stat-list.module.css';
 
 export type StatKind = 'likes' | 'wants' | 'collects' | 'comments';
@@ -15,7 +15,7 @@ const ICONS: Readonly<Record<StatKind, string>> = {
 
 /** Likes, wants, collects, comments: icon, number (1.2万 / 12.3k) and its name ("1 like"). */
 export function StatList({ stats }: { stats: readonly (readonly [StatKind, number])[] }) {
-  const text = useShareMessages();
+  const text = useShareTexts();
   const language = useLanguage();
   return (
     <ul className={styles.list} aria-label={text.counts}>

@@ -6,7 +6,7 @@ import {
 import { WECHAT_JS_SDK_URL } from '@guquan/contract/wechat-page';
 
 /**
- * WeChat's JS-SDK on a share page, loaded on demand inside WeChat only (decision 12): ask our
+ * WeChat's JS-SDK on a share page, loaded on demand inside WeChat only (docs/decisions/0012-wechat.md): ask our
  * server to sign wx.config for this page's exact address, load WeChat's script, configure it, and
  * resolve once WeChat says ready. Any failure (our server, WeChat, the script, a rejected
  * signature, a timeout) rejects: the page then keeps its "open in browser" guide.

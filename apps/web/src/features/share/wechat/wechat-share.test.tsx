@@ -2,11 +2,11 @@ import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WECHAT_JS_CONFIG_PATH } from '@guquan/contract/wechat';
 import { WECHAT_JS_SDK_URL } from '@guquan/contract/wechat-page';
-import { goodsFixture } from '../fixtures';
+import { goodsFixture } from '../../../test-support/share-fixtures';
 import { GoodsView } from '../goods-view/goods-view';
 import { browserLocation } from '../open-in-app/browser-location';
 import { SharePage } from '../share-page/share-page';
-import { renderShareRoute, stubLayoutApis } from '../share-test-support';
+import { renderShareRoute, stubLayoutApis } from '../../../test-support/share-route';
 import type { Wx } from './wechat-js-sdk';
 
 const PAGE = '/anime_merch_web/AppShare/goodsShare?id=goodsAAAAAAAAAA1&from=singlemessage';

@@ -4,10 +4,10 @@ import { createMemoryRouter, RouterProvider, type LoaderFunction } from 'react-r
 import { vi } from 'vitest';
 import type { Language } from '@guquan/contract/language';
 import { BASE_PATH } from '@guquan/contract/site-paths';
-import type { ClientInfo } from '../../lib/client/client-info';
-import { ClientInfoProvider } from '../../lib/client/client-info-context';
-import { LanguageProvider } from '../../lib/i18n/language-context';
-import { shareShouldRevalidate } from './share-revalidate';
+import type { ClientInfo } from '../lib/client/client-info';
+import { ClientInfoProvider } from '../lib/client/client-info-context';
+import { LanguageProvider } from '../lib/i18n/language-context';
+import { shareShouldRevalidate } from '../features/share/share-revalidate';
 
 /** What the share tests render: one share route in a memory router, and the pages it links to. */
 export function renderShareRoute({

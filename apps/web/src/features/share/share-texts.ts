@@ -7,7 +7,7 @@ import { useLanguage } from '../../lib/i18n/language-context';
  * Every text of the share pages, in both languages. `{n}`, `{total}`, `{app}` are filled in. Texts
  * with a count are PluralTexts (lib/i18n/plural.ts): English has a form for one and for other.
  */
-const messages = {
+const texts = {
   'zh-CN': {
     appName: '谷圈',
     appBarText: '打开谷圈 App，看更多同好的谷子',
@@ -210,11 +210,11 @@ const messages = {
   },
 } as const;
 
-export type ShareMessages = (typeof messages)['zh-CN'];
-export type ShareFailureState = keyof ShareMessages['failures'];
+type ChineseTexts = (typeof texts)['zh-CN'];
+export type ShareFailureState = keyof ChineseTexts['failures'];
 
 // Typed against the Chinese texts: an English text missing or misshapen fails the type check.
-const byLanguage: Readonly<Record<Language, DeepStrings<ShareMessages>>> = messages;
+const byLanguage: Readonly<Record<Language, DeepStrings<ChineseTexts>>> = texts;
 
 type DeepStrings<T> = T extends string
   ? string
@@ -222,14 +222,14 @@ type DeepStrings<T> = T extends string
     ? readonly string[]
     : { readonly [K in keyof T]: DeepStrings<T[K]> };
 
-export type ShareTexts = DeepStrings<ShareMessages>;
+export type ShareTexts = DeepStrings<ChineseTexts>;
 
-export function shareMessages(language: Language): ShareTexts {
+export function shareTexts(language: Language): ShareTexts {
   return byLanguage[language];
 }
 
-export function useShareMessages(): ShareTexts {
-  return shareMessages(useLanguage());
+export function useShareTexts(): ShareTexts {
+  return shareTexts(useLanguage());
 }
 
 /** Fills `{name}` placeholders: `fill('第 {n} 张', { n: 2 })`. */

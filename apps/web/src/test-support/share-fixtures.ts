@@ -1,8 +1,17 @@
-import type { Cabinet, Goods, Image, Note, UserSummary } from '@guquan/contract/share';
+import {
+  cabinetSchema,
+  goodsSchema,
+  noteSchema,
+  type Cabinet,
+  type Goods,
+  type Image,
+  type Note,
+  type UserSummary,
+} from '@guquan/contract/share';
 
 /**
- * Share items for tests and for looking at the pages by hand: typed by the contract, and checked
- * against its schemas in fixtures.test.ts so they stay what the API may answer.
+ * Share items for the share pages' tests: typed by the contract and parsed by its schemas as they
+ * are made, so a fixture the API could not answer fails every test that uses it.
  */
 
 function image(id: string, width: number, height: number, alt = ''): Image {
@@ -17,7 +26,7 @@ export const ownerFixture: UserSummary = {
 
 const commenter: UserSummary = { id: 'userBBBBBBBBBBB2', nickname: '乙骨忧太本命', avatar: null };
 
-export const goodsFixture: Goods = {
+export const goodsFixture: Goods = goodsSchema.parse({
   id: 'goodsAAAAAAAAAA1',
   name: '咒术回战 五条悟 吧唧 第二弹 闪粉款',
   work: '咒术回战',
@@ -36,9 +45,9 @@ export const goodsFixture: Goods = {
   text: '全新未拆，只拆出来拍了照。\n包邮，可小刀。\n\n同担可私，不接受换谷。',
   tags: ['咒术回战', '五条悟', '吧唧'],
   createdAt: '2025-11-02T08:30:00.000Z',
-};
+} satisfies Goods);
 
-export const cabinetFixture: Cabinet = {
+export const cabinetFixture: Cabinet = cabinetSchema.parse({
   id: 'cabinetAAAAAAAA1',
   name: '我的咒术痛柜',
   cover: image('coverAAAAAAAAAA1', 1280, 960, '摆满咒术回战谷子的玻璃柜'),
@@ -77,9 +86,9 @@ export const cabinetFixture: Cabinet = {
   text: '三年收下来的咒术谷子都在这里了。\n欢迎同好来逛！',
   likes: 256,
   createdAt: '2025-10-20T12:00:00.000Z',
-};
+} satisfies Cabinet);
 
-export const noteFixture: Note = {
+export const noteFixture: Note = noteSchema.parse({
   id: 'noteAAAAAAAAAAA1',
   title: '第一次出谷的避雷心得',
   text: [
@@ -116,4 +125,4 @@ export const noteFixture: Note = {
     },
   ],
   createdAt: '2025-11-02T08:30:00.000Z',
-};
+} satisfies Note);

@@ -1,4 +1,4 @@
-import type { InAppBrowser, Platform } from './client-info';
+import type { InAppBrowser, Platform } from '../lib/client/client-info';
 
 /**
  * User-Agents as the apps really send them (recent versions of each), for the tests that check

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import type { PhoneProtection } from './phone-protection.ts';
+import type { Database } from './schema.ts';
+import type { PhoneProtection } from '../crypto/phone-protection.ts';
 
 /**
  * After a key rotation, rewrites the numbers an old key encrypted with the current key (and

@@ -22,7 +22,7 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export interface SessionStoreOptions {
+export interface SessionRepositoryOptions {
   now?: () => Date;
   /**
    * Runs in the log-in's transaction: what other features do when a user logs in (app.ts wires
@@ -35,7 +35,7 @@ export interface SessionStoreOptions {
  * Sessions: tokens are 32 random bytes, handed out once and stored only as their SHA-256 (a
  * high-entropy token needs no slow hash), looked up by that hash.
  */
-export function sessionStore(db: Db, options: SessionStoreOptions = {}) {
+export function sessionRepository(db: Db, options: SessionRepositoryOptions = {}) {
   const now = options.now ?? (() => new Date());
   return {
     async issue(user: SessionUser): Promise<IssuedSession> {
@@ -82,16 +82,25 @@ export function sessionStore(db: Db, options: SessionStoreOptions = {}) {
         .execute();
     },
 
-    /** Ends every session of a user (account deletion). */
-    async revokeAll(userId: number): Promise<void> {
-      await db
+    /**
+     * Ends every session of a user (account deletion), but the one of `except` (the token of the
+     * request that asked), at `at`, in the caller's transaction `trx` when given.
+     */
+    async revokeAll(
+      userId: number,
+      { except, at = now(), trx = db }: { except?: string; at?: Date; trx?: Kysely<Database> } = {},
+    ): Promise<void> {
+      await trx
         .updateTable('sessions')
-        .set({ revoked_at: now().toISOString() })
+        .set({ revoked_at: at.toISOString() })
         .where('user_id', '=', userId)
         .where('revoked_at', 'is', null)
+        .$if(except !== undefined, (query) =>
+          query.where('token_hash', '!=', hashToken(except ?? '')),
+        )
         .execute();
     },
   };
 }
 
-export type SessionStore = ReturnType<typeof sessionStore>;
+export type SessionRepository = ReturnType<typeof sessionRepository>;

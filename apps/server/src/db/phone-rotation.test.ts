@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../test-support/test-database.ts';
-import { demoPhoneKeys } from './phone-keys.ts';
-import { phoneProtection, type PhoneKey } from './phone-protection.ts';
+import { demoPhoneKeys } from '../crypto/phone-keys.ts';
+import { phoneProtection, type PhoneKey } from '../crypto/phone-protection.ts';
 import { reencryptPhones } from './phone-rotation.ts';
 
 let data: TestDatabase | undefined;

@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import { DEMO_PATHS } from './demo-api';
+import { DEMO_PATHS } from '../features/bridge-simulator/demo-api';
 
 /**
  * A stand-in for the demo server's endpoints the simulator calls, as a fetch function: demo users,

@@ -2,7 +2,7 @@ import type { Language } from '@guquan/contract/language';
 import { useLanguage } from './language-context';
 
 /** The texts of the shell itself (pages carry their own content). */
-const messages = {
+const texts = {
   'zh-CN': {
     underConstruction: '此页面正在建设中，很快就会上线。',
     toWebsite: '前往谷圈官网',
@@ -24,12 +24,12 @@ const messages = {
   },
 } as const satisfies Record<Language, Record<string, string>>;
 
-export type Messages = (typeof messages)[Language];
+export type ShellTexts = (typeof texts)[Language];
 
-export function messagesFor(language: Language): Messages {
-  return messages[language];
+export function shellTexts(language: Language): ShellTexts {
+  return texts[language];
 }
 
-export function useMessages(): Messages {
-  return messagesFor(useLanguage());
+export function useShellTexts(): ShellTexts {
+  return shellTexts(useLanguage());
 }
