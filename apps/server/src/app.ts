@@ -31,6 +31,7 @@ import { designRoutes } from './designs/design-routes.ts';
 import { designRepository } from './designs/design-repository.ts';
 import { accountDeletionRoutes } from './account-deletion/account-deletion-routes.ts';
 import { runAccountDeletionJob } from './account-deletion/deletion-job.ts';
+import { deletionLosses } from './account-deletion/deletion-losses.ts';
 import { cancelPendingRequest } from './account-deletion/deletion-requests.ts';
 import { scheduleAccountDeletionJob } from './account-deletion/deletion-schedule.ts';
 import { deliverQueuedTexts, TEXT_OUTBOX_INTERVAL_MS } from './account-deletion/text-outbox.ts';
@@ -226,8 +227,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(shareRoutes, { shares });
       await api.register(sessionRoutes, { sessions });
       await api.register(membershipRoutes, { sessions, membership });
-      await api.register(designRoutes, { designs: designRepository(db), sessions });
-      await api.register(accountDeletionRoutes, { db, sessions, sms, phones });
+      const designs = designRepository(db);
+      await api.register(designRoutes, { designs, sessions });
+      await api.register(accountDeletionRoutes, {
+        db,
+        losses: deletionLosses(db, designs),
+        sessions,
+        sms,
+        phones,
+      });
       // WeChat's JS-SDK signature exists only with the WeChat settings (decision 12).
       if (config.wechat) {
         const tickets = credentialCache({
