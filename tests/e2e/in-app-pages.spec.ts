@@ -295,7 +295,7 @@ test.describe('membership centre (iOS) @once', () => {
     await buy.click();
     await expect(page.getByText(/^Done! Your membership is valid until/)).toBeVisible();
     expect((await readMembership(request, session)).status).toBe('active');
-    await expect(page.getByText('Your membership is active')).toBeVisible();
+    await expect(page.getByText('Your membership is active', { exact: true })).toBeVisible();
     // A member is not sold the membership again: the page is the member's now.
     await expect(page.getByRole('heading', { name: 'Your membership' })).toBeVisible();
     await expect(page.getByRole('button', { name: /^Subscribe/ })).toHaveCount(0);
@@ -321,14 +321,15 @@ test.describe('membership centre (iOS) @once', () => {
     const renewal = new Intl.DateTimeFormat('en', { dateStyle: 'long' }).format(
       new Date(before.expiresAt ?? ''),
     );
-    await expect(page.getByText(`Renews on ${renewal}`)).toBeVisible();
+    await expect(page.getByText(`Renews on ${renewal}`, { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: /^Subscribe/ })).toHaveCount(0);
     await expect(page.getByRole('checkbox')).toHaveCount(0);
     await expectNoAxeViolations(page);
     await page.screenshot({ path: testInfo.outputPath('membership-member.png'), fullPage: true });
 
     // A downgrade waits for the renewal: nothing is bought, the expiry stays.
-    const option = page.getByRole('listitem').filter({ hasText: 'Change to Monthly membership' });
+    // The option stays where it was (its button becomes the scheduled change).
+    const option = page.getByRole('listitem').filter({ hasText: 'Monthly membership' });
     await option.getByRole('button', { name: /Change to Monthly membership/ }).click();
     await expect(option.getByRole('status')).toHaveText(
       `Done: it changes to Monthly membership when it renews on ${renewal}; until then you keep the current plan.`,
@@ -402,7 +403,7 @@ test.describe('membership centre (iOS) @once', () => {
     await page.unroute(transactions);
     await page.reload();
     await waitForApp(page);
-    await expect(page.getByText('Your membership is active')).toBeVisible();
+    await expect(page.getByText('Your membership is active', { exact: true })).toBeVisible();
     expect((await readMembership(request, session)).status).toBe('active');
   });
 
@@ -450,7 +451,9 @@ test.describe('membership centre (iOS) @once', () => {
     await expect(page.getByText(/waiting for approval/)).toBeVisible();
     // The approval arrives later, as an event from the app; the page verifies it then, and
     // nothing still says "waiting".
-    await expect(page.getByText('Your membership is active')).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText('Your membership is active', { exact: true })).toBeVisible({
+      timeout: 15_000,
+    });
     await expect(page.getByText(/^Your purchase was approved/)).toBeVisible();
     await expect(page.getByText(/waiting for approval/)).toHaveCount(0);
     expect((await readMembership(request, session)).status).toBe('active');

@@ -238,9 +238,9 @@ const en: DeletionTexts = {
   blockedHeading: 'Before you can delete your account',
   blockedIntro: (n) =>
     pluralText('en', n, {
-      one: '{n} matter is still open. To protect the people you traded with, and you, it must be settled first.',
+      one: 'To protect the people you traded with, and you, {n} open matter must be settled first.',
       other:
-        '{n} matters are still open. To protect the people you traded with, and you, they must be settled first.',
+        'To protect the people you traded with, and you, {n} open matters must be settled first.',
     }),
   blocker: {
     exposure_in_review: {

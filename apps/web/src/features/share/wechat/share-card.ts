@@ -5,8 +5,8 @@ import { shareHead } from '../share-head';
 import type { ShareCard } from './wechat-js-sdk';
 
 /**
- * The card WeChat shows when this page is shared: what its link preview says (the page's title,
- * the same summary and picture as og:*), with absolute addresses; the link is the page's
+ * The card WeChat shows when this page is shared: what its link preview says (the item's name
+ * with the app's, the same summary and picture as og:*), with absolute addresses; the link is the page's
  * canonical address (its id and language), as og:url.
  */
 export function shareCardOf<K extends ShareKind>(
@@ -17,7 +17,8 @@ export function shareCardOf<K extends ShareKind>(
   const query = new URLSearchParams({ id: facts.id, lang: facts.language });
   const head = shareHead({ kind, result: { state: 'ok', item } }, facts.language, `?${query}`);
   return {
-    title: facts.title,
+    // The same as the link preview: the item's own name and the app's.
+    title: head.previewTitle ?? facts.title,
     desc: head.description ?? '',
     link: `${facts.origin}${facts.pathname}?${query.toString()}`,
     imgUrl: head.image ? `${facts.origin}${head.image.path}` : '',
