@@ -75,7 +75,7 @@ export const membershipTexts = {
     currentPlan: (title: string, price: string) => `${title} · ${price}`,
     renewsOn: (date: string) => `下次续费：${date}`,
     endsOn: (date: string) => `已关闭自动续费，会员到 ${date} 结束，不再扣费`,
-    changesOn: (date: string, title: string) => `${date} 续费时改为「${title}」`,
+    changesOn: (date: string, title: string) => `${date}续费时改为「${title}」`,
     manage: '管理订阅',
     manageHint: '在 App Store 的订阅管理中更改套餐、取消或重新开启自动续费。',
     manageFailed:
@@ -87,15 +87,15 @@ export const membershipTexts = {
     keepCurrent: (title: string) => `保持${title}`,
     effect: {
       upgrade: '升级，立即生效：按新套餐扣费，当前套餐未用完的部分由 Apple 按比例退款。',
-      downgrade: (date: string) => `降级，${date} 续费时生效，在此之前保持当前套餐。`,
+      downgrade: (date: string) => `降级，${date}续费时生效，在此之前保持当前套餐。`,
       crossgradeNow: '立即生效：按新套餐扣费，当前套餐未用完的部分由 Apple 按比例退款。',
-      crossgradeRenewal: (date: string) => `${date} 续费时生效，在此之前保持当前套餐。`,
+      crossgradeRenewal: (date: string) => `${date}续费时生效，在此之前保持当前套餐。`,
       keep: '取消待生效的更改，续费时仍为当前套餐。',
     },
     changing: '正在向 App Store 更改套餐…',
     changedNow: (title: string, date: string) => `已改为「${title}」，会员有效期至 ${date}。`,
     changeScheduled: (title: string, date: string) =>
-      `已安排：${date} 续费时改为「${title}」，在此之前保持当前套餐。`,
+      `已安排：${date}续费时改为「${title}」，在此之前保持当前套餐。`,
     changeKept: '已保持当前套餐，续费时不再更改。',
     approved: (date: string) => `购买已获批准，会员生效中，有效期至 ${date}。`,
     logIn: '登录',

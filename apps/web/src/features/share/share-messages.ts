@@ -117,7 +117,7 @@ const messages = {
     openInApp: {
       goods: 'View this item in the app',
       cabinet: 'Browse this cabinet in the app',
-      note: 'Comment on and save this note in the app',
+      note: 'Comment and save it in the app',
     },
     openApp: 'Open the Goods Circle app',
     toWebsite: 'Go to the Goods Circle website',
