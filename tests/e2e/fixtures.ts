@@ -69,7 +69,7 @@ export const TEXTS = {
     notFound: 'Page not found',
     loadFailed: 'The page could not be loaded',
     retry: 'Try again',
-    toWebsite: 'Go to the goods-circle website',
+    toWebsite: 'Go to the Goods Circle website',
   },
 } as const satisfies Record<Language, Record<string, string>>;
 

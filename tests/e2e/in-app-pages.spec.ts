@@ -113,8 +113,42 @@ test.describe('redeem a design drawing @once', () => {
     expect(after.balance).toBe(before.balance - 200);
     await expect(page.getByText(`You have ${after.balance} points left`)).toBeVisible();
 
-    await page.getByRole('button', { name: 'Open in the app' }).click();
+    // Already in the app: the page opens the app's own screen of the drawing, through the bridge.
+    await expect(page.getByRole('button', { name: /Open in the app/ })).toHaveCount(0);
+    await page.getByRole('button', { name: 'View the design' }).click();
     await expect(page.getByText(`design/${DEMO_IDS.designs.sakura}`)).toBeVisible();
+  });
+
+  test('the designer is told the design is their own, and the server refuses to sell it to them', async ({
+    page,
+    request,
+  }) => {
+    const session = await logIn(request, 'beika');
+    const before = await readDesign(request, session, DEMO_IDS.designs.shelf);
+    expect(before.ownDesign).toBe(true);
+    await playTheApp(page, session);
+    await open(page, designUrl(DEMO_IDS.designs.shelf));
+    await waitForApp(page);
+    await expect(page.getByRole('heading', { name: 'This is your own design' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Redeem', exact: true })).toHaveCount(0);
+    const refused = await request.post(`${API}/designs/${DEMO_IDS.designs.shelf}/redemptions`, {
+      headers: {
+        authorization: `Bearer ${session.token}`,
+        'idempotency-key': '6f1c2c52-9d7a-4a57-9d33-7a4b4d2f0c11',
+      },
+    });
+    expect(refused.status()).toBe(409);
+    expect(await readDesign(request, session, DEMO_IDS.designs.shelf)).toEqual(before);
+  });
+
+  test('too few points leads to the app’s page on earning them', async ({ page, request }) => {
+    const session = await logIn(request, 'satoru');
+    await playTheApp(page, session);
+    await open(page, designUrl(DEMO_IDS.designs.shelf));
+    await waitForApp(page);
+    await expect(page.getByRole('heading', { name: 'Not enough points' })).toBeVisible();
+    await page.getByRole('button', { name: 'How to earn points' }).click();
+    await expect(page.getByText('points/earn')).toBeVisible();
   });
 
   for (const { name, user, design, heading } of [
@@ -251,7 +285,8 @@ test.describe('membership centre (iOS) @once', () => {
     );
     await expectNoAxeViolations(page);
 
-    const buy = page.getByRole('button', { name: /Agree and subscribe/ });
+    // The button offers the purchase; the box, not the button's words, is the consent.
+    const buy = page.getByRole('button', { name: 'Subscribe for ¥25.00/month' });
     await buy.click();
     await expect(page.getByText(/Please read and agree/)).toBeVisible();
     expect((await readMembership(request, session)).status).toBe('none');
@@ -260,12 +295,92 @@ test.describe('membership centre (iOS) @once', () => {
     await buy.click();
     await expect(page.getByText(/^Done! Your membership is valid until/)).toBeVisible();
     expect((await readMembership(request, session)).status).toBe('active');
-    await expect(page.getByText('Your membership is active')).toBeVisible();
+    await expect(page.getByText('Your membership is active', { exact: true })).toBeVisible();
+    // A member is not sold the membership again: the page is the member's now.
+    await expect(page.getByRole('heading', { name: 'Your membership' })).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Subscribe/ })).toHaveCount(0);
     const unfinished = await page.evaluate(
       () => localStorage.getItem('guquan.bridgeSimulator.transactions') ?? '[]',
     );
     const kept = JSON.parse(unfinished) as { finished?: boolean }[];
     expect(kept.filter((entry) => entry.finished === false)).toEqual([]);
+  });
+
+  test('an active member sees their plan and renewal date, and changes the plan through StoreKit, never buying again', async ({
+    page,
+    request,
+  }, testInfo) => {
+    const session = await logIn(request, 'satoru');
+    const before = await readMembership(request, session);
+    expect(before).toMatchObject({ status: 'active', productId: 'vip.yearly' });
+    await playTheApp(page, session);
+    await open(page, membershipUrl());
+    await waitForApp(page);
+    await expect(page.getByRole('heading', { name: 'Your membership' })).toBeVisible();
+    await expect(page.getByText('Yearly membership · ¥238.00/year')).toBeVisible();
+    const renewal = new Intl.DateTimeFormat('en', { dateStyle: 'long' }).format(
+      new Date(before.expiresAt ?? ''),
+    );
+    await expect(page.getByText(`Renews on ${renewal}`, { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Subscribe/ })).toHaveCount(0);
+    await expect(page.getByRole('checkbox')).toHaveCount(0);
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: testInfo.outputPath('membership-member.png'), fullPage: true });
+
+    // A downgrade waits for the renewal: nothing is bought, the expiry stays.
+    // The option stays where it was (its button becomes the scheduled change).
+    const option = page.getByRole('listitem').filter({ hasText: 'Monthly membership' });
+    await option.getByRole('button', { name: /Change to Monthly membership/ }).click();
+    await expect(option.getByRole('status')).toHaveText(
+      `Done: it changes to Monthly membership when it renews on ${renewal}; until then you keep the current plan.`,
+    );
+    await expect(option.getByRole('status')).toBeInViewport();
+    expect(await readMembership(request, session)).toEqual({
+      ...before,
+      renewalProductId: 'vip.monthly',
+    });
+    // Keeping the yearly plan undoes it.
+    await page.getByRole('button', { name: 'Keep Yearly membership' }).click();
+    await expect(
+      page.getByText('You keep the current plan: nothing changes at the renewal.'),
+    ).toBeVisible();
+    expect(await readMembership(request, session)).toEqual({
+      ...before,
+      renewalProductId: 'vip.yearly',
+    });
+
+    // The App Store's own management opens from the page and comes back to it.
+    await page.getByRole('button', { name: 'Manage subscription' }).click();
+    await page.getByRole('button', { name: 'Back to the page' }).click();
+    await expect(page.getByText('Yearly membership · ¥238.00/year')).toBeVisible();
+    expect(await readMembership(request, session)).toEqual({
+      ...before,
+      renewalProductId: 'vip.yearly',
+    });
+  });
+
+  test('the chosen plan and the consent survive reading the agreement and coming back', async ({
+    page,
+    request,
+  }, testInfo) => {
+    const session = await logIn(request, 'yuyuan');
+    await playTheApp(page, session);
+    await page.setViewportSize({ width: 320, height: 640 });
+    await open(page, membershipUrl());
+    await waitForApp(page);
+    await page.screenshot({
+      path: testInfo.outputPath('membership-non-member.png'),
+      fullPage: true,
+    });
+    await page.getByRole('radio', { name: /Yearly membership/ }).check();
+    await page.getByRole('checkbox').check();
+    await page.getByRole('link', { name: 'Membership agreement' }).click();
+    await expect(page).toHaveURL(/\/agreement\/vip\/VipAgreement/);
+    await page.goBack();
+    await waitForApp(page);
+    await expect(page.getByRole('radio', { name: /Yearly membership/ })).toBeChecked();
+    await expect(page.getByRole('checkbox')).toBeChecked();
+    await expect(page.getByRole('button', { name: 'Subscribe for ¥238.00/year' })).toBeVisible();
   });
 
   test('a purchase that could not reach the server is kept, and sent again on the next visit', async ({
@@ -281,14 +396,14 @@ test.describe('membership centre (iOS) @once', () => {
     const transactions = `**${API}/membership/transactions`;
     await page.route(transactions, (route) => route.abort('failed'));
     await page.getByRole('checkbox').check();
-    await page.getByRole('button', { name: /Agree and subscribe/ }).click();
+    await page.getByRole('button', { name: /^Subscribe for/ }).click();
     await expect(page.getByText(/You have paid, but our server cannot be reached/)).toBeVisible();
     expect((await readMembership(request, session)).status).toBe('none');
 
     await page.unroute(transactions);
     await page.reload();
     await waitForApp(page);
-    await expect(page.getByText('Your membership is active')).toBeVisible();
+    await expect(page.getByText('Your membership is active', { exact: true })).toBeVisible();
     expect((await readMembership(request, session)).status).toBe('active');
   });
 
@@ -298,7 +413,7 @@ test.describe('membership centre (iOS) @once', () => {
     await open(page, membershipUrl());
     await waitForApp(page);
     await page.getByRole('checkbox').check();
-    await page.getByRole('button', { name: /Agree and subscribe/ }).click();
+    await page.getByRole('button', { name: /^Subscribe for/ }).click();
     await expect(page.getByText(/The purchase was cancelled/)).toBeVisible();
     expect((await readMembership(request, session)).status).toBe('none');
   });
@@ -312,9 +427,14 @@ test.describe('membership centre (iOS) @once', () => {
     await open(page, membershipUrl());
     await waitForApp(page);
     await page.getByRole('checkbox').check();
-    const buy = page.getByRole('button', { name: /Agree and subscribe/ });
+    const buy = page.getByRole('button', { name: /^Subscribe for/ });
     await buy.click();
-    await expect(page.getByText(/The purchase did not complete/)).toBeVisible();
+    // In the page's words, where the tap was, with a next step; never the App Store's raw text.
+    const feedback = page.locator('[role="status"]', {
+      hasText: 'The App Store could not complete the purchase',
+    });
+    await expect(feedback).toBeInViewport();
+    await expect(page.getByText(/simulated App Store error/)).toHaveCount(0);
     expect((await readMembership(request, session)).status).toBe('none');
   });
 
@@ -327,10 +447,15 @@ test.describe('membership centre (iOS) @once', () => {
     await open(page, membershipUrl());
     await waitForApp(page);
     await page.getByRole('checkbox').check();
-    await page.getByRole('button', { name: /Agree and subscribe/ }).click();
+    await page.getByRole('button', { name: /^Subscribe for/ }).click();
     await expect(page.getByText(/waiting for approval/)).toBeVisible();
-    // The approval arrives later, as an event from the app; the page verifies it then.
-    await expect(page.getByText('Your membership is active')).toBeVisible({ timeout: 15_000 });
+    // The approval arrives later, as an event from the app; the page verifies it then, and
+    // nothing still says "waiting".
+    await expect(page.getByText('Your membership is active', { exact: true })).toBeVisible({
+      timeout: 15_000,
+    });
+    await expect(page.getByText(/^Your purchase was approved/)).toBeVisible();
+    await expect(page.getByText(/waiting for approval/)).toHaveCount(0);
     expect((await readMembership(request, session)).status).toBe('active');
   });
 
@@ -353,7 +478,7 @@ test.describe('membership centre (iOS) @once', () => {
     await open(page, membershipUrl());
     await waitForApp(page);
     await expect(page.getByText(/cannot be bought on this device/)).toBeVisible();
-    await expect(page.getByRole('button', { name: /Agree and subscribe/ })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^Subscribe for/ })).toHaveCount(0);
     await expectNoAxeViolations(page);
   });
 });
@@ -470,18 +595,60 @@ test.describe('delete the account @once', () => {
     await expect(page.getByText(/Try again in/).first()).toBeVisible();
   });
 
-  test('a user with open matters sees each blocker and how to resolve it', async ({
+  test('a user with open matters sees the blocker first, in plain words, and opens the app screen that settles it', async ({
+    page,
+    request,
+  }, testInfo) => {
+    const session = await logIn(request, 'karasuno');
+    await playTheApp(page, session);
+    await page.setViewportSize({ width: 320, height: 640 });
+    await open(page, pageUrl);
+    await waitForApp(page);
+    const heading = page.getByRole('heading', { name: 'Before you can delete your account' });
+    // On the first screen at 320 px, not three screens down.
+    await expect(heading).toBeInViewport();
+    await expect(page.getByText(/^Your exposure post “.+” is still being reviewed$/)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Get code' })).toHaveCount(0);
+    await expectNoAxeViolations(page);
+    await page.screenshot({
+      path: testInfo.outputPath('deletion-blocker-320.png'),
+      fullPage: true,
+    });
+    await page.getByRole('button', { name: 'Withdraw it in My exposures' }).click();
+    await expect(page.getByText(/exposures\/mine/)).toBeVisible();
+    await page.getByRole('button', { name: 'Back to the page' }).click();
+    await expect(heading).toBeVisible();
+  });
+
+  test('logging in again during the cool-off cancels the deletion, and the page says so', async ({
     page,
     request,
   }) => {
-    const session = await logIn(request, 'karasuno');
-    await playTheApp(page, session);
+    const session = await logIn(request, 'conductor');
+    const headers = { authorization: `Bearer ${session.token}` };
+    expect((await request.post(`${API}/account/deletion/code`, { headers })).status()).toBe(201);
+    const sms = await request.get(`${API}/demo/sms/latest`, { headers });
+    const { code } = (await sms.json()) as { code: string };
+    const confirmed = await request.post(`${API}/account/deletion`, {
+      headers,
+      data: { code, confirm: true },
+    });
+    expect(confirmed.status()).toBe(201);
+    // The app logs in again (a new session): the request is withdrawn.
+    const again = await logIn(request, 'conductor');
+    expect((await deletionStatus(request, again)).request).toBeNull();
+    await playTheApp(page, again);
     await open(page, pageUrl);
     await waitForApp(page);
     await expect(
-      page.getByRole('heading', { name: 'Your account cannot be deleted yet' }),
+      page.getByText(
+        /^You logged in to Goods Circle again on .+, which cancelled your deletion request/,
+      ),
     ).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Get code' })).toHaveCount(0);
-    await expectNoAxeViolations(page);
+    // The code field's placeholder is words, not letter-spaced like the digits.
+    const spacing = await page
+      .getByLabel('SMS code')
+      .evaluate((input) => getComputedStyle(input, '::placeholder').letterSpacing);
+    expect(spacing).toBe('normal');
   });
 });

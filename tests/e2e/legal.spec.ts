@@ -96,7 +96,7 @@ const CHROME = {
     backToTop: '回到顶部',
   },
   en: {
-    home: 'goods-circle website',
+    home: 'Goods Circle website',
     effective: 'Effective',
     updated: 'Updated',
     summary: 'Summary of this version',

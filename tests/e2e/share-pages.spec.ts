@@ -257,7 +257,47 @@ test.describe('a shared item', () => {
     for (const comment of note.topComments) {
       await expect(page.getByText(comment.text).first()).toBeVisible();
     }
+    // #tags and @mentions lead nowhere on the web: they are marked, but look like text, not
+    // like links (no link colour, no pointer).
+    const paragraph = body.locator('p', { has: page.locator('span[class*="tag"]') }).first();
+    const [textColor, tagStyle] = await Promise.all([
+      paragraph.evaluate((element) => getComputedStyle(element).color),
+      paragraph
+        .locator('span[class*="tag"]')
+        .first()
+        .evaluate((element) => ({
+          color: getComputedStyle(element).color,
+          cursor: getComputedStyle(element).cursor,
+        })),
+    ]);
+    expect(tagStyle).toEqual({ color: textColor, cursor: 'auto' });
     await expectNoAxeViolations(page);
+  });
+
+  test('the sticky app bar is opaque: nothing scrolling beneath shows through', async ({
+    page,
+  }) => {
+    await open(page, withLang(sharePath('goods', DEMO_IDS.goods.gallery), 'zh-CN'));
+    await waitForApp(page);
+    const bar = page.getByRole('button', { name: '打开', exact: true }).locator('..');
+    const background = await bar.evaluate((element) => {
+      let node: Element | null = element;
+      while (node && getComputedStyle(node).position !== 'sticky') node = node.parentElement;
+      return node ? getComputedStyle(node).backgroundColor : 'no sticky bar';
+    });
+    expect(background).toBe('rgb(255, 255, 255)');
+  });
+
+  test('goods tags are text, not button-like chips', async ({ page }) => {
+    await open(page, withLang(sharePath('goods', DEMO_IDS.goods.gallery), 'zh-CN'));
+    await waitForApp(page);
+    const tag = page.getByRole('list', { name: '标签' }).getByRole('listitem').first();
+    await expect(tag).toBeVisible();
+    const style = await tag.evaluate((element) => {
+      const computed = getComputedStyle(element);
+      return { background: computed.backgroundColor, radius: computed.borderTopLeftRadius };
+    });
+    expect(style).toEqual({ background: 'rgba(0, 0, 0, 0)', radius: '0px' });
   });
 
   test('a hostile note is shown as plain text: no element, no script, no horizontal scroll', async ({

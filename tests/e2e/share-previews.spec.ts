@@ -1,3 +1,5 @@
+import type { APIRequestContext } from '@playwright/test';
+import { shareApiPath } from '@guquan/contract/share-paths';
 import { DEMO_IDS } from '../../apps/server/src/demo/seed/demo-ids.ts';
 import { BASE_PATH, expect, fullPath, routeById, test, titleOf } from './fixtures.ts';
 
@@ -6,10 +8,35 @@ import { BASE_PATH, expect, fullPath, routeById, test, titleOf } from './fixture
  * raw HTML, so these tests read only the response, never the rendered page.
  */
 const SHARES = [
-  { route: routeById('goods-share'), id: DEMO_IDS.goods.gallery },
-  { route: routeById('cabinet-share'), id: DEMO_IDS.cabinets.main },
-  { route: routeById('notes-share'), id: DEMO_IDS.notes.rich },
+  { route: routeById('goods-share'), id: DEMO_IDS.goods.gallery, kind: 'goods' },
+  { route: routeById('cabinet-share'), id: DEMO_IDS.cabinets.main, kind: 'cabinet' },
+  { route: routeById('notes-share'), id: DEMO_IDS.notes.rich, kind: 'note' },
 ] as const;
+
+/** The app's name in a preview title, per language. */
+const APP_NAMES = { 'zh-CN': '谷圈', en: 'Goods Circle' } as const;
+
+/** The item's own name (a note's title), as the share API gives it. */
+async function itemName(
+  request: APIRequestContext,
+  kind: 'goods' | 'cabinet' | 'note',
+  id: string,
+): Promise<string> {
+  const response = await request.get(shareApiPath(kind, id));
+  expect(response.status()).toBe(200);
+  const body = (await response.json()) as { name?: string; title?: string };
+  return (kind === 'note' ? body.title : body.name) ?? '';
+}
+
+/** As the server escapes text into an attribute. */
+function escapeText(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/"/g, '&quot;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/'/g, '&#39;');
+}
 
 function metaContent(html: string, key: string): string | undefined {
   const tag = new RegExp(`<meta (?:name|property)="${key}" content="([^"]*)">`).exec(html);
@@ -17,7 +44,7 @@ function metaContent(html: string, key: string): string | undefined {
 }
 
 test.describe('share previews in the raw HTML', () => {
-  for (const { route, id } of SHARES) {
+  for (const { route, id, kind } of SHARES) {
     test(`${route.path} carries the item's title, description and image for previews`, async ({
       request,
       baseURL,
@@ -25,9 +52,13 @@ test.describe('share previews in the raw HTML', () => {
       const response = await request.get(`${fullPath(route)}?id=${id}&lang=zh-CN`);
       expect(response.status()).toBe(200);
       const html = await response.text();
+      // The document keeps the spec's title; the preview names what was shared, and the app.
       expect(html).toContain(`<title>${titleOf(route, 'zh-CN')}</title>`);
       expect(metaContent(html, 'og:type')).toBe('article');
-      expect(metaContent(html, 'og:title')).toBe(titleOf(route, 'zh-CN'));
+      const name = await itemName(request, kind, id);
+      expect(name.length).toBeGreaterThan(1);
+      expect(metaContent(html, 'og:title')).toBe(escapeText(`${name} - 谷圈`));
+      expect(metaContent(html, 'twitter:title')).toBe(metaContent(html, 'og:title'));
       expect(metaContent(html, 'og:description')?.length).toBeGreaterThan(4);
       expect(metaContent(html, 'twitter:card')).toBe('summary_large_image');
       expect(metaContent(html, 'og:url')).toBe(
@@ -47,6 +78,21 @@ test.describe('share previews in the raw HTML', () => {
       expect(/srcSet="([^"]+)"/.exec(firstImage)?.[1]).toBe(preloaded);
     });
   }
+
+  test('the preview title is in the page’s language, with the app’s name in it', async ({
+    request,
+  }) => {
+    for (const { route, id, kind } of SHARES) {
+      const name = await itemName(request, kind, id);
+      for (const language of ['zh-CN', 'en'] as const) {
+        const html = await (
+          await request.get(`${fullPath(route)}?id=${id}&lang=${language}`)
+        ).text();
+        expect(metaContent(html, 'og:title')).toBe(escapeText(`${name} - ${APP_NAMES[language]}`));
+        expect(html).toContain(`<title>${titleOf(route, language)}</title>`);
+      }
+    }
+  });
 
   const FAILURES = [
     { route: routeById('goods-share'), query: `?id=${DEMO_IDS.goods.private}`, status: 403 },

@@ -144,6 +144,40 @@ test('phone, 320 px and wide layouts: the hero is stacked on a phone and side by
   await expectNoAxeViolations(page);
 });
 
+test('the preview shows the app’s real screens, two whole ones side by side on a phone, never one cut at the edge', async ({
+  page,
+}) => {
+  for (const width of [390, 320]) {
+    await page.setViewportSize({ width, height: HEIGHT });
+    await openWebsite(page, 'en');
+    const scroller = page.getByRole('region', { name: 'Screens of the app' });
+    await scroller.scrollIntoViewIfNeeded();
+    const images = scroller.getByRole('img');
+    await expect(images).toHaveCount(3);
+    // Pictures of the real pages (WebP screenshots), not drawings.
+    for (const src of await images.evaluateAll((all) =>
+      all.map((img) => img.getAttribute('src')),
+    )) {
+      expect(src).toMatch(/\.webp$/);
+    }
+    const cut = async () =>
+      scroller.evaluate((box) => {
+        const frame = box.getBoundingClientRect();
+        return [...box.querySelectorAll('li')].filter((item) => {
+          const rect = item.getBoundingClientRect();
+          const shown = Math.min(rect.right, frame.right) - Math.max(rect.left, frame.left);
+          return shown > 1 && shown < rect.width - 1;
+        }).length;
+      });
+    expect(await cut(), `no card cut at ${width} px`).toBe(0);
+    await scroller.evaluate((box) => {
+      box.scrollLeft = box.scrollWidth;
+    });
+    await page.waitForTimeout(300);
+    expect(await cut(), `no card cut at ${width} px after scrolling`).toBe(0);
+  }
+});
+
 test("the download buttons put the visitor's own platform first, in the server HTML already", async ({
   page,
   userAgent,

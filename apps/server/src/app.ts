@@ -33,6 +33,7 @@ import {
   DELETION_JOB_INTERVAL_MS,
   runAccountDeletionJobAlone,
 } from './account-deletion/deletion-job.ts';
+import { deletionLosses } from './account-deletion/deletion-losses.ts';
 import { cancelPendingRequest } from './account-deletion/deletion-requests.ts';
 import { deliverQueuedTexts, TEXT_OUTBOX_INTERVAL_MS } from './account-deletion/text-outbox.ts';
 import { aliyunSmsSender, type SmsSender } from './account-deletion/sms-sender.ts';
@@ -241,8 +242,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(shareRoutes, { shares });
       await api.register(sessionRoutes, { sessions });
       await api.register(membershipRoutes, { sessions, membership });
-      await api.register(designRoutes, { designs: designRepository(db), sessions });
-      await api.register(accountDeletionRoutes, { db, sessions, sms, phones });
+      const designs = designRepository(db);
+      await api.register(designRoutes, { designs, sessions });
+      await api.register(accountDeletionRoutes, {
+        db,
+        losses: deletionLosses(db, designs),
+        sessions,
+        sms,
+        phones,
+      });
       // WeChat's JS-SDK signature exists only with the WeChat settings (docs/decisions/0012-wechat.md).
       if (config.wechat) {
         const tickets = credentialCache({

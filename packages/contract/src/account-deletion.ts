@@ -33,6 +33,16 @@ export const deletionBlockerKindSchema = z.enum([
 ]);
 export type DeletionBlockerKind = z.infer<typeof deletionBlockerKindSchema>;
 
+/**
+ * The app screen that resolves each blocker (bridge `openAppRoute`): where the user withdraws the
+ * exposure or the appeal, or reaches support.
+ */
+export const DELETION_BLOCKER_APP_ROUTES: Readonly<Record<DeletionBlockerKind, string>> = {
+  exposure_in_review: 'exposures/mine',
+  appeal_open: 'appeals/mine',
+  under_investigation: 'support',
+};
+
 export const deletionBlockerSchema = z.object({
   kind: deletionBlockerKindSchema,
   /** The case as the user knows it, e.g. the exposure's title. */
@@ -81,16 +91,27 @@ export const deletionOverviewSchema = z.object({
     notes: z.number().int().nonnegative(),
     comments: z.number().int().nonnegative(),
   }),
-  /** What the user loses; null where this server does not know the figure. */
+  /** What the user loses: their own figures; null where this server does not know one. */
   losses: z.object({
     points: z.number().int().nonnegative().nullable(),
     designs: z.number().int().nonnegative().nullable(),
+    /** When the membership would have ended; null without an active one. */
     membershipUntil: z.iso.datetime({ offset: true }).nullable(),
+    /**
+     * An Apple subscription that will renew: deleting the account does not cancel it, so only
+     * then the page warns to cancel it first.
+     */
+    renewingSubscription: z.boolean(),
   }),
   retained: z.array(z.object({ kind: retainedKindSchema, months: z.number().int().positive() })),
   blockers: z.array(deletionBlockerSchema),
   /** The pending request, during the cool-off. */
   request: deletionRequestSchema.nullable(),
+  /**
+   * The last request, when a log-in during its cool-off withdrew it (privacy policy 11.5), for as
+   * long as that cool-off would have lasted: the page says so instead of staying silent.
+   */
+  cancelledByLogin: z.object({ at: z.iso.datetime({ offset: true }) }).nullable(),
   coolOffDays: z.literal(DELETION_COOL_OFF_DAYS),
 });
 export type DeletionOverview = z.infer<typeof deletionOverviewSchema>;

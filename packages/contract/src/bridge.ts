@@ -83,12 +83,26 @@ export const bridgeMethods = {
   storeKitPurchase: {
     params: z.object({ productId: z.string().min(1).max(100), appAccountToken: z.uuid() }).strict(),
     result: z.discriminatedUnion('state', [
-      z.object({ state: z.literal('purchased'), signedTransaction: signedTransactionSchema }),
+      z.object({
+        state: z.literal('purchased'),
+        signedTransaction: signedTransactionSchema,
+        /**
+         * The subscription's renewal info after the purchase (StoreKit's
+         * `Product.SubscriptionInfo.Status.renewalInfo`, its JWS): which plan the next renewal
+         * bills. A downgrade returns the current transaction and this.
+         */
+        signedRenewalInfo: signedTransactionSchema.optional(),
+      }),
       z.object({ state: z.literal('cancelled') }),
       /** Waiting for approval (Ask to Buy): the transaction comes later as an event. */
       z.object({ state: z.literal('pending') }),
     ]),
   },
+  /**
+   * The App Store's own subscription management (StoreKit `AppStore.showManageSubscriptions`),
+   * where the user changes or cancels their plan; resolves when the sheet closes.
+   */
+  storeKitManageSubscriptions: { params: empty, result: empty },
   /** AppStore.sync(): the user's current entitlements, signed. Only on a tap (asks to sign in). */
   storeKitRestore: {
     params: empty,

@@ -46,6 +46,8 @@ export const designViewSchema = z.object({
     balance: points,
     /** The user's redemption of this design, or null. */
     redemption: redemptionSchema.nullable(),
+    /** The user drew it: a designer does not redeem their own design. */
+    ownDesign: z.boolean(),
   }),
 });
 export type DesignView = z.infer<typeof designViewSchema>;
@@ -71,6 +73,8 @@ export const REDEMPTION_FAILURES = {
   /** The user has this design already (through another attempt). */
   already_redeemed: 409,
   insufficient_points: 409,
+  /** The user is the design's designer. */
+  own_design: 409,
   /** The design was retired. */
   unavailable: 410,
   /** The key was used before for another design. */
@@ -87,6 +91,9 @@ export function designApiPath(designId = ':designId'): string {
 export function redemptionsApiPath(designId = ':designId'): string {
   return `${designApiPath(designId)}/redemptions`;
 }
+
+/** The app screen that explains how points are earned (bridge `openAppRoute`). */
+export const EARN_POINTS_APP_ROUTE = 'points/earn';
 
 /** The app screen that shows a redeemed drawing (bridge `openAppRoute`). */
 export function designAppRoute(designId: string): string {

@@ -34,8 +34,31 @@ export const planSchema = z.object({
   period: planPeriodSchema,
   /** The server's price in fen: shown only when the App Store's own localized price is missing. */
   fallbackPriceFen: z.number().int().nonnegative(),
+  /** The plan's level in the App Store subscription group, as App Store Connect ranks it: 1 is the highest. */
+  level: z.number().int().positive(),
 });
 export type Plan = z.infer<typeof planSchema>;
+
+/**
+ * What a change from one plan of the subscription group to another is, as the App Store defines
+ * it: to a higher level an upgrade, which starts at once (the rest of the old plan is refunded
+ * pro rata); to a lower level a downgrade, which starts at the next renewal; at the same level a
+ * crossgrade, at once when both last as long, else at the next renewal. Never a second purchase:
+ * the subscription stays one (same original transaction).
+ */
+export interface PlanChange {
+  kind: 'upgrade' | 'downgrade' | 'crossgrade';
+  startsAt: 'now' | 'renewal';
+}
+
+export function planChange(
+  from: Pick<Plan, 'level' | 'period'>,
+  to: Pick<Plan, 'level' | 'period'>,
+): PlanChange {
+  if (to.level < from.level) return { kind: 'upgrade', startsAt: 'now' };
+  if (to.level > from.level) return { kind: 'downgrade', startsAt: 'renewal' };
+  return { kind: 'crossgrade', startsAt: to.period === from.period ? 'now' : 'renewal' };
+}
 
 export const MEMBERSHIP_STATUSES = ['active', 'expired', 'none'] as const;
 
@@ -46,6 +69,11 @@ export const membershipSchema = z.object({
   productId: productIdSchema.nullable(),
   /** Whether the App Store will renew at expiry; null when unknown. */
   autoRenew: z.boolean().nullable(),
+  /**
+   * The plan the next renewal bills, when it is known: another plan than `productId` while a
+   * downgrade (or a crossgrade to another period) waits for the renewal date.
+   */
+  renewalProductId: productIdSchema.nullable(),
 });
 export type Membership = z.infer<typeof membershipSchema>;
 
@@ -58,7 +86,11 @@ export const membershipResponseSchema = z.object({
 export type MembershipResponse = z.infer<typeof membershipResponseSchema>;
 
 export const submitTransactionRequestSchema = z
-  .object({ signedTransaction: signedTransactionSchema })
+  .object({
+    signedTransaction: signedTransactionSchema,
+    /** The subscription's renewal info after the purchase (which plan renews), when the app has it. */
+    signedRenewalInfo: signedTransactionSchema.optional(),
+  })
   .strict();
 export type SubmitTransactionRequest = z.infer<typeof submitTransactionRequestSchema>;
 
@@ -105,6 +137,11 @@ export const TRANSACTION_ERROR_CODES = [
   'revoked',
   /** Not one of our membership plans. */
   'unknown_product',
+  /**
+   * A second subscription of the group (another original transaction) bought while the first is
+   * still active: it does not extend the membership (409). A plan change keeps the original.
+   */
+  'already_subscribed',
 ] as const;
 export type TransactionErrorCode = (typeof TRANSACTION_ERROR_CODES)[number];
 
@@ -124,4 +161,12 @@ export const demoStoreKitRequestSchema = z
 export const demoStoreKitResponseSchema = z.object({
   signedTransaction: signedTransactionSchema,
   transactionId: z.string(),
+  /** The subscription's renewal info after this purchase. */
+  signedRenewalInfo: signedTransactionSchema,
+  /**
+   * What the App Store did: a new subscription, a plan change that starts now (a new transaction
+   * of the same subscription), one that waits for the renewal (the current transaction, with the
+   * new plan in the renewal info), or nothing (the plan the user has).
+   */
+  change: z.enum(['new', 'now', 'renewal', 'unchanged']),
 });

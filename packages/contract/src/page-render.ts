@@ -40,6 +40,11 @@ export interface PageHead {
   description?: string;
   /** The preview image, as a path under the base path. */
   image?: { path: string; width: number; height: number; alt: string };
+  /**
+   * What a link preview calls the page (og:title, twitter:title) when it is not the document's
+   * title: a shared item's own name, with the app's. The document's <title> keeps the route's.
+   */
+  previewTitle?: string;
   /** `article` for a shared item, else `website`. */
   ogType?: 'website' | 'article';
   /**

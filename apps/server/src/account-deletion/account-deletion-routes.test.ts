@@ -157,8 +157,21 @@ describe('the overview', () => {
     expect(body.request).toBeNull();
     expect(body.coolOffDays).toBe(15);
     expect(body.retained).toContainEqual({ kind: 'goods_and_transactions', months: 36 });
-    expect(body.losses).toEqual({ points: null, designs: null, membershipUntil: null });
+    // yuyuan's own figures: 1200 points left, one design redeemed, no membership.
+    expect(body.losses).toEqual({
+      points: 1200,
+      designs: 1,
+      membershipUntil: null,
+      renewingSubscription: false,
+    });
+    expect(body.cancelledByLogin).toBeNull();
     expect(JSON.stringify(body)).not.toContain('13800000001');
+  });
+
+  it('names the membership time a member loses, and the subscription that keeps renewing', async () => {
+    const body = (await overview(await login('satoru'))).json<DeletionOverview>();
+    expect(body.losses).toMatchObject({ points: 120, designs: 0, renewingSubscription: true });
+    expect(Date.parse(body.losses.membershipUntil ?? '')).toBeGreaterThan(Date.now());
   });
 
   it('lists the blockers, and a blocked user gets no code and no request', async () => {
@@ -234,7 +247,10 @@ describe('requesting and cancelling', () => {
     const code = await latestCode(authorization);
     expect((await confirm(authorization, { code, confirm: true })).statusCode).toBe(201);
     const fresh = await login('conductor');
-    expect((await overview(fresh)).json<DeletionOverview>().request).toBeNull();
+    const after = (await overview(fresh)).json<DeletionOverview>();
+    expect(after.request).toBeNull();
+    // Said, not silent: the page tells the user their log-in withdrew the request.
+    expect(Date.parse(after.cancelledByLogin?.at ?? '')).toBeGreaterThan(Date.now() - 60_000);
     const row = await s.db
       .selectFrom('account_deletion_requests')
       .select(['cancelled_at', 'cancel_reason'])

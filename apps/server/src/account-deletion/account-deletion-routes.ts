@@ -15,6 +15,7 @@ import {
   SMS_RESEND_SECONDS,
   sendCodeResponseSchema,
   type DeletionError,
+  type DeletionOverview,
 } from '@guquan/contract/account-deletion';
 import { bearerToken, currentUser, requireUser } from '../auth/authenticate.ts';
 import type { SessionRepository } from '../auth/session-repository.ts';
@@ -26,6 +27,7 @@ import {
   content,
   createRequest,
   findBlockers,
+  findCancelledByLogin,
   findPendingRequest,
   findPhone,
 } from './deletion-requests.ts';
@@ -34,6 +36,8 @@ import type { SmsSender } from './sms-sender.ts';
 
 export interface AccountDeletionRoutesOptions {
   db: Db;
+  /** The user's own figures of what a deletion takes away. */
+  losses: (userId: number, now: Date) => Promise<DeletionOverview['losses']>;
   sessions: SessionRepository;
   sms: SmsSender;
   phones: PhoneProtection;
@@ -96,7 +100,7 @@ const CODE_ERRORS = {
  */
 export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRoutesOptions> = (
   app,
-  { db, sessions, sms, phones, now = () => new Date() },
+  { db, losses, sessions, sms, phones, now = () => new Date() },
   done,
 ) => {
   const authenticated = requireUser(sessions);
@@ -109,18 +113,19 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
     },
     async (request, reply) => {
       const user = currentUser(request);
+      const at = now();
       const phone = await findPhone(db, phones, user.id);
       const pending = await findPendingRequest(db, user.id);
       return reply.header('cache-control', 'no-store').send({
         maskedPhone: phone === null ? null : maskPhone(phone),
         content: await content(db, user.id),
-        // The page names each loss without a figure (the contract's null: "not known here").
-        losses: { points: null, designs: null, membershipUntil: null },
+        losses: await losses(user.id, at),
         retained: [...RETENTION],
         blockers: await findBlockers(db, user.id),
         request: pending
           ? { requestedAt: pending.requestedAt, deletesAt: pending.deletesAt }
           : null,
+        cancelledByLogin: pending ? null : await findCancelledByLogin(db, user.id, at),
         coolOffDays: DELETION_COOL_OFF_DAYS,
       });
     },

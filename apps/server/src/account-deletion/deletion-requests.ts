@@ -29,6 +29,27 @@ export async function findPendingRequest(
   return row && { id: row.id, requestedAt: row.requested_at, deletesAt: row.deletes_at };
 }
 
+/**
+ * The user's last request, when a log-in withdrew it less than a cool-off ago and no request
+ * came after it: what the page tells the user happened.
+ */
+export async function findCancelledByLogin(
+  db: Kysely<Database>,
+  userId: number,
+  now: Date,
+): Promise<{ at: string } | null> {
+  const last = await db
+    .selectFrom('account_deletion_requests')
+    .select(['cancel_reason', 'cancelled_at'])
+    .where('user_id', '=', userId)
+    .orderBy('requested_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  if (last?.cancel_reason !== 'login' || last.cancelled_at === null) return null;
+  const since = new Date(now.getTime() - DELETION_COOL_OFF_DAYS * DAY_MS).toISOString();
+  return last.cancelled_at > since ? { at: last.cancelled_at } : null;
+}
+
 /** Open cases that stop a deletion, oldest first. */
 export async function findBlockers(
   db: Kysely<Database>,

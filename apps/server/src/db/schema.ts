@@ -129,6 +129,8 @@ export interface MembershipPlansTable {
   period: PlanPeriodColumn;
   price_fen: number;
   position: number;
+  /** The plan's level in the App Store subscription group: 1 is the highest service. */
+  group_level: Generated<number>;
 }
 
 export interface AppAccountTokensTable {
@@ -160,6 +162,8 @@ export interface MembershipsTable {
   expires_at: string;
   /** 1 on, 0 off, null unknown. */
   auto_renew: number | null;
+  /** The plan the next renewal bills (the App Store's autoRenewProductId); null when unknown. */
+  renewal_product_id: string | null;
   updated_at: string;
 }
 

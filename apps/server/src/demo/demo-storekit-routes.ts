@@ -4,8 +4,9 @@ import {
   DEMO_STOREKIT_TRANSACTIONS_PATH,
   demoStoreKitRequestSchema,
   demoStoreKitResponseSchema,
+  planChange,
 } from '@guquan/contract/membership';
-import { requireUser } from '../auth/authenticate.ts';
+import { currentUser, requireUser } from '../auth/authenticate.ts';
 import type { SessionRepository } from '../auth/session-repository.ts';
 import type { Db } from '../db/database.ts';
 import { sendApiError } from '../http/api-error.ts';
@@ -16,8 +17,14 @@ import type { StoreKitSigner } from './storekit-signer.ts';
 
 /**
  * The App Store's part in a simulated purchase: the bridge simulator asks here for a signed
- * transaction of a plan, as StoreKit would hand one to the app. Demo mode only (demo-mode.ts, loaded by app.ts in demo mode): in
- * production this path does not exist, and the test chain it signs with is not trusted there.
+ * transaction of a plan, as StoreKit would hand one to the app. Demo mode only (demo-mode.ts,
+ * loaded by app.ts in demo mode): in production this path does not exist, and the test chain it
+ * signs with is not trusted there.
+ *
+ * Like the App Store, it knows the subscription the user (standing in for their Apple ID) has in
+ * the group: buying another plan while it is active changes that subscription's plan (contract
+ * `planChange`), never starts a second one. The demo reads the subscription from the server's own
+ * records, which in demo mode are the App Store's.
  */
 export const demoStoreKitRoutes: FastifyPluginCallbackZod<{
   db: Db;
@@ -35,19 +42,84 @@ export const demoStoreKitRoutes: FastifyPluginCallbackZod<{
       },
     },
     async (request, reply) => {
-      const plan = await findPlan(db, request.body.productId);
+      const { productId, appAccountToken } = request.body;
+      const plan = await findPlan(db, productId);
       if (!plan) return sendApiError(reply, 404, 'not_found', 'There is no such product.');
-      const purchaseDate = Date.now();
-      const { signedTransaction, transactionId } = signer.transaction({
-        productId: plan.productId,
-        appAccountToken: request.body.appAccountToken,
-        purchaseDate,
-        expiresDate: periodEnd(purchaseDate, plan.period),
+      const now = Date.now();
+      const current = await db
+        .selectFrom('app_store_transactions')
+        .selectAll()
+        .where('user_id', '=', currentUser(request).id)
+        .where('revoked_at', 'is', null)
+        .where('expires_date', '>', new Date(now).toISOString())
+        .orderBy('expires_date', 'desc')
+        .orderBy('id', 'desc')
+        .executeTakeFirst();
+      const currentPlan = current && (await findPlan(db, current.product_id));
+
+      const renewalInfo = (originalTransactionId: string, renewsTo: string, renewalDate: number) =>
+        signer.renewalInfo({
+          originalTransactionId,
+          autoRenewProductId: renewsTo,
+          productId: current?.product_id ?? renewsTo,
+          autoRenewStatus: 1,
+          renewalDate,
+        });
+      const send = (
+        change: 'new' | 'now' | 'renewal' | 'unchanged',
+        signed: { signedTransaction: string; transactionId: string },
+        signedRenewalInfo: string,
+      ) =>
+        reply
+          .code(201)
+          .header('cache-control', 'no-store')
+          .send({ ...signed, signedRenewalInfo, change });
+
+      if (!current || !currentPlan) {
+        const signed = signer.transaction({
+          productId: plan.productId,
+          appAccountToken,
+          purchaseDate: now,
+          expiresDate: periodEnd(now, plan.period),
+        });
+        return send(
+          'new',
+          signed,
+          renewalInfo(signed.transactionId, plan.productId, periodEnd(now, plan.period)),
+        );
+      }
+      const original = current.original_transaction_id;
+      const expires = Date.parse(current.expires_date);
+      const change =
+        current.product_id === plan.productId
+          ? 'unchanged'
+          : planChange(currentPlan, plan).startsAt;
+      if (change === 'now') {
+        // A new transaction of the same subscription, from now, for the new plan's period.
+        const signed = signer.transaction({
+          productId: plan.productId,
+          appAccountToken,
+          originalTransactionId: original,
+          purchaseDate: now,
+          expiresDate: periodEnd(now, plan.period),
+        });
+        return send(
+          'now',
+          signed,
+          renewalInfo(original, plan.productId, periodEnd(now, plan.period)),
+        );
+      }
+      // Nothing is billed now: StoreKit hands back the current transaction; the renewal info
+      // says which plan the renewal bills (choosing the current plan again undoes a downgrade).
+      const signed = signer.transaction({
+        productId: current.product_id,
+        appAccountToken,
+        transactionId: current.transaction_id,
+        originalTransactionId: original,
+        purchaseDate: Date.parse(current.purchase_date),
+        expiresDate: expires,
       });
-      return reply
-        .code(201)
-        .header('cache-control', 'no-store')
-        .send({ signedTransaction, transactionId });
+      return send(change, signed, renewalInfo(original, plan.productId, expires));
     },
   );
   done();

@@ -14,6 +14,8 @@ export type RedeemOutcome =
   | { state: 'not_found' }
   | { state: 'unavailable' }
   | { state: 'already_redeemed' }
+  /** The user is the designer: nobody pays for their own drawing. */
+  | { state: 'own_design' }
   | { state: 'insufficient_points'; balance: number; pricePoints: number }
   | { state: 'idempotency_key_reused' };
 
@@ -145,10 +147,11 @@ export function designRepository(db: Db, options: DesignRepositoryOptions = {}) 
   async function redeemOnce(trx: Trx, { userId, designId, idempotencyKey }: Redeemer) {
     const design = await trx
       .selectFrom('designs')
-      .select(['id', 'public_id', 'price_points', 'retired_at'])
+      .select(['id', 'public_id', 'designer_id', 'price_points', 'retired_at'])
       .where('public_id', '=', designId)
       .executeTakeFirst();
     if (!design) return { state: 'not_found' } as const;
+    if (design.designer_id === userId) return { state: 'own_design' } as const;
 
     const byKey = async () => {
       const found = await redemptionResult(trx, { userId, key: idempotencyKey });
@@ -237,7 +240,7 @@ export function designRepository(db: Db, options: DesignRepositoryOptions = {}) 
       return db.transaction().execute(async (trx) => {
         const designRow = await trx
           .selectFrom('designs')
-          .select('id')
+          .select(['id', 'designer_id'])
           .where('public_id', '=', designId)
           .executeTakeFirstOrThrow();
         const redemption = await redemptionResult(trx, { userId, designRowId: designRow.id });
@@ -246,6 +249,7 @@ export function designRepository(db: Db, options: DesignRepositoryOptions = {}) 
           viewer: {
             balance: await balanceOf(trx, userId),
             redemption: redemption?.result.redemption ?? null,
+            ownDesign: designRow.designer_id === userId,
           },
         };
       });
@@ -263,6 +267,16 @@ export function designRepository(db: Db, options: DesignRepositoryOptions = {}) 
     },
 
     balanceOf: (userId: number) => balanceOf(db, userId),
+
+    /** How many designs the user has redeemed (what deleting the account takes away). */
+    async redeemedCount(userId: number): Promise<number> {
+      const row = await db
+        .selectFrom('redemptions')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
   };
 }
 

@@ -83,7 +83,7 @@ describe('GET a design', () => {
       designer: { id: DEMO_IDS.users.beika },
     });
     expect(body.design.preview).not.toBeNull();
-    expect(body.viewer).toEqual({ balance: 500, redemption: null });
+    expect(body.viewer).toEqual({ balance: 500, redemption: null, ownDesign: false });
 
     // The watermarked preview is served to anybody.
     const preview = body.design.preview;
@@ -97,9 +97,20 @@ describe('GET a design', () => {
     expect(own.viewer.balance).toBe(1200);
     expect(own.viewer.redemption).toMatchObject({ designId: DESIGNS.starry, pricePoints: 300 });
     const other = designViewSchema.parse((await view(DESIGNS.starry, bearer('satoru'))).json());
-    expect(other.viewer).toEqual({ balance: 120, redemption: null });
+    expect(other.viewer).toEqual({ balance: 120, redemption: null, ownDesign: false });
     const none = designViewSchema.parse((await view(DESIGNS.starry, bearer('chigu'))).json());
-    expect(none.viewer).toEqual({ balance: 0, redemption: null });
+    expect(none.viewer).toEqual({ balance: 0, redemption: null, ownDesign: false });
+  });
+
+  it('tells the designer the design is their own, and refuses to sell it to them', async () => {
+    const own = designViewSchema.parse((await view(DESIGNS.shelf, bearer('beika'))).json());
+    expect(own.viewer.ownDesign).toBe(true);
+    const before = await pointsOf(t.db, 'beika');
+    const refused = await redeem(DESIGNS.shelf, bearer('beika'), randomUUID());
+    expectError(refused, 409, 'own_design');
+    expect(await pointsOf(t.db, 'beika')).toEqual(before);
+    const after = designViewSchema.parse((await view(DESIGNS.shelf, bearer('beika'))).json());
+    expect(after.viewer.redemption).toBeNull();
   });
 
   it('shows a retired design as unavailable, without its preview (which is no longer served)', async () => {
@@ -216,7 +227,11 @@ describe('POST a redemption', () => {
     expect(after.redemptions).toBe(before.redemptions + 1);
 
     const shown = designViewSchema.parse((await view(DESIGNS.sakura, bearer('karasuno'))).json());
-    expect(shown.viewer).toEqual({ balance: 300, redemption: result.redemption });
+    expect(shown.viewer).toEqual({
+      balance: 300,
+      redemption: result.redemption,
+      ownDesign: false,
+    });
   });
 
   it('answers each refusal with its status and changes nothing', async () => {
@@ -291,20 +306,21 @@ describe('POST a redemption', () => {
 
 describe('parallel redemptions', () => {
   it('never debit twice: 40 requests from three devices, same and different keys, four designs', async () => {
-    // conductor has 2000 points; the four available designs cost 1450 together.
+    // conductor has 2000 points; he drew starry and premium (refused to him), and the other
+    // two available designs cost 350 together.
     const devices = [
       await logIn(t.app, 'conductor'),
       await logIn(t.app, 'conductor'),
       await logIn(t.app, 'conductor'),
     ];
     const before = await pointsOf(t.db, 'conductor');
-    const starryKey = randomUUID();
+    const sakuraKey = randomUUID();
     const shelfKeys = [randomUUID(), randomUUID()];
     const plan: { design: string; key: string }[] = [
       // A double tap and retries: one key, ten times.
-      ...Array.from({ length: 10 }, () => ({ design: DESIGNS.starry, key: starryKey })),
-      // Ten attempts with keys of their own.
-      ...Array.from({ length: 10 }, () => ({ design: DESIGNS.sakura, key: randomUUID() })),
+      ...Array.from({ length: 10 }, () => ({ design: DESIGNS.sakura, key: sakuraKey })),
+      // His own design, ten attempts with keys of their own.
+      ...Array.from({ length: 10 }, () => ({ design: DESIGNS.starry, key: randomUUID() })),
       // Two attempts, each retried five times.
       ...Array.from({ length: 10 }, (_, i) => ({
         design: DESIGNS.shelf,
@@ -325,7 +341,7 @@ describe('parallel redemptions', () => {
       codes.push(responses[i]?.statusCode ?? 0);
       byDesign.set(design, codes);
     });
-    for (const design of [DESIGNS.starry, DESIGNS.sakura, DESIGNS.shelf, DESIGNS.premium]) {
+    for (const design of [DESIGNS.sakura, DESIGNS.shelf]) {
       const codes = byDesign.get(design) ?? [];
       expect(
         codes.filter((code) => code === 201),
@@ -336,38 +352,44 @@ describe('parallel redemptions', () => {
         codes.join(),
       ).toBe(true);
     }
-    expect(byDesign.get(DESIGNS.starry)?.filter((code) => code === 200)).toHaveLength(9);
-    expect(byDesign.get(DESIGNS.retired)).toEqual([410, 410]);
-
+    expect(byDesign.get(DESIGNS.sakura)?.filter((code) => code === 200)).toHaveLength(9);
+    // His own designs (the retired one too): refused every time, whatever the key.
+    for (const design of [DESIGNS.starry, DESIGNS.premium, DESIGNS.retired]) {
+      for (const [i, entry] of plan.entries()) {
+        if (entry.design !== design) continue;
+        expect(apiErrorSchema.parse(responses[i]?.json()).error.code).toBe('own_design');
+      }
+    }
     // Every answer for one key is the same redemption.
-    const starryBodies = new Set(
-      responses.filter((_, i) => plan[i]?.key === starryKey).map((response) => response.body),
+    const sakuraBodies = new Set(
+      responses.filter((_, i) => plan[i]?.key === sakuraKey).map((response) => response.body),
     );
-    expect(starryBodies.size).toBe(1);
+    expect(sakuraBodies.size).toBe(1);
 
     const after = await pointsOf(t.db, 'conductor');
-    const prices = 300 + 200 + 150 + 800;
+    const prices = 200 + 150;
     expect(after.balance).toBe(before.balance - prices);
-    expect(after.redemptions).toBe(before.redemptions + 4);
+    expect(after.redemptions).toBe(before.redemptions + 2);
     expect(after.redeemedPriceSum).toBe(before.redeemedPriceSum + prices);
-    expect(after.ledgerEntries).toBe(before.ledgerEntries + 4);
+    expect(after.ledgerEntries).toBe(before.ledgerEntries + 2);
     expect(after.ledgerSum).toBe(after.balance);
     expect(after.lastBalanceAfter).toBe(after.balance);
   });
 
   it('never overdraw: parallel redemptions worth more than the balance', async () => {
-    // beika has 300 points: starry (300), sakura (200) and shelf (150) cannot all be had.
-    const designs = [DESIGNS.starry, DESIGNS.sakura, DESIGNS.shelf];
+    // karasuno has 300 points left (after sakura): starry (300), shelf (150) and premium (800)
+    // cannot all be had.
+    const designs = [DESIGNS.starry, DESIGNS.shelf, DESIGNS.premium];
     const prices: Record<string, number> = {
       [DESIGNS.starry]: 300,
-      [DESIGNS.sakura]: 200,
       [DESIGNS.shelf]: 150,
+      [DESIGNS.premium]: 800,
     };
-    const before = await pointsOf(t.db, 'beika');
+    const before = await pointsOf(t.db, 'karasuno');
     expect(before.balance).toBe(300);
     const plan = Array.from({ length: 30 }, (_, i) => designs[i % designs.length] ?? '');
     const responses = await Promise.all(
-      plan.map((design) => redeem(design, bearer('beika'), randomUUID())),
+      plan.map((design) => redeem(design, bearer('karasuno'), randomUUID())),
     );
     const redeemed = plan.filter((_, i) => responses[i]?.statusCode === 201);
     expect(new Set(redeemed).size).toBe(redeemed.length);
@@ -376,11 +398,11 @@ describe('parallel redemptions', () => {
       expect([201, 409]).toContain(response.statusCode);
     }
     const spent = redeemed.reduce((sum, design) => sum + (prices[design] ?? 0), 0);
-    const after = await pointsOf(t.db, 'beika');
+    const after = await pointsOf(t.db, 'karasuno');
     expect(after.balance).toBe(300 - spent);
     expect(after.balance).toBeGreaterThanOrEqual(0);
     expect(after.ledgerSum).toBe(after.balance);
     expect(after.lastBalanceAfter).toBe(after.balance);
-    expect(after.redemptions).toBe(redeemed.length);
+    expect(after.redemptions).toBe(before.redemptions + redeemed.length);
   });
 });

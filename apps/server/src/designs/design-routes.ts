@@ -35,6 +35,7 @@ const MESSAGES: Readonly<
   not_found: 'There is no such design.',
   already_redeemed: 'You have redeemed this design already.',
   insufficient_points: 'You do not have enough points for this design.',
+  own_design: 'This is your own design: designers do not redeem their own drawings.',
   unavailable: 'This design can no longer be redeemed.',
   idempotency_key_reused: 'This Idempotency-Key was used for another design.',
 };
@@ -122,6 +123,7 @@ export const designRoutes: FastifyPluginCallbackZod<DesignRoutesOptions> = (
             'unauthorized',
             'not_found',
             'already_redeemed',
+            'own_design',
             'unavailable',
             'idempotency_key_reused',
             'too_many_requests',
@@ -156,6 +158,7 @@ export const designRoutes: FastifyPluginCallbackZod<DesignRoutesOptions> = (
         case 'insufficient_points':
         case 'not_found':
         case 'already_redeemed':
+        case 'own_design':
         case 'unavailable':
         case 'idempotency_key_reused':
           return sendApiError(

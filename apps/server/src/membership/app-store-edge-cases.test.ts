@@ -76,7 +76,8 @@ describe('dates a signed payload cannot mean', () => {
     const who = await buyer('conductor');
     const first = sign(who);
     const odd = sign(who, { expiresDate: 1e20 });
-    const last = sign(who);
+    // A renewal of the first (a second subscription bought meanwhile would be refused).
+    const last = sign(who, { originalTransactionId: first.transactionId });
     const response = await s.app.inject({
       method: 'POST',
       url: `${API_BASE_PATH}/membership/restore`,

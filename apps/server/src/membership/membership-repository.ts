@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import type { Membership, Plan } from '@guquan/contract/membership';
 import type { Db } from '../db/database.ts';
 import { lockUser } from '../db/locking.ts';
@@ -22,14 +22,21 @@ export interface TransactionRow {
   environment: string;
 }
 
-export async function listPlans(db: Db): Promise<Plan[]> {
-  const rows = await db.selectFrom('membership_plans').selectAll().orderBy('position').execute();
-  return rows.map((row) => ({
+type PlanRow = Selectable<Database['membership_plans']>;
+
+function planOf(row: PlanRow): Plan {
+  return {
     productId: row.product_id,
     titles: { 'zh-CN': row.title_zh, en: row.title_en },
     period: row.period,
     fallbackPriceFen: row.price_fen,
-  }));
+    level: row.group_level,
+  };
+}
+
+export async function listPlans(db: Db): Promise<Plan[]> {
+  const rows = await db.selectFrom('membership_plans').selectAll().orderBy('position').execute();
+  return rows.map(planOf);
 }
 
 export async function findPlan(db: Db | Trx, productId: string): Promise<Plan | undefined> {
@@ -38,14 +45,7 @@ export async function findPlan(db: Db | Trx, productId: string): Promise<Plan | 
     .selectAll()
     .where('product_id', '=', productId)
     .executeTakeFirst();
-  return (
-    row && {
-      productId: row.product_id,
-      titles: { 'zh-CN': row.title_zh, en: row.title_en },
-      period: row.period,
-      fallbackPriceFen: row.price_fen,
-    }
-  );
+  return row && planOf(row);
 }
 
 /** The user's app account token: made on first use, the same ever after. */
@@ -191,11 +191,16 @@ export async function recompute(
   };
   await trx
     .insertInto('memberships')
-    .values({ user_id: userId, ...values, auto_renew: renew ?? null })
+    .values({ user_id: userId, ...values, auto_renew: renew ?? null, renewal_product_id: null })
     .onConflict((conflict) =>
-      conflict
-        .column('user_id')
-        .doUpdateSet(renew === undefined ? values : { ...values, auto_renew: renew }),
+      conflict.column('user_id').doUpdateSet({
+        ...values,
+        ...(renew === undefined ? {} : { auto_renew: renew }),
+        // What the old subscription was to renew to says nothing about a new one.
+        renewal_product_id: sql<
+          string | null
+        >`case when memberships.original_transaction_id = ${latest.original_transaction_id} then memberships.renewal_product_id else null end`,
+      }),
     )
     .execute();
 }
@@ -206,13 +211,66 @@ export async function readMembership(db: Db | Trx, userId: number, now: Date): P
     .selectAll()
     .where('user_id', '=', userId)
     .executeTakeFirst();
-  if (!row) return { status: 'none', expiresAt: null, productId: null, autoRenew: null };
+  if (!row) {
+    return {
+      status: 'none',
+      expiresAt: null,
+      productId: null,
+      autoRenew: null,
+      renewalProductId: null,
+    };
+  }
   return {
     status: row.expires_at > now.toISOString() ? 'active' : 'expired',
     expiresAt: row.expires_at,
     productId: row.product_id,
     autoRenew: row.auto_renew === null ? null : row.auto_renew === 1,
+    renewalProductId: row.renewal_product_id,
   };
+}
+
+/**
+ * Another subscription of the group than `originalTransactionId`, active at `at`: a purchase made
+ * then is a second subscription, not a plan change (which keeps the original transaction).
+ */
+export async function activeOtherSubscription(
+  trx: Trx,
+  userId: number,
+  originalTransactionId: string,
+  at: string,
+): Promise<boolean> {
+  const row = await trx
+    .selectFrom('app_store_transactions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('original_transaction_id', '!=', originalTransactionId)
+    .where('revoked_at', 'is', null)
+    .where('purchase_date', '<=', at)
+    .where('expires_date', '>', at)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * What the App Store says the subscription renews to, from its signed renewal info: only for the
+ * subscription the membership is (its original transaction), and only once the row exists.
+ */
+export async function setRenewal(
+  trx: Trx,
+  userId: number,
+  renewal: { originalTransactionId: string; productId: string | null; autoRenew: boolean | null },
+  now: Date,
+): Promise<void> {
+  await trx
+    .updateTable('memberships')
+    .set({
+      renewal_product_id: renewal.productId,
+      ...(renewal.autoRenew === null ? {} : { auto_renew: renewal.autoRenew ? 1 : 0 }),
+      updated_at: now.toISOString(),
+    })
+    .where('user_id', '=', userId)
+    .where('original_transaction_id', '=', renewal.originalTransactionId)
+    .execute();
 }
 
 /** Logs a notification as handled; false when it was already (the App Store sends again). */

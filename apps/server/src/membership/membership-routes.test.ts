@@ -128,6 +128,7 @@ describe('GET /membership', () => {
       expiresAt: null,
       productId: null,
       autoRenew: null,
+      renewalProductId: null,
     });
     expect(buyer.token).not.toBe((await logIn(USERS.satoru)).token);
   });
@@ -153,21 +154,42 @@ describe('POST /membership/transactions', () => {
     expect(await membershipOf(buyer)).toEqual(granted.membership);
   });
 
-  it('extends the membership with a later purchase and keeps the latest expiry', async () => {
+  it('extends the membership with a later transaction of the subscription, keeping the latest expiry', async () => {
     const buyer = await logIn(USERS.chigu);
-    const short = await submit(buyer, sign(buyer, { days: 10 }).signedTransaction);
-    const long = await submit(
-      buyer,
-      sign(buyer, { days: 100, productId: 'vip.quarterly' }).signedTransaction,
-    );
+    const first = sign(buyer, { days: 10 });
+    const short = await submit(buyer, first.signedTransaction);
+    // An upgrade (or a renewal): the same subscription, its original transaction kept.
+    const upgrade = sign(buyer, {
+      days: 100,
+      productId: 'vip.quarterly',
+      originalTransactionId: first.transactionId,
+    });
+    const long = await submit(buyer, upgrade.signedTransaction);
     const later = long.json<SubmitTransactionResponse>().membership;
     expect(Date.parse(later.expiresAt ?? '')).toBeGreaterThan(
       Date.parse(short.json<SubmitTransactionResponse>().membership.expiresAt ?? ''),
     );
     expect(later.productId).toBe('vip.quarterly');
     // An older, shorter one arriving late does not shorten it.
-    await submit(buyer, sign(buyer, { days: 5 }).signedTransaction);
+    await submit(
+      buyer,
+      sign(buyer, { days: 5, originalTransactionId: first.transactionId }).signedTransaction,
+    );
     expect((await membershipOf(buyer)).expiresAt).toBe(later.expiresAt);
+  });
+
+  it('refuses a second subscription while one is active with 409, extending nothing', async () => {
+    const member = await logIn(USERS.satoru);
+    const before = await membershipOf(member);
+    expect(before.status).toBe('active');
+    // The page once sold the yearly plan again to a member: a new original transaction.
+    const again = await submit(
+      member,
+      sign(member, { days: 365, productId: 'vip.yearly' }).signedTransaction,
+    );
+    expect(again.statusCode).toBe(409);
+    expect(codeOf(again)).toBe('already_subscribed');
+    expect(await membershipOf(member)).toEqual(before);
   });
 
   it.each([
@@ -300,7 +322,11 @@ describe('POST /membership/restore', () => {
     const buyer = await logIn(USERS.beika);
     const kept = sign(buyer, { days: 60 });
     await submit(buyer, kept.signedTransaction);
-    const fresh = sign(buyer, { days: 90, productId: 'vip.quarterly' });
+    const fresh = sign(buyer, {
+      days: 90,
+      productId: 'vip.quarterly',
+      originalTransactionId: kept.transactionId,
+    });
     const response = await app.inject({
       method: 'POST',
       url: `${API_BASE_PATH}/membership/restore`,
@@ -417,7 +443,13 @@ describe('POST /app-store/notifications', () => {
 
   it('subscribes a user from a purchase the page never sent (matched by the app account token)', async () => {
     const buyer = await logIn(USERS.chigu);
-    const bought = sign(buyer, { days: 400, productId: 'vip.yearly' });
+    // Bought before the subscription chigu has now (so not a second one while that was active),
+    // and heard of only through the App Store.
+    const bought = sign(buyer, {
+      days: 400,
+      productId: 'vip.yearly',
+      purchaseDate: Date.now() - 30 * DAY_MS,
+    });
     const response = await notify(
       appStore.notification({
         notificationType: 'SUBSCRIBED',
@@ -483,6 +515,76 @@ describe('POST /app-store/notifications', () => {
 });
 
 describe('the demo App Store', () => {
+  it('plays the App Store for a member: a plan change of the one subscription, never a second', async () => {
+    const member = await logIn(USERS.satoru);
+    const before = await membershipOf(member);
+    const demoPurchase = async (productId: string) => {
+      const response = await app.inject({
+        method: 'POST',
+        url: `${API_BASE_PATH}/demo/storekit/transactions`,
+        headers: { authorization: member.authorization },
+        payload: { productId, appAccountToken: member.token },
+      });
+      expect(response.statusCode).toBe(201);
+      return response.json<{
+        signedTransaction: string;
+        signedRenewalInfo: string;
+        change: string;
+      }>();
+    };
+    const submitWithRenewal = (bought: { signedTransaction: string; signedRenewalInfo: string }) =>
+      app.inject({
+        method: 'POST',
+        url: `${API_BASE_PATH}/membership/transactions`,
+        headers: { authorization: member.authorization },
+        payload: {
+          signedTransaction: bought.signedTransaction,
+          signedRenewalInfo: bought.signedRenewalInfo,
+        },
+      });
+
+    // Yearly to monthly: a downgrade, from the renewal date; nothing is added now.
+    const downgrade = await demoPurchase('vip.monthly');
+    expect(downgrade.change).toBe('renewal');
+    const scheduled = await submitWithRenewal(downgrade);
+    expect(scheduled.statusCode).toBe(200);
+    expect(scheduled.json<SubmitTransactionResponse>().membership).toEqual({
+      ...before,
+      renewalProductId: 'vip.monthly',
+    });
+    // The current plan again: the downgrade is undone.
+    const keep = await demoPurchase('vip.yearly');
+    expect(keep.change).toBe('unchanged');
+    expect((await submitWithRenewal(keep)).json<SubmitTransactionResponse>().membership).toEqual({
+      ...before,
+      renewalProductId: 'vip.yearly',
+    });
+  });
+
+  it('plays an upgrade as a new transaction of the same subscription, starting now', async () => {
+    const buyer = await logIn(USERS.karasuno);
+    const buy = async (productId: string) => {
+      const response = await app.inject({
+        method: 'POST',
+        url: `${API_BASE_PATH}/demo/storekit/transactions`,
+        headers: { authorization: buyer.authorization },
+        payload: { productId, appAccountToken: buyer.token },
+      });
+      return response.json<{ signedTransaction: string; change: string }>();
+    };
+    const monthly = await buy('vip.monthly');
+    // karasuno's earlier subscription was refunded: a new one.
+    expect(monthly.change).toBe('new');
+    expect((await submit(buyer, monthly.signedTransaction)).statusCode).toBe(200);
+    const yearly = await buy('vip.yearly');
+    expect(yearly.change).toBe('now');
+    const upgraded = await submit(buyer, yearly.signedTransaction);
+    expect(upgraded.statusCode).toBe(200);
+    const { membership } = upgraded.json<SubmitTransactionResponse>();
+    expect(membership).toMatchObject({ status: 'active', productId: 'vip.yearly' });
+    expect(Date.parse(membership.expiresAt ?? '')).toBeGreaterThan(Date.now() + 360 * DAY_MS);
+  });
+
   it('signs a purchase for the simulator that the server then verifies', async () => {
     const buyer = await logIn(USERS.conductor);
     const response = await app.inject({
@@ -524,12 +626,13 @@ describe('rate limits', () => {
     for (let i = 0; i < 22; i += 1) {
       statuses.push((await submit(buyer, sign(buyer).signedTransaction)).statusCode);
     }
-    // 20 a minute (this user sent one in an earlier test).
-    expect(statuses.filter((status) => status === 200)).toHaveLength(19);
+    // 20 a minute (this user sent one in an earlier test); all but the first are second
+    // subscriptions, refused, and counted all the same.
+    expect(statuses.filter((status) => status !== 429)).toHaveLength(19);
     expect(statuses.slice(19)).toEqual([429, 429, 429]);
     // Another user is not held back.
     const other = await logIn(USERS.yuyuan);
-    expect((await submit(other, sign(other).signedTransaction)).statusCode).toBe(200);
+    expect((await submit(other, sign(other).signedTransaction)).statusCode).not.toBe(429);
   });
 });
 

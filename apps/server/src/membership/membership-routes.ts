@@ -31,6 +31,8 @@ const MESSAGES: Record<TransactionRejected['code'], string> = {
   wrong_account: 'The purchase belongs to another account.',
   revoked: 'The App Store has refunded or revoked this purchase.',
   unknown_product: 'The purchase is not a membership plan.',
+  already_subscribed:
+    'The membership is already active: a second subscription does not extend it. Change the plan instead.',
   verification_unavailable: 'The purchase cannot be verified right now. Please try again later.',
 };
 
@@ -51,6 +53,7 @@ const errors = {
   400: apiErrorSchema,
   401: apiErrorSchema,
   403: apiErrorSchema,
+  409: apiErrorSchema,
   503: apiErrorSchema,
 };
 
@@ -92,6 +95,7 @@ export const membershipRoutes: FastifyPluginCallbackZod<{
         const result = await membership.submit(
           currentUser(request),
           request.body.signedTransaction,
+          request.body.signedRenewalInfo,
         );
         return await reply.header('cache-control', 'no-store').send(result);
       } catch (error) {

@@ -49,14 +49,16 @@ async function snapshot() {
   };
 }
 
-async function purchase(days = 30) {
+/** A transaction of a new subscription, or of the one `originalTransactionId` began. */
+async function purchase(days = 30, originalTransactionId?: string, productId = 'vip.monthly') {
   const { appAccountToken } = await service.overview(user);
   const now = Date.now();
   return appStore.transaction({
-    productId: 'vip.monthly',
+    productId,
     appAccountToken,
     purchaseDate: now,
     expiresDate: now + days * DAY_MS,
+    ...(originalTransactionId ? { originalTransactionId } : {}),
   });
 }
 
@@ -77,7 +79,10 @@ describe('membershipService', () => {
   it('keeps the latest expiry when purchases of one user are granted at the same time', async () => {
     // Each grant recomputes the membership from the user's transactions: in parallel (several
     // servers, several connections) the last to write must have seen all the others.
-    const purchases = await Promise.all([10, 40, 20, 90, 30, 60].map((days) => purchase(days)));
+    // Transactions of one subscription (renewals, plan changes): a second one would be refused.
+    const purchases = await Promise.all(
+      [10, 40, 20, 90, 30, 60].map((days) => purchase(days, '2000000999999999')),
+    );
     await Promise.all(purchases.map((bought) => service.submit(user, bought.signedTransaction)));
     const { transactions, memberships } = await snapshot();
     expect(transactions).toHaveLength(6);
@@ -98,7 +103,7 @@ describe('membershipService', () => {
         message: 'killed half-way',
       });
     }
-    const later = await purchase(60);
+    const later = await purchase(60, earlier.transactionId);
     await expect(service.submit(user, later.signedTransaction)).rejects.toThrow(/killed half-way/);
     expect(await snapshot()).toEqual(before);
 
@@ -138,5 +143,111 @@ describe('membershipService', () => {
     expect(await service.notification(notification)).toBe('processed');
     expect(await service.notification(notification)).toBe('duplicate');
     expect((await snapshot()).notifications).toHaveLength(1);
+  });
+
+  describe('one subscription group: plan changes, never a second purchase', () => {
+    it('refuses a second subscription bought while one is active, and extends nothing', async () => {
+      const first = await purchase(300, undefined, 'vip.yearly');
+      await service.submit(user, first.signedTransaction);
+      const before = await snapshot();
+      // Another original transaction, bought 20 days into the year: what the page once sold.
+      const second = await purchase(365, undefined, 'vip.yearly');
+      await expect(service.submit(user, second.signedTransaction)).rejects.toMatchObject({
+        code: 'already_subscribed',
+        status: 409,
+      });
+      expect(await snapshot()).toEqual(before);
+      // Restore sends it too: refused there as well, with its reason.
+      const restored = await service.restore(user, [
+        first.signedTransaction,
+        second.signedTransaction,
+      ]);
+      expect(restored.accepted).toEqual([first.transactionId]);
+      expect(restored.rejected).toEqual([{ index: 1, code: 'already_subscribed' }]);
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('accepts a new subscription once the first has ended', async () => {
+      const { appAccountToken } = await service.overview(user);
+      const now = Date.now();
+      const ended = appStore.transaction({
+        productId: 'vip.monthly',
+        appAccountToken,
+        purchaseDate: now - 40 * DAY_MS,
+        expiresDate: now - 10 * DAY_MS,
+      });
+      await service.submit(user, ended.signedTransaction);
+      const again = await purchase(30);
+      const granted = await service.submit(user, again.signedTransaction);
+      expect(granted.membership.status).toBe('active');
+    });
+
+    it('grants an upgrade (a new transaction of the same subscription) at once', async () => {
+      const monthly = await purchase(30);
+      await service.submit(user, monthly.signedTransaction);
+      const yearly = await purchase(365, monthly.transactionId, 'vip.yearly');
+      const { membership } = await service.submit(user, yearly.signedTransaction);
+      expect(membership).toMatchObject({ status: 'active', productId: 'vip.yearly' });
+      expect(Date.parse(membership.expiresAt ?? '')).toBeGreaterThan(Date.now() + 300 * DAY_MS);
+    });
+
+    it('keeps a downgrade for the renewal: the renewal info names the plan, nothing is added', async () => {
+      const yearly = await purchase(300, undefined, 'vip.yearly');
+      const granted = await service.submit(user, yearly.signedTransaction);
+      expect(granted.membership.renewalProductId).toBeNull();
+      const renewal = appStore.renewalInfo({
+        originalTransactionId: yearly.transactionId,
+        autoRenewProductId: 'vip.monthly',
+        autoRenewStatus: 1,
+      });
+      // StoreKit hands back the current transaction with the renewal info.
+      const { membership } = await service.submit(user, yearly.signedTransaction, renewal);
+      expect(membership).toMatchObject({
+        productId: 'vip.yearly',
+        expiresAt: granted.membership.expiresAt,
+        renewalProductId: 'vip.monthly',
+        autoRenew: true,
+      });
+      expect((await snapshot()).transactions).toHaveLength(1);
+
+      // Renewal info of another subscription is not this one's.
+      const foreign = appStore.renewalInfo({
+        originalTransactionId: '2000000123123123',
+        autoRenewProductId: 'vip.quarterly',
+        autoRenewStatus: 1,
+      });
+      await expect(service.submit(user, yearly.signedTransaction, foreign)).rejects.toMatchObject({
+        code: 'invalid_transaction',
+      });
+      expect((await service.overview(user)).membership.renewalProductId).toBe('vip.monthly');
+    });
+
+    it('learns a downgrade from the App Store notification, and ignores a second subscription there', async () => {
+      const yearly = await purchase(300, undefined, 'vip.yearly');
+      await service.submit(user, yearly.signedTransaction);
+      const downgrade = appStore.notification({
+        notificationType: 'DID_CHANGE_RENEWAL_PREF',
+        subtype: 'DOWNGRADE',
+        signedTransactionInfo: yearly.signedTransaction,
+        signedRenewalInfo: appStore.renewalInfo({
+          originalTransactionId: yearly.transactionId,
+          autoRenewProductId: 'vip.quarterly',
+          autoRenewStatus: 1,
+        }),
+      });
+      expect(await service.notification(downgrade)).toBe('processed');
+      expect((await service.overview(user)).membership.renewalProductId).toBe('vip.quarterly');
+
+      const before = await snapshot();
+      const second = await purchase(365, undefined, 'vip.yearly');
+      const subscribed = appStore.notification({
+        notificationType: 'SUBSCRIBED',
+        signedTransactionInfo: second.signedTransaction,
+      });
+      expect(await service.notification(subscribed)).toBe('ignored');
+      const after = await snapshot();
+      expect(after.transactions).toEqual(before.transactions);
+      expect(after.memberships).toEqual(before.memberships);
+    });
   });
 });

@@ -1,4 +1,7 @@
-import type { JWSTransactionDecodedPayload } from '@apple/app-store-server-library';
+import type {
+  JWSRenewalInfoDecodedPayload,
+  JWSTransactionDecodedPayload,
+} from '@apple/app-store-server-library';
 import type {
   Membership,
   MembershipResponse,
@@ -7,17 +10,20 @@ import type {
 } from '@guquan/contract/membership';
 import type { SessionUser } from '../auth/session-repository.ts';
 import type { Db } from '../db/database.ts';
+import { lockUser } from '../db/locking.ts';
 import { AppStoreVerificationError, type AppStoreVerifier } from './app-store-verifier.ts';
 import {
   appAccountToken,
   findPlan,
   findTransaction,
   insertTransaction,
+  activeOtherSubscription,
   isDeletedUser,
   listPlans,
   readMembership,
   recompute,
   recordNotification,
+  setRenewal,
   setRevoked,
   userIdForOriginal,
   userIdForToken,
@@ -59,8 +65,13 @@ function isDateMs(value: number | undefined): value is number {
   return value !== undefined && Number.isFinite(value) && Math.abs(value) <= MAX_DATE_MS;
 }
 
+const REJECTION_STATUS: Partial<Record<TransactionErrorCode, number>> = {
+  wrong_account: 403,
+  already_subscribed: 409,
+};
+
 function rejected(code: TransactionErrorCode): TransactionRejected {
-  return new TransactionRejected(code, code === 'wrong_account' ? 403 : 400);
+  return new TransactionRejected(code, REJECTION_STATUS[code] ?? 400);
 }
 
 function fromVerification(error: unknown): TransactionRejected {
@@ -112,6 +123,16 @@ async function readTransaction(
   };
 }
 
+/** The plan a subscription renews to, and whether it renews, from its signed renewal info. */
+function renewalOf(decoded: JWSRenewalInfoDecodedPayload, originalTransactionId: string) {
+  const productId = decoded.autoRenewProductId;
+  return {
+    originalTransactionId,
+    productId: productId && productId.length <= 100 ? productId : null,
+    autoRenew: decoded.autoRenewStatus === undefined ? null : decoded.autoRenewStatus === 1,
+  };
+}
+
 export interface MembershipServiceOptions {
   db: Db;
   verifier: AppStoreVerifier;
@@ -125,6 +146,7 @@ export type NotificationOutcome =
 const HANDLED = new Set([
   'SUBSCRIBED',
   'DID_RENEW',
+  'DID_CHANGE_RENEWAL_PREF',
   'EXPIRED',
   'DID_CHANGE_RENEWAL_STATUS',
   'REFUND',
@@ -150,19 +172,40 @@ export function membershipService({
     }
   };
 
+  /** The renewal info the app sent with a purchase: which plan the subscription renews to. */
+  const verifyRenewal = async (signed: string | undefined, originalTransactionId: string) => {
+    if (signed === undefined) return undefined;
+    let decoded;
+    try {
+      decoded = await verifier.renewalInfo(signed);
+    } catch (error) {
+      throw fromVerification(error);
+    }
+    // Renewal info of another subscription than the transaction's says nothing about this one.
+    if (decoded.originalTransactionId !== originalTransactionId) {
+      throw rejected('invalid_transaction');
+    }
+    return renewalOf(decoded, originalTransactionId);
+  };
+
   /**
    * Grants one signed transaction to the user it was bought for. `purchase`: a new purchase
-   * (its subscription renews); restore leaves the renewal status as known.
+   * (its subscription renews); restore leaves the renewal status as known. A transaction of
+   * another subscription of the group, bought while one is active, is refused: it would extend
+   * the membership for what the App Store treats as a plan change (or a second Apple ID's
+   * purchase), never as time to add.
    */
   const grant = async (
     user: SessionUser,
     signed: string,
     purchase: boolean,
+    signedRenewal?: string,
   ): Promise<{ membership: Membership; transactionId: string }> => {
     const decoded = await verifyTransaction(signed);
     const token = await appAccountToken(db, user.id, now());
     if (decoded.appAccountToken?.toLowerCase() !== token) throw rejected('wrong_account');
     const row = await readTransaction(db, decoded, user.id);
+    const renewal = await verifyRenewal(signedRenewal, row.originalTransactionId);
     const moment = now();
 
     const outcome = await db.transaction().execute(async (trx) => {
@@ -175,13 +218,23 @@ export function membershipService({
         }
         return 'revoked' as const;
       }
-      // Known already: a replay (a retry, the unfinished queue, a restore) changes nothing.
-      if (known) return 'known' as const;
-      if (!(await insertTransaction(trx, row, moment))) return 'known' as const;
-      await recompute(trx, user.id, moment, purchase ? true : undefined);
+      // Known already: a replay (a retry, the unfinished queue, a restore, a downgrade that
+      // returns the current transaction) grants nothing again.
+      if (!known) {
+        await lockUser(trx, user.id);
+        if (
+          await activeOtherSubscription(trx, user.id, row.originalTransactionId, row.purchaseDate)
+        ) {
+          return 'already_subscribed' as const;
+        }
+        if (await insertTransaction(trx, row, moment)) {
+          await recompute(trx, user.id, moment, purchase ? true : undefined);
+        }
+      }
+      if (renewal) await setRenewal(trx, user.id, renewal, moment);
       return 'granted' as const;
     });
-    if (outcome === 'wrong_account' || outcome === 'revoked') throw rejected(outcome);
+    if (outcome !== 'granted') throw rejected(outcome);
     return {
       membership: await readMembership(db, user.id, now()),
       transactionId: row.transactionId,
@@ -197,7 +250,8 @@ export function membershipService({
       };
     },
 
-    submit: (user: SessionUser, signed: string) => grant(user, signed, true),
+    submit: (user: SessionUser, signed: string, signedRenewal?: string) =>
+      grant(user, signed, true, signedRenewal),
 
     async restore(user: SessionUser, signedTransactions: string[]): Promise<RestoreResponse> {
       const accepted: string[] = [];
@@ -218,6 +272,7 @@ export function membershipService({
       let payload;
       let decoded: JWSTransactionDecodedPayload | undefined;
       let autoRenew: boolean | undefined;
+      let renewalInfo: JWSRenewalInfoDecodedPayload | undefined;
       try {
         payload = await verifier.notification(signedPayload);
         const data = payload.data;
@@ -225,8 +280,10 @@ export function membershipService({
           decoded = await verifier.transaction(data.signedTransactionInfo);
         }
         if (data?.signedRenewalInfo) {
-          const renewal = await verifier.renewalInfo(data.signedRenewalInfo);
-          if (renewal.autoRenewStatus !== undefined) autoRenew = renewal.autoRenewStatus === 1;
+          renewalInfo = await verifier.renewalInfo(data.signedRenewalInfo);
+          if (renewalInfo.autoRenewStatus !== undefined) {
+            autoRenew = renewalInfo.autoRenewStatus === 1;
+          }
         }
       } catch (error) {
         if (error instanceof AppStoreVerificationError) {
@@ -263,6 +320,13 @@ export function membershipService({
         row = { ...row, userId };
         const known = await findTransaction(trx, row.transactionId);
         if (known && known.userId !== userId) return 'unmatched';
+        // A second subscription of the group while another is active extends nothing.
+        if (
+          !known &&
+          (await activeOtherSubscription(trx, userId, row.originalTransactionId, row.purchaseDate))
+        ) {
+          return 'ignored';
+        }
 
         switch (type) {
           case 'SUBSCRIBED':
@@ -273,6 +337,11 @@ export function membershipService({
           case 'EXPIRED':
             await insertTransaction(trx, row, moment);
             await recompute(trx, userId, moment, false);
+            break;
+          case 'DID_CHANGE_RENEWAL_PREF':
+            // An upgrade carries its new transaction; a downgrade only the new renewal plan.
+            await insertTransaction(trx, { ...row, revokedAt: null }, moment);
+            await recompute(trx, userId, moment);
             break;
           case 'DID_CHANGE_RENEWAL_STATUS':
             await insertTransaction(trx, row, moment);
@@ -302,6 +371,9 @@ export function membershipService({
             }
             await recompute(trx, userId, moment);
             break;
+        }
+        if (renewalInfo) {
+          await setRenewal(trx, userId, renewalOf(renewalInfo, row.originalTransactionId), moment);
         }
         return 'processed';
       });

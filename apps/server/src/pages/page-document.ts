@@ -25,7 +25,7 @@ export const DEMO_MODE_META = '<meta name="guquan-mode" content="demo">';
 /** The marker share pages look for, inside WeChat, before asking for their wx.config signature. */
 export const WECHAT_META = `<meta name="${WECHAT_META_NAME}" content="on">`;
 
-const SITE_NAMES: Readonly<Record<Language, string>> = { 'zh-CN': '谷圈', en: 'goods circle' };
+const SITE_NAMES: Readonly<Record<Language, string>> = { 'zh-CN': '谷圈', en: 'Goods Circle' };
 
 export interface DocumentRequest {
   /** Path and query under the base path, as the browser asked for it. */

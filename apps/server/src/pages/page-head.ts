@@ -48,9 +48,9 @@ export function headTags(head: PageHead, facts: HeadFacts): string {
   if (head.ogType) {
     tags.push(meta('property', 'og:type', head.ogType));
     tags.push(meta('property', 'og:site_name', facts.siteName));
-    tags.push(meta('property', 'og:title', facts.title));
+    tags.push(meta('property', 'og:title', head.previewTitle ?? facts.title));
     tags.push(meta('property', 'og:url', `${facts.origin}${facts.url}`));
-    tags.push(meta('name', 'twitter:title', facts.title));
+    tags.push(meta('name', 'twitter:title', head.previewTitle ?? facts.title));
     tags.push(meta('name', 'twitter:card', head.image ? 'summary_large_image' : 'summary'));
   }
   if (head.image) {

@@ -85,6 +85,17 @@ describe('English texts', () => {
     }
   });
 
+  it('name the app one way: Goods Circle (the spec’s titles aside, which are titles)', () => {
+    const names = texts.flatMap(([path, text]) =>
+      [...text.matchAll(/goods[- ]circle|谷圈/gi)].map((match): [string, string] => [
+        path,
+        match[0],
+      ]),
+    );
+    expect(names.length).toBeGreaterThan(10);
+    expect(names.filter(([, name]) => name !== 'Goods Circle')).toEqual([]);
+  });
+
   it('read right for one and for many', () => {
     const share = shareTexts('en');
     expect(pluralText('en', 1, share.itemCount)).toBe('1 item');

@@ -19,7 +19,6 @@ export function RootErrorBoundary() {
   return (
     <PageColumn>
       <StatusView
-        emblem="!"
         heading={text.errorHeading}
         body={text.errorBody}
         action={

@@ -58,6 +58,8 @@ export function createFakeDemoServer(): FakeDemoServer {
       return json(201, {
         signedTransaction: `eyJhbGciOiJFUzI1NiJ9.${payload}.c2ln`,
         transactionId,
+        signedRenewalInfo: `eyJhbGciOiJFUzI1NiJ9.${btoa(JSON.stringify({ originalTransactionId: transactionId })).replace(/=+$/, '')}.c2ln`,
+        change: 'new',
       });
     }
     if (method === 'DELETE' && url === DEMO_PATHS.currentSession) return json(204, null);

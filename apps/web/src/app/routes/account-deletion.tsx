@@ -1,8 +1,6 @@
-import { useMatches } from 'react-router';
 import { AccountDeletionPage } from '../../features/account-deletion/account-deletion-page';
-import { useLanguage } from '../../lib/i18n/language-context';
-import { titleForMatches } from '../../lib/routing/document-title';
 
+/** /APPPage/logOut: the account deletion page (its heading is its own; the title the spec's). */
 export function Component() {
-  return <AccountDeletionPage title={titleForMatches(useMatches(), useLanguage())} />;
+  return <AccountDeletionPage />;
 }

@@ -9,7 +9,7 @@ export function NotFoundView() {
   return (
     <PageColumn>
       <StatusView
-        emblem="404"
+        code="404"
         heading={text.notFoundHeading}
         body={text.notFoundBody}
         action={

@@ -13,7 +13,7 @@ const SESSION = { token: TOKEN, userId: '-mXliFgiAQwcM9MK' };
 const OVERVIEW: DeletionOverview = {
   maskedPhone: '138****0001',
   content: { goods: 6, cabinets: 1, notes: 1, comments: 3 },
-  losses: { points: null, designs: null, membershipUntil: null },
+  losses: { points: 1200, designs: 1, membershipUntil: null, renewingSubscription: false },
   retained: [
     { kind: 'goods_and_transactions', months: 36 },
     { kind: 'network_logs', months: 6 },
@@ -22,6 +22,7 @@ const OVERVIEW: DeletionOverview = {
   ],
   blockers: [],
   request: null,
+  cancelledByLogin: null,
   coolOffDays: 15,
 };
 const REQUEST = { requestedAt: '2025-12-01T08:00:00.000Z', deletesAt: '2025-12-16T08:00:00.000Z' };
@@ -57,7 +58,7 @@ function mockFetch(handler: Handler) {
 function renderPage(language: Language = 'zh-CN') {
   return render(
     <LanguageProvider language={language}>
-      <AccountDeletionPage title={language === 'en' ? 'deregister account' : '注销账号'} />
+      <AccountDeletionPage />
     </LanguageProvider>,
   );
 }
@@ -106,8 +107,10 @@ describe('AccountDeletionPage', () => {
     renderPage();
     expect(await screen.findByText('你发布的 6 件谷子及其图片')).toBeTruthy();
     expect(screen.getByText(/自交易完成或信息发布之日起保存 3 年/)).toBeTruthy();
-    expect(screen.getByText('尚未使用的积分（作废）')).toBeTruthy();
-    expect(screen.getByText(/注销账号不会取消订阅/)).toBeTruthy();
+    expect(screen.getByText('尚未使用的 1200 积分（作废）')).toBeTruthy();
+    expect(screen.getByText('已兑换的 1 张设计图（作废）')).toBeTruthy();
+    // No subscription: no Apple warning.
+    expect(screen.queryByText(/注销账号不会取消订阅/)).toBeNull();
     expect(screen.getByText(/138\*\*\*\*0001/)).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: '获取验证码' }));
@@ -155,26 +158,128 @@ describe('AccountDeletionPage', () => {
     expect(fetchCalls.at(-1)?.method).toBe('DELETE');
   });
 
-  it('lists the blockers with how to resolve each, and offers no code', async () => {
+  it('puts the blockers first, in plain words, each with the screen of the app that settles it', async () => {
+    const app = installFakeApp({ getSession: SESSION });
+    let blocked = true;
+    mockFetch(() =>
+      json(200, {
+        ...OVERVIEW,
+        blockers: blocked
+          ? [
+              {
+                kind: 'exposure_in_review',
+                title: '收款后不发货',
+                since: '2025-11-18T12:00:00.000Z',
+              },
+            ]
+          : [],
+      }),
+    );
+    renderPage();
+    const heading = await screen.findByRole('heading', { name: '注销前需要先处理' });
+    // Before what is deleted, lost and kept: the first thing after the page's heading.
+    const deleted = screen.getByRole('heading', { name: '将被删除的内容' });
+    expect(
+      heading.compareDocumentPosition(deleted) & Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
+    expect(screen.getByText('你发布的曝光「收款后不发货」还在审核中')).toBeTruthy();
+    expect(screen.queryByText('审核中的曝光')).toBeNull();
+    expect(screen.queryByRole('button', { name: '获取验证码' })).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: '去「我的曝光」撤回' }));
+    await waitFor(() => {
+      expect(app.calls).toContainEqual({
+        method: 'openAppRoute',
+        params: { route: 'exposures/mine' },
+      });
+    });
+    // Withdrawn there; back on the page, it reads the overview again.
+    blocked = false;
+    app.push('resumed', {});
+    expect(await screen.findByRole('button', { name: '获取验证码' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: '注销前需要先处理' })).toBeNull();
+  });
+
+  it('names only this user’s losses, without zero counts, and warns of Apple only to a subscriber', async () => {
     installApp({ getSession: SESSION });
     mockFetch(() =>
       json(200, {
         ...OVERVIEW,
-        blockers: [
-          {
-            kind: 'exposure_in_review',
-            title: '曝光：收款后不发货',
-            since: '2025-11-18T12:00:00.000Z',
-          },
-        ],
+        content: { goods: 2, cabinets: 0, notes: 0, comments: 0 },
+        losses: { points: 0, designs: 0, membershipUntil: null, renewingSubscription: false },
       }),
     );
     renderPage();
-    expect(await screen.findByRole('heading', { name: '暂时无法注销' })).toBeTruthy();
-    expect(screen.getByText('审核中的曝光')).toBeTruthy();
-    expect(screen.getByText('曝光：收款后不发货')).toBeTruthy();
-    expect(screen.getByText(/请等待审核完成/)).toBeTruthy();
-    expect(screen.queryByRole('button', { name: '获取验证码' })).toBeNull();
+    expect(await screen.findByText('你发布的 2 件谷子及其图片')).toBeTruthy();
+    expect(screen.queryByText(/ 0 /)).toBeNull();
+    expect(
+      screen.getByText('你没有积分、兑换的设计图或会员时长，不会因注销失去这些。'),
+    ).toBeTruthy();
+    expect(screen.queryByText(/注销账号不会取消订阅/)).toBeNull();
+    cleanup();
+
+    installApp({ getSession: SESSION });
+    mockFetch(() =>
+      json(200, {
+        ...OVERVIEW,
+        losses: {
+          points: 120,
+          designs: 0,
+          membershipUntil: '2027-11-04T08:00:00.000Z',
+          renewingSubscription: true,
+        },
+      }),
+    );
+    renderPage('en');
+    expect(await screen.findByText('Your 120 unused points')).toBeTruthy();
+    expect(
+      screen.getByText('The membership time you have left (until November 4, 2027)'),
+    ).toBeTruthy();
+    expect(screen.queryByText(/design drawings? you redeemed/)).toBeNull();
+    expect(screen.getByText(/deleting your account does not cancel it/)).toBeTruthy();
+  });
+
+  it('says when a log-in during the cool-off cancelled the deletion', async () => {
+    installApp({ getSession: SESSION });
+    mockFetch(() =>
+      json(200, { ...OVERVIEW, cancelledByLogin: { at: '2025-12-03T09:30:00.000Z' } }),
+    );
+    renderPage('en');
+    expect(
+      await screen.findByText(
+        /^You logged in to Goods Circle again on .*which cancelled your deletion request/,
+      ),
+    ).toBeTruthy();
+  });
+
+  it('says the app did not answer, rather than the network, and offers a retry', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      installApp({ getSession: () => new Promise(() => undefined) });
+      mockFetch(() => json(200, OVERVIEW));
+      renderPage();
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(11_000);
+      });
+      expect(screen.getByRole('heading', { name: '谷圈 App 没有响应' })).toBeTruthy();
+      expect(screen.queryByText(/网络/)).toBeNull();
+      expect(screen.getByRole('button', { name: '重试' })).toBeTruthy();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('heads the page in words of its own, and leads the logged-out page with words', async () => {
+    installApp({ getSession: null });
+    mockFetch(() => json(200, OVERVIEW));
+    renderPage('en');
+    expect(await screen.findByRole('heading', { name: 'Please log in' })).toBeTruthy();
+    expect(screen.queryByText('?')).toBeNull();
+    cleanup();
+    installApp({ getSession: SESSION });
+    renderPage('en');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Delete account' })).toBeTruthy();
+    expect(screen.queryByText('deregister account')).toBeNull();
   });
 
   it('explains a wrong code and a rate limit with the wait', async () => {

@@ -11,7 +11,7 @@ import styles from './account-deletion-page.module.css';
  * The account deletion page (PRODUCT.md "Delete account"). The server renders only its skeleton:
  * the user, their token and their data exist in the browser only, from the bridge and the API.
  */
-export function AccountDeletionPage({ title }: { title: string }) {
+export function AccountDeletionPage() {
   const language = useLanguage();
   const t = deletionTexts(language);
   const deletion = useAccountDeletion();
@@ -20,15 +20,14 @@ export function AccountDeletionPage({ title }: { title: string }) {
   let body;
   switch (phase.kind) {
     case 'loading':
-      body = <Skeleton title={title} label={t.loading} />;
+      body = <Skeleton title={t.heading} label={t.loading} />;
       break;
     case 'no_app':
-      body = <StatusView emblem="!" heading={t.noAppHeading} body={t.noAppBody} />;
+      body = <StatusView heading={t.noAppHeading} body={t.noAppBody} />;
       break;
     case 'logged_out':
       body = (
         <StatusView
-          emblem="?"
           heading={t.loggedOutHeading}
           body={t.loggedOutBody}
           action={
@@ -40,11 +39,11 @@ export function AccountDeletionPage({ title }: { title: string }) {
       );
       break;
     case 'network':
+    case 'app_silent':
       body = (
         <StatusView
-          emblem="!"
-          heading={t.networkHeading}
-          body={t.networkBody}
+          heading={phase.kind === 'network' ? t.networkHeading : t.appSilentHeading}
+          body={phase.kind === 'network' ? t.networkBody : t.appSilentBody}
           action={
             <button type="button" className={buttons.primary} onClick={deletion.retry}>
               {t.retry}
@@ -56,7 +55,6 @@ export function AccountDeletionPage({ title }: { title: string }) {
     case 'ready':
       body = (
         <DeletionOverviewView
-          title={title}
           t={t}
           language={language}
           overview={phase.overview}

@@ -9,17 +9,18 @@ import {
   type DeletionRequest,
 } from '@guquan/contract/account-deletion';
 import { z } from 'zod';
-import { callApiWith, type ApiResult } from '../../lib/in-app/api-client';
+import { callApiWith, type ApiAnswer, type ApiResult } from '../../lib/in-app/api-client';
 
 /**
  * What the page tells apart: the server's word on the request (wrong code, rate limit, blocked…),
  * an ended session, and anything else, which the user can retry.
  */
-export type DeletionResult<T> =
-  | { ok: true; value: T }
-  | { ok: false; kind: 'unauthorized' }
-  | { ok: false; kind: 'network' }
-  | { ok: false; kind: 'error'; status: number; error: DeletionError['error'] };
+export type DeletionResult<T> = ApiAnswer<
+  T,
+  | { kind: 'unauthorized' }
+  | { kind: 'network' }
+  | { kind: 'error'; status: number; error: DeletionError['error'] }
+>;
 
 function deletionResult<T>(result: ApiResult<T, DeletionError['error']>): DeletionResult<T> {
   if (result.ok) return result;

@@ -1,5 +1,8 @@
 import { useState, type ReactNode } from 'react';
-import type { DeletionOverview } from '@guquan/contract/account-deletion';
+import {
+  DELETION_BLOCKER_APP_ROUTES,
+  type DeletionOverview,
+} from '@guquan/contract/account-deletion';
 import type { Language } from '@guquan/contract/language';
 import { Card } from '../../components/card/card';
 import buttons from '../../components/button.module.css';
@@ -11,7 +14,6 @@ import { VerifyForm } from './verify-form';
 import styles from './account-deletion-page.module.css';
 
 export interface OverviewProps {
-  title: string;
   t: DeletionTexts;
   language: Language;
   overview: DeletionOverview;
@@ -39,9 +41,23 @@ export function DeletionOverviewView(props: OverviewProps) {
     else setCancelError(t.requestFailed);
   };
 
+  const blocked = request === null && blockers.length > 0;
+  const lost = [
+    losses.points === null || losses.points > 0 ? t.lostPoints(losses.points) : '',
+    losses.designs === null || losses.designs > 0 ? t.lostDesigns(losses.designs) : '',
+    losses.membershipUntil === null
+      ? ''
+      : t.lostMembership(formatDate(losses.membershipUntil, language)),
+  ].filter(Boolean);
+
   return (
     <div className={styles.page}>
-      <h1 className={styles.title}>{props.title}</h1>
+      <h1 className={styles.title}>{t.heading}</h1>
+      {overview.cancelledByLogin && !request ? (
+        <p role="status" className={styles.success}>
+          {t.cancelledByLogin(formatDateTime(overview.cancelledByLogin.at, language))}
+        </p>
+      ) : null}
       {request ? (
         <Card className={styles.coolOff} aria-labelledby="cool-off-heading">
           <h2 id="cool-off-heading" className={styles.sectionTitle}>
@@ -65,6 +81,9 @@ export function DeletionOverviewView(props: OverviewProps) {
             {t.cancelRequest}
           </button>
         </Card>
+      ) : blocked ? (
+        // What stands in the way comes first, with the way to settle it: not after three cards.
+        <BlockersCard t={t} language={language} blockers={blockers} deletion={props.deletion} />
       ) : (
         <p className={styles.intro}>{t.intro}</p>
       )}
@@ -82,15 +101,11 @@ export function DeletionOverviewView(props: OverviewProps) {
       <ListCard
         id="lost-heading"
         heading={t.lostHeading}
-        lines={[
-          t.lostPoints(losses.points),
-          t.lostDesigns(losses.designs),
-          t.lostMembership(
-            losses.membershipUntil === null ? null : formatDate(losses.membershipUntil, language),
-          ),
-        ]}
+        lines={lost.length > 0 ? lost : [t.lostNothing]}
       >
-        <p className={styles.warning}>{t.subscriptionWarning}</p>
+        {losses.renewingSubscription ? (
+          <p className={styles.warning}>{t.subscriptionWarning}</p>
+        ) : null}
       </ListCard>
       <ListCard
         id="kept-heading"
@@ -98,29 +113,7 @@ export function DeletionOverviewView(props: OverviewProps) {
         lines={overview.retained.map((entry) => t.kept[entry.kind](entry.months))}
       />
 
-      {request ? null : blockers.length > 0 ? (
-        <Card className={styles.blocked} aria-labelledby="blocked-heading">
-          <h2 id="blocked-heading" className={styles.sectionTitle}>
-            {t.blockedHeading}
-          </h2>
-          <p className={styles.note}>{t.blockedIntro}</p>
-          <ul className={styles.blockers}>
-            {blockers.map((blocker) => (
-              <li key={`${blocker.kind}-${blocker.since}`} className={styles.blocker}>
-                <p className={styles.blockerLabel}>
-                  {t.blocker[blocker.kind].label}
-                  <span className={styles.blockerSince}>
-                    {' · '}
-                    {t.since(formatDate(blocker.since, language))}
-                  </span>
-                </p>
-                <p className={styles.blockerTitle}>{blocker.title}</p>
-                <p className={styles.note}>{t.blocker[blocker.kind].resolve}</p>
-              </li>
-            ))}
-          </ul>
-        </Card>
-      ) : overview.maskedPhone === null ? (
+      {request || blocked ? null : overview.maskedPhone === null ? (
         <p className={styles.error} role="alert">
           {t.noPhone}
         </p>
@@ -128,6 +121,61 @@ export function DeletionOverviewView(props: OverviewProps) {
         <VerifyForm {...props} maskedPhone={overview.maskedPhone} />
       )}
     </div>
+  );
+}
+
+/** Each open matter, in plain words, with the screen of the app that settles it. */
+function BlockersCard({
+  t,
+  language,
+  blockers,
+  deletion,
+}: {
+  t: DeletionTexts;
+  language: Language;
+  blockers: DeletionOverview['blockers'];
+  deletion: OverviewProps['deletion'];
+}) {
+  const [failed, setFailed] = useState<string | undefined>(undefined);
+  return (
+    <Card className={styles.blocked} aria-labelledby="blocked-heading">
+      <h2 id="blocked-heading" className={styles.sectionTitle}>
+        {t.blockedHeading}
+      </h2>
+      <p className={styles.note}>{t.blockedIntro(blockers.length)}</p>
+      <ul className={styles.blockers}>
+        {blockers.map((blocker) => {
+          const key = `${blocker.kind}-${blocker.since}`;
+          const text = t.blocker[blocker.kind];
+          return (
+            <li key={key} className={styles.blocker}>
+              <p className={styles.blockerTitle}>{text.label(blocker.title)}</p>
+              <p className={styles.blockerSince}>{t.since(formatDate(blocker.since, language))}</p>
+              <p className={styles.note}>{text.resolve}</p>
+              <button
+                type="button"
+                className={`${buttons.secondary} ${styles.blockerAction}`}
+                onClick={() => {
+                  setFailed(undefined);
+                  void deletion
+                    .openAppRoute(DELETION_BLOCKER_APP_ROUTES[blocker.kind])
+                    .then((opened) => {
+                      if (!opened) setFailed(key);
+                    });
+                }}
+              >
+                {text.action}
+              </button>
+              {failed === key ? (
+                <p role="alert" className={styles.error}>
+                  {t.openFailed}
+                </p>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+    </Card>
   );
 }
 

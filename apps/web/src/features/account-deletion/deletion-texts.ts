@@ -4,6 +4,8 @@ import { pluralText, type PluralTexts } from '../../lib/i18n/plural';
 
 /** The texts of the account deletion page; what it says matches the privacy policy, 8.2 and 11.5. */
 export interface DeletionTexts {
+  /** The page's heading (the document title keeps the route's). */
+  heading: string;
   intro: string;
   deletedHeading: string;
   deletedItems: (counts: {
@@ -19,11 +21,17 @@ export interface DeletionTexts {
   lostPoints: (points: number | null) => string;
   lostDesigns: (designs: number | null) => string;
   lostMembership: (until: string | null) => string;
+  lostNothing: string;
   subscriptionWarning: string;
   blockedHeading: string;
-  blockedIntro: string;
-  blocker: Record<DeletionBlockerKind, { label: string; resolve: string }>;
+  blockedIntro: (count: number) => string;
+  blocker: Record<
+    DeletionBlockerKind,
+    { label: (title: string) => string; resolve: string; action: string }
+  >;
   since: (date: string) => string;
+  openFailed: string;
+  cancelledByLogin: (date: string) => string;
   verifyHeading: string;
   sendTo: (phone: string) => string;
   sendCode: string;
@@ -50,6 +58,8 @@ export interface DeletionTexts {
   login: string;
   networkHeading: string;
   networkBody: string;
+  appSilentHeading: string;
+  appSilentBody: string;
   retry: string;
   errors: Record<string, string>;
   rateLimited: (seconds: number) => string;
@@ -78,14 +88,16 @@ function count(n: number, one: string, other: string): string {
 }
 
 const zh: DeletionTexts = {
+  heading: '注销账号',
   intro: '注销后账号无法恢复。请在提交前读完以下说明。',
   deletedHeading: '将被删除的内容',
-  deletedItems: (c) => [
-    `你发布的 ${c.goods} 件谷子及其图片`,
-    `你的 ${c.cabinets} 个痛柜`,
-    `你的 ${c.notes} 篇笔记及其评论`,
-    `你发表的 ${c.comments} 条评论`,
-  ],
+  deletedItems: (c) =>
+    [
+      c.goods > 0 ? `你发布的 ${c.goods} 件谷子及其图片` : '',
+      c.cabinets > 0 ? `你的 ${c.cabinets} 个痛柜` : '',
+      c.notes > 0 ? `你的 ${c.notes} 篇笔记及其评论` : '',
+      c.comments > 0 ? `你发表的 ${c.comments} 条评论` : '',
+    ].filter(Boolean),
   deletedProfile:
     '账号资料（昵称、头像、绑定的手机号码）、登录状态、点赞与收藏记录。你发给他人的私信仍留在对方的会话中，发送者显示为“已注销用户”。',
   keptHeading: '依法保留的信息',
@@ -101,26 +113,34 @@ const zh: DeletionTexts = {
   lostHeading: '你将失去',
   lostPoints: (p) => (p === null ? '尚未使用的积分（作废）' : `尚未使用的 ${p} 积分（作废）`),
   lostDesigns: (d) => (d === null ? '已兑换的设计图（作废）' : `已兑换的 ${d} 张设计图（作废）`),
-  lostMembership: (u) => (u === null ? '剩余的会员时长' : `会员权益（原到期日 ${u}）`),
+  lostMembership: (u) => (u === null ? '剩余的会员时长' : `会员剩余时长（原到期日 ${u}）`),
+  lostNothing: '你没有积分、兑换的设计图或会员时长，不会因注销失去这些。',
   subscriptionWarning:
     '会员为 Apple 自动续期订阅，注销账号不会取消订阅。请先在 iPhone 的“设置 > Apple 账户 > 订阅”中取消，否则 Apple 会继续扣费。',
-  blockedHeading: '暂时无法注销',
-  blockedIntro: '为保护交易对方和你自己，以下事项处理完成后才能注销：',
+  blockedHeading: '注销前需要先处理',
+  blockedIntro: (n) =>
+    `还有 ${n} 件事没有处理完。为保护和你交易过的人，也保护你自己，处理完成后才能注销。`,
   blocker: {
     exposure_in_review: {
-      label: '审核中的曝光',
-      resolve: '请等待审核完成（通常 3 个工作日内），或在 App 的“我的曝光”中撤回。',
+      label: (title) => `你发布的曝光「${title}」还在审核中`,
+      resolve: '审核一般在 3 个工作日内完成，完成后就可以注销；也可以现在撤回这篇曝光。',
+      action: '去「我的曝光」撤回',
     },
     appeal_open: {
-      label: '尚未处理完的申诉',
-      resolve: '请等待申诉处理完成，或在 App 的“消息 > 申诉进度”中撤回申诉。',
+      label: (title) => `你的申诉「${title}」还没有处理完`,
+      resolve: '申诉处理完成后就可以注销；也可以现在撤回申诉。',
+      action: '查看申诉进度',
     },
     under_investigation: {
-      label: '账号正在接受调查',
-      resolve: '调查结束后即可注销。如有疑问，请通过 App 的“设置 > 帮助与客服”联系我们。',
+      label: () => '平台正在核实一起和你账号有关的纠纷',
+      resolve: '核实结束后就可以注销。有疑问可以联系客服。',
+      action: '联系客服',
     },
   },
   since: (date) => `自 ${date}`,
+  openFailed: 'App 没能打开这个页面。请回到 App，在「我的」中找到它。',
+  cancelledByLogin: (date) =>
+    `你在 ${date} 重新登录了谷圈，之前的注销申请已自动撤销，账号一切正常。如仍要注销，可以重新申请。`,
   verifyHeading: '验证身份',
   sendTo: (phone) => `我们会向绑定的手机号 ${phone} 发送验证码。`,
   sendCode: '获取验证码',
@@ -148,6 +168,8 @@ const zh: DeletionTexts = {
   login: '登录',
   networkHeading: '加载失败',
   networkBody: '网络不稳定，请检查网络后重试。',
+  appSilentHeading: '谷圈 App 没有响应',
+  appSilentBody: '页面没有收到 App 的回应。请重试；如果还是不行，请关闭此页面后重新打开。',
   retry: '重试',
   errors: {
     code_missing: '请先获取验证码。',
@@ -167,20 +189,26 @@ const zh: DeletionTexts = {
 };
 
 const en: DeletionTexts = {
+  heading: 'Delete account',
   intro: 'A deleted account cannot be restored. Please read all of this before you go on.',
   deletedHeading: 'What is deleted',
-  deletedItems: (c) => [
-    pluralText('en', c.goods, {
-      one: 'Your {n} item of goods and its pictures',
-      other: 'Your {n} goods and their pictures',
-    }),
-    `Your ${count(c.cabinets, 'cabinet', 'cabinets')}`,
-    pluralText('en', c.notes, {
-      one: 'Your {n} note and its comments',
-      other: 'Your {n} notes and their comments',
-    }),
-    `Your ${count(c.comments, 'comment', 'comments')}`,
-  ],
+  deletedItems: (c) =>
+    [
+      c.goods > 0
+        ? pluralText('en', c.goods, {
+            one: 'Your {n} item of goods and its pictures',
+            other: 'Your {n} goods and their pictures',
+          })
+        : '',
+      c.cabinets > 0 ? `Your ${count(c.cabinets, 'cabinet', 'cabinets')}` : '',
+      c.notes > 0
+        ? pluralText('en', c.notes, {
+            one: 'Your {n} note and its comments',
+            other: 'Your {n} notes and their comments',
+          })
+        : '',
+      c.comments > 0 ? `Your ${count(c.comments, 'comment', 'comments')}` : '',
+    ].filter(Boolean),
   deletedProfile:
     'Your profile (nickname, avatar, bound phone number), your log-ins, likes and collections. Messages you sent stay in the other person’s chat, shown as from “deleted user”.',
   keptHeading: 'What the law makes us keep',
@@ -201,29 +229,41 @@ const en: DeletionTexts = {
     d === null
       ? 'The design drawings you redeemed'
       : `The ${count(d, 'design drawing', 'design drawings')} you redeemed`,
-  lostMembership: (u) => (u === null ? 'Any membership time left' : `Your membership (until ${u})`),
+  lostMembership: (u) =>
+    u === null ? 'Any membership time left' : `The membership time you have left (until ${u})`,
+  lostNothing:
+    'You have no points, redeemed designs or membership time, so you lose none of these.',
   subscriptionWarning:
     'Membership is an Apple auto-renewing subscription: deleting your account does not cancel it. Cancel it first in iPhone Settings > Apple Account > Subscriptions, or Apple keeps charging you.',
-  blockedHeading: 'Your account cannot be deleted yet',
-  blockedIntro: 'To protect the people you traded with, and you, these must be settled first:',
+  blockedHeading: 'Before you can delete your account',
+  blockedIntro: (n) =>
+    pluralText('en', n, {
+      one: 'To protect the people you traded with, and you, {n} open matter must be settled first.',
+      other:
+        'To protect the people you traded with, and you, {n} open matters must be settled first.',
+    }),
   blocker: {
     exposure_in_review: {
-      label: 'An exposure post in review',
+      label: (title) => `Your exposure post “${title}” is still being reviewed`,
       resolve:
-        'Wait for the review to finish (usually within 3 working days), or withdraw it in the app under My exposures.',
+        'Reviews usually finish within 3 working days, and then you can delete your account; or withdraw the post now.',
+      action: 'Withdraw it in My exposures',
     },
     appeal_open: {
-      label: 'An appeal not yet handled',
-      resolve:
-        'Wait until the appeal is handled, or withdraw it in the app under Messages > Appeals.',
+      label: (title) => `Your appeal “${title}” has not been handled yet`,
+      resolve: 'Once it is handled you can delete your account; or withdraw the appeal now.',
+      action: 'See my appeals',
     },
     under_investigation: {
-      label: 'Your account is under investigation',
-      resolve:
-        'You can delete it once the investigation ends. Questions: Settings > Help in the app.',
+      label: () => 'We are looking into a dispute that involves your account',
+      resolve: 'You can delete your account once we are done. Questions? Contact support.',
+      action: 'Contact support',
     },
   },
   since: (date) => `since ${date}`,
+  openFailed: 'The app could not open that screen. Go back to the app and find it under Me.',
+  cancelledByLogin: (date) =>
+    `You logged in to Goods Circle again on ${date}, which cancelled your deletion request: your account is back to normal. To delete it after all, request it again.`,
   verifyHeading: 'Verify it is you',
   sendTo: (phone) => `We will text a code to your bound phone ${phone}.`,
   sendCode: 'Get code',
@@ -241,18 +281,22 @@ const en: DeletionTexts = {
   dialogBack: 'Go back',
   coolOffHeading: 'Deletion requested',
   coolOffBody: (date) => `Your account will be deleted on ${date}. You can cancel until then.`,
-  coolOffLogin: 'Logging in to the 谷圈 app again during the cool-off also cancels the deletion.',
+  coolOffLogin:
+    'Logging in to the Goods Circle app again during the cool-off also cancels the deletion.',
   cancelRequest: 'Cancel deletion',
   cancelled: 'The deletion is cancelled. Your account is back to normal.',
   loading: 'Loading',
-  noAppHeading: 'Open this page in the 谷圈 app',
+  noAppHeading: 'Open this page in the Goods Circle app',
   noAppBody:
-    'Deleting your account needs the app to verify it is you. Open the 谷圈 app and go to Settings > Account and security > Delete account.',
+    'Deleting your account needs the app to verify it is you. Open the Goods Circle app and go to Settings > Account and security > Delete account.',
   loggedOutHeading: 'Please log in',
   loggedOutBody: 'Log in to delete your account.',
   login: 'Log in',
   networkHeading: 'Could not load',
   networkBody: 'The network seems unstable. Check your connection and try again.',
+  appSilentHeading: 'The Goods Circle app did not answer',
+  appSilentBody:
+    'This page got no answer from the app. Try again; if that does not help, close this page and open it again.',
   retry: 'Try again',
   errors: {
     code_missing: 'Get a code first.',

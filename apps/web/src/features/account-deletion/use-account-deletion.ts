@@ -9,6 +9,8 @@ export type DeletionPhase =
   | { kind: 'no_app' }
   | { kind: 'logged_out' }
   | { kind: 'network' }
+  /** The app did not answer the bridge (its session never came): not the network. */
+  | { kind: 'app_silent' }
   | { kind: 'ready'; overview: DeletionOverview; token: string };
 
 export interface AccountDeletion {
@@ -24,6 +26,8 @@ export interface AccountDeletion {
   requested: (request: DeletionRequest) => void;
   /** The server said 401: ask to log in again. */
   sessionEnded: () => void;
+  /** Opens a screen of the app (a blocker's resolution); false when the app could not. */
+  openAppRoute: (route: string) => Promise<boolean>;
 }
 
 interface Loaded {
@@ -46,16 +50,23 @@ export function useAccountDeletion(): AccountDeletion {
     [sessionEnded],
   );
 
+  const bridge = appPhase.kind === 'logged_in' ? appPhase.bridge : undefined;
   useEffect(() => {
     if (!session) return undefined;
     const life = { gone: false };
-    void deletionApi.overview(session.token).then((result) => {
-      if (!life.gone) apply(session, result);
-    });
+    const load = () => {
+      void deletionApi.overview(session.token).then((result) => {
+        if (!life.gone) apply(session, result);
+      });
+    };
+    load();
+    // Back from a screen of the app (a blocker resolved there, say): what changed shows.
+    const unsubscribe = bridge?.on('resumed', load);
     return () => {
       life.gone = true;
+      unsubscribe?.();
     };
-  }, [session, apply]);
+  }, [session, bridge, apply]);
 
   let phase: DeletionPhase;
   switch (appPhase.kind) {
@@ -67,7 +78,7 @@ export function useAccountDeletion(): AccountDeletion {
       phase = { kind: appPhase.kind };
       break;
     case 'failed':
-      phase = { kind: 'network' };
+      phase = { kind: 'app_silent' };
       break;
     case 'logged_in':
       phase =
@@ -102,5 +113,14 @@ export function useAccountDeletion(): AccountDeletion {
         .catch(() => undefined);
     },
     sessionEnded,
+    openAppRoute: async (route) => {
+      if (!bridge) return false;
+      try {
+        await bridge.call('openAppRoute', { route });
+        return true;
+      } catch {
+        return false;
+      }
+    },
   };
 }

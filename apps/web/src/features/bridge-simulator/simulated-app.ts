@@ -67,6 +67,8 @@ export function createSimulatedApp(options: SimulatedAppOptions): SimulatedApp {
   const now = options.now ?? Date.now;
   const pendingApprovalMs = options.pendingApprovalMs ?? PENDING_APPROVAL_MS;
   let loginWaiters: ((session: Session | null) => void)[] = [];
+  /** The App Store sheets shown, by the id of their notice: dismissing one closes it. */
+  const sheetWaiters = new Map<number, () => void>();
 
   /** As the app serializes: an object on iOS, a JSON string on Android. */
   const encode = (message: object) =>
@@ -136,7 +138,11 @@ export function createSimulatedApp(options: SimulatedAppOptions): SimulatedApp {
     }
     try {
       const signed = await api.signPurchase(session.token, { productId, appAccountToken });
-      keeper.add({ ...signed, productId });
+      keeper.add({
+        transactionId: signed.transactionId,
+        signedTransaction: signed.signedTransaction,
+        productId,
+      });
       refreshCount();
       return signed;
     } catch (error) {
@@ -207,10 +213,27 @@ export function createSimulatedApp(options: SimulatedAppOptions): SimulatedApp {
           }, pendingApprovalMs);
           return { state: 'pending' };
         case 'approve': {
-          const { signedTransaction } = await signPurchase(productId, appAccountToken);
-          return { state: 'purchased', signedTransaction };
+          // A plan change within the group too: the App Store decides what it is (the demo
+          // server plays it), and the renewal info says which plan renews.
+          const { signedTransaction, signedRenewalInfo } = await signPurchase(
+            productId,
+            appAccountToken,
+          );
+          return { state: 'purchased', signedTransaction, signedRenewalInfo };
         }
       }
+    },
+    // The sheet stays open until the tester dismisses its notice ("Back to the page").
+    storeKitManageSubscriptions: () => {
+      const id = store.notify(
+        'The App Store’s subscription management would open here: change the plan or cancel it.',
+        { resumesPage: true },
+      );
+      return new Promise<Record<string, never>>((resolve) => {
+        sheetWaiters.set(id, () => {
+          resolve({});
+        });
+      });
     },
     storeKitRestore: () => ({
       signedTransactions: keeper.all().map((transaction) => transaction.signedTransaction),
@@ -297,6 +320,8 @@ export function createSimulatedApp(options: SimulatedAppOptions): SimulatedApp {
     dismissNotice(id) {
       const notice = store.get().notices.find((item) => item.id === id);
       store.dismissNotice(id);
+      sheetWaiters.get(id)?.();
+      sheetWaiters.delete(id);
       if (notice?.resumesPage) emit('resumed', {});
     },
     forgetTransactions() {

@@ -58,7 +58,8 @@ export interface SimulatorStore {
   subscribe: (listener: () => void) => () => void;
   update: (change: Partial<SimulatorState>) => void;
   changeSettings: (change: Partial<SimulatorSettings>) => void;
-  notify: (text: string, options?: { resumesPage?: boolean }) => void;
+  /** Shows a notice; its id. */
+  notify: (text: string, options?: { resumesPage?: boolean }) => number;
   dismissNotice: (id: number) => void;
 }
 
@@ -121,6 +122,7 @@ export function createSimulatorStore(storage: Storage): SimulatorStore {
           { id: noticeId, text, resumesPage: options.resumesPage ?? false },
         ],
       });
+      return noticeId;
     },
     dismissNotice(id) {
       update({ notices: state.notices.filter((notice) => notice.id !== id) });

@@ -45,7 +45,10 @@ export function createTransactionKeeper(storage: Storage): TransactionKeeper {
     all: read,
     unfinished: () => read().filter((transaction) => !transaction.finished),
     add(transaction) {
-      const kept = [...read(), { ...transaction, finished: false }];
+      // The App Store hands back the current transaction for a plan change that waits for the
+      // renewal: one entry per transaction id, as the device keeps them.
+      const others = read().filter((item) => item.transactionId !== transaction.transactionId);
+      const kept = [...others, { ...transaction, finished: false }];
       while (kept.length > MAX_KEPT) {
         const oldestFinished = kept.findIndex((item) => item.finished);
         kept.splice(oldestFinished === -1 ? 0 : oldestFinished, 1);

@@ -17,7 +17,7 @@ const texts = {
     backToTop: '回到顶部',
   },
   en: {
-    brandHome: 'goods-circle website',
+    brandHome: 'Goods Circle website',
     effective: 'Effective',
     updated: 'Updated',
     summary: 'Summary of this version',

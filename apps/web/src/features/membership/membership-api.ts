@@ -9,7 +9,12 @@ import {
   type RestoreResponse,
   type SubmitTransactionResponse,
 } from '@guquan/contract/membership';
-import { callApi, type ApiFailure, type ApiResult } from '../../lib/in-app/api-client';
+import {
+  callApi,
+  type ApiAnswer,
+  type ApiFailure,
+  type ApiResult,
+} from '../../lib/in-app/api-client';
 
 /**
  * How a call failed, for a purchase: `unreachable` may pass on a later try (network, timeout,
@@ -21,7 +26,7 @@ export interface MembershipFailure {
   code: string;
 }
 
-export function membershipFailure(failure: ApiFailure): MembershipFailure {
+function membershipFailure(failure: ApiFailure): MembershipFailure {
   switch (failure.kind) {
     case 'network':
     case 'timeout':
@@ -43,29 +48,43 @@ export function membershipFailure(failure: ApiFailure): MembershipFailure {
   }
 }
 
-/** The membership endpoints, with the session token in the Authorization header only. */
-export interface MembershipApi {
-  overview(token: string): Promise<ApiResult<MembershipResponse>>;
-  submit(token: string, signedTransaction: string): Promise<ApiResult<SubmitTransactionResponse>>;
-  restore(token: string, signedTransactions: string[]): Promise<ApiResult<RestoreResponse>>;
+export type MembershipAnswer<T> = ApiAnswer<T, MembershipFailure>;
+
+function answer<T>(result: ApiResult<T>): MembershipAnswer<T> {
+  return result.ok ? result : { ok: false, ...membershipFailure(result) };
 }
 
-export const membershipApi: MembershipApi = {
-  overview: (token) => callApi({ path: MEMBERSHIP_PATH, token, schema: membershipResponseSchema }),
-  submit: (token, signedTransaction) =>
-    callApi({
-      method: 'POST',
-      path: MEMBERSHIP_TRANSACTIONS_PATH,
-      token,
-      schema: submitTransactionResponseSchema,
-      body: { signedTransaction },
-    }),
-  restore: (token, signedTransactions) =>
-    callApi({
-      method: 'POST',
-      path: MEMBERSHIP_RESTORE_PATH,
-      token,
-      schema: restoreResponseSchema,
-      body: { signedTransactions },
-    }),
+/** The membership endpoints, with the session token in the Authorization header only. */
+export const membershipApi = {
+  overview: async (token: string): Promise<MembershipAnswer<MembershipResponse>> =>
+    answer(await callApi({ path: MEMBERSHIP_PATH, token, schema: membershipResponseSchema })),
+  submit: async (
+    token: string,
+    signedTransaction: string,
+    signedRenewalInfo?: string,
+  ): Promise<MembershipAnswer<SubmitTransactionResponse>> =>
+    answer(
+      await callApi({
+        method: 'POST',
+        path: MEMBERSHIP_TRANSACTIONS_PATH,
+        token,
+        schema: submitTransactionResponseSchema,
+        body: signedRenewalInfo ? { signedTransaction, signedRenewalInfo } : { signedTransaction },
+      }),
+    ),
+  restore: async (
+    token: string,
+    signedTransactions: string[],
+  ): Promise<MembershipAnswer<RestoreResponse>> =>
+    answer(
+      await callApi({
+        method: 'POST',
+        path: MEMBERSHIP_RESTORE_PATH,
+        token,
+        schema: restoreResponseSchema,
+        body: { signedTransactions },
+      }),
+    ),
 };
+
+export type MembershipApi = typeof membershipApi;

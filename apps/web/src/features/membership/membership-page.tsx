@@ -3,6 +3,7 @@ import { Card } from '../../components/card/card';
 import buttons from '../../components/button.module.css';
 import { PageColumn } from '../../components/page-column/page-column';
 import { useLanguage } from '../../lib/i18n/language-context';
+import { MemberPanel } from './member-panel';
 import { MembershipStatus } from './membership-status';
 import { membershipTexts, type MembershipTexts } from './membership-texts';
 import { PurchasePanel } from './purchase-panel';
@@ -94,24 +95,39 @@ function PhaseView({
         </Card>
       );
     case 'ready':
-      return (
-        <>
-          <MembershipStatus membership={phase.data.membership} text={text} language={language} />
-          {phase.platform === 'ios' ? (
-            <PurchasePanel
-              data={phase.data}
-              flow={phase.flow}
-              products={phase.products}
-              text={text}
-              language={language}
-              onMembership={centre.setMembership}
-            />
-          ) : (
+      if (phase.platform !== 'ios') {
+        return (
+          <>
+            <MembershipStatus membership={phase.data.membership} text={text} language={language} />
             <Card className={styles.status}>
               <p className={styles.statusTitle}>{text.onlyIos}</p>
               <p className={styles.small}>{text.onlyIosAndroid}</p>
             </Card>
-          )}
+          </>
+        );
+      }
+      // A member manages the one subscription; only someone without one is offered a purchase.
+      return phase.data.membership.status === 'active' ? (
+        <MemberPanel
+          data={phase.data}
+          flow={phase.flow}
+          products={phase.products}
+          text={text}
+          language={language}
+          announcement={centre.announcement}
+          onMembership={centre.setMembership}
+        />
+      ) : (
+        <>
+          <MembershipStatus membership={phase.data.membership} text={text} language={language} />
+          <PurchasePanel
+            data={phase.data}
+            flow={phase.flow}
+            products={phase.products}
+            text={text}
+            language={language}
+            onMembership={centre.setMembership}
+          />
         </>
       );
   }

@@ -1,5 +1,5 @@
 import type { Language } from '@guquan/contract/language';
-import type { PlanPeriod } from '@guquan/contract/membership';
+import type { PlanPeriod, TransactionErrorCode } from '@guquan/contract/membership';
 import { pluralText } from '../../lib/i18n/plural';
 
 /** The membership centre's texts (App Store rule 3.1.2: title, length, price, renewal terms). */
@@ -36,28 +36,68 @@ const texts = {
     and: '和',
     privacy: '《隐私政策》',
     consentNeeded: '请先阅读并同意会员服务协议和隐私政策。',
-    buy: (price: string) => `确认协议并开通 ${price}`,
+    buy: (price: string) => `开通会员 ${price}`,
     restore: '恢复购买',
-    cancelHeading: '如何取消订阅',
+    cancelHeading: '如何更改或取消订阅',
     cancelSteps:
-      '打开 iPhone「设置」→ 点击你的名字（Apple ID）→「订阅」→ 选择「谷圈会员」→「取消订阅」。请在当前周期结束前至少 24 小时取消。',
+      '会员可以在本页点「管理订阅」，打开 App Store 的订阅管理；也可以打开 iPhone「设置」→ 点击你的名字（Apple 账户）→「订阅」→ 选择「谷圈会员」。在那里可以更改套餐或取消订阅。请在当前周期结束前至少 24 小时取消。',
     purchasing: '正在向 App Store 发起购买…',
     verifying: '正在验证购买，请勿离开此页面…',
     success: (date: string) => `开通成功！会员有效期至 ${date}。`,
     cancelled: '已取消购买，未扣款。',
     pending: '购买正在等待批准（如“询问购买”），批准后会员会自动生效。',
-    failed: (message: string) => `购买未完成：${message}`,
+    failed:
+      'App Store 没能完成这次购买，你没有被扣款。可以再试一次；如果一直不成功，请在 iPhone「设置」→ Apple 账户 →「付款与配送」中检查付款方式。',
     unconfirmed:
       '已付款，但暂时无法连接服务器验证。购买已妥善保存，下次打开此页面时会自动完成，不会重复扣款。',
-    rejected: (code: string) => `服务器未能确认这笔购买（${code}）。如已扣款，请联系客服。`,
+    rejected: (reason: string, code: string) =>
+      `我们没能确认这笔购买：${reason}如已扣款，请通过 Apple 的「报告问题」申请退款，或联系客服（代码 ${code}）。`,
+    rejectedReasons: {
+      invalid_transaction: '它没有通过 App Store 的校验。',
+      wrong_bundle: '它是在另一个 App 中购买的。',
+      wrong_environment: '它来自另一个 App Store 环境。',
+      wrong_account: '它属于另一个谷圈账号。',
+      revoked: 'Apple 已退款或撤销了它。',
+      unknown_product: '它不是谷圈的会员套餐。',
+      already_subscribed: '你的会员已经生效，再次订阅不会延长会员期。',
+    } satisfies Record<TransactionErrorCode, string>,
+    rejectedOther: '服务器暂时无法校验。',
     signedOut: '登录已过期，请重新登录。',
     restoring: '正在恢复购买…',
     restored: (count: number) =>
       count > 0 ? `已恢复 ${count} 笔购买。` : '没有找到可恢复的订阅。',
-    restoreFailed: (message: string) => `恢复购买未完成：${message}`,
+    restoreFailed:
+      '没能恢复购买：App Store 没有给出购买记录。请确认已登录购买时的 Apple 账户，稍后再试。',
     onlyIos: '会员购买仅在谷圈 iOS App 中提供。',
     onlyIosBrowser: '请在 iPhone 上打开谷圈 App，在「我的 → 会员中心」开通会员。',
     onlyIosAndroid: '当前设备不支持在此开通会员。已在 iOS 开通的会员在所有设备上均可使用。',
+    memberHeading: '你的会员',
+    currentPlan: (title: string, price: string) => `${title} · ${price}`,
+    renewsOn: (date: string) => `下次续费：${date}`,
+    endsOn: (date: string) => `已关闭自动续费，会员到 ${date} 结束，不再扣费`,
+    changesOn: (date: string, title: string) => `${date}续费时改为「${title}」`,
+    manage: '管理订阅',
+    manageHint: '在 App Store 的订阅管理中更改套餐、取消或重新开启自动续费。',
+    manageFailed:
+      '没能打开 App Store 的订阅管理。请稍后再试，或在 iPhone「设置」→ Apple 账户 →「订阅」中管理。',
+    managing: '正在打开 App Store 的订阅管理…',
+    changeHeading: '更改套餐',
+    changeIntro: '你只有一个订阅，更改套餐不会重复购买。',
+    changeTo: (title: string, price: string) => `改为${title} ${price}`,
+    keepCurrent: (title: string) => `保持${title}`,
+    effect: {
+      upgrade: '升级，立即生效：按新套餐扣费，当前套餐未用完的部分由 Apple 按比例退款。',
+      downgrade: (date: string) => `降级，${date}续费时生效，在此之前保持当前套餐。`,
+      crossgradeNow: '立即生效：按新套餐扣费，当前套餐未用完的部分由 Apple 按比例退款。',
+      crossgradeRenewal: (date: string) => `${date}续费时生效，在此之前保持当前套餐。`,
+      keep: '取消待生效的更改，续费时仍为当前套餐。',
+    },
+    changing: '正在向 App Store 更改套餐…',
+    changedNow: (title: string, date: string) => `已改为「${title}」，会员有效期至 ${date}。`,
+    changeScheduled: (title: string, date: string) =>
+      `已安排：${date}续费时改为「${title}」，在此之前保持当前套餐。`,
+    changeKept: '已保持当前套餐，续费时不再更改。',
+    approved: (date: string) => `购买已获批准，会员生效中，有效期至 ${date}。`,
     logIn: '登录',
     logInNeeded: '登录后查看你的会员状态。',
     loadFailed: '会员信息加载失败，请检查网络后重试。',
@@ -99,22 +139,34 @@ const texts = {
     privacy: 'Privacy policy',
     consentNeeded:
       'Please read and agree to the membership agreement and the privacy policy first.',
-    buy: (price: string) => `Agree and subscribe for ${price}`,
+    buy: (price: string) => `Subscribe for ${price}`,
     restore: 'Restore purchases',
-    cancelHeading: 'How to cancel',
+    cancelHeading: 'How to change or cancel',
     cancelSteps:
-      'Open the iPhone Settings → tap your name (Apple ID) → Subscriptions → choose the 谷圈 membership → Cancel Subscription. Cancel at least 24 hours before the current period ends.',
+      'Members tap Manage subscription on this page to open the App Store’s subscription management; or open the iPhone Settings → tap your name (Apple Account) → Subscriptions → choose the Goods Circle membership. There you can change the plan or cancel. Cancel at least 24 hours before the current period ends.',
     purchasing: 'Asking the App Store…',
     verifying: 'Verifying your purchase. Please stay on this page…',
     success: (date: string) => `Done! Your membership is valid until ${date}.`,
     cancelled: 'The purchase was cancelled. You have not been charged.',
     pending:
       'The purchase is waiting for approval (Ask to Buy). Your membership starts once it is approved.',
-    failed: (message: string) => `The purchase did not complete: ${message}`,
+    failed:
+      'The App Store could not complete the purchase, and you have not been charged. Try again; if it keeps failing, check your payment method in iPhone Settings → Apple Account → Payment & Shipping.',
     unconfirmed:
       'You have paid, but our server cannot be reached to verify it right now. The purchase is kept safe and completes the next time you open this page; you will not be charged twice.',
-    rejected: (code: string) =>
-      `Our server could not confirm this purchase (${code}). If you were charged, please contact support.`,
+    rejected: (reason: string, code: string) =>
+      `We could not confirm this purchase: ${reason} If you were charged, ask Apple for a refund under Report a Problem, or contact support (code ${code}).`,
+    rejectedReasons: {
+      invalid_transaction: 'the App Store could not verify it.',
+      wrong_bundle: 'it was bought in another app.',
+      wrong_environment: 'it comes from another App Store environment.',
+      wrong_account: 'it belongs to another Goods Circle account.',
+      revoked: 'Apple has refunded or revoked it.',
+      unknown_product: 'it is not a Goods Circle membership plan.',
+      already_subscribed:
+        'your membership is already active, and a second subscription would not extend it.',
+    },
+    rejectedOther: 'our server cannot verify it right now.',
     signedOut: 'Your session has expired. Please log in again.',
     restoring: 'Restoring purchases…',
     restored: (count: number) =>
@@ -124,11 +176,46 @@ const texts = {
             other: 'Restored {n} purchases.',
           })
         : 'No subscription to restore was found.',
-    restoreFailed: (message: string) => `Restoring did not complete: ${message}`,
-    onlyIos: 'Membership can be bought in the 谷圈 iOS app.',
-    onlyIosBrowser: 'Open the 谷圈 app on an iPhone and go to Me → Membership centre.',
+    restoreFailed:
+      'Restoring did not complete: the App Store gave no purchases back. Check that you are signed in with the Apple Account you bought with, and try again later.',
+    onlyIos: 'Membership can be bought in the Goods Circle iOS app.',
+    onlyIosBrowser: 'Open the Goods Circle app on an iPhone and go to Me → Membership centre.',
     onlyIosAndroid:
       'Membership cannot be bought on this device. A membership bought on iOS works on every device.',
+    memberHeading: 'Your membership',
+    currentPlan: (title: string, price: string) => `${title} · ${price}`,
+    renewsOn: (date: string) => `Renews on ${date}`,
+    endsOn: (date: string) =>
+      `Auto-renewal is off: your membership ends on ${date} and you will not be charged again`,
+    changesOn: (date: string, title: string) => `Changes to ${title} when it renews on ${date}`,
+    manage: 'Manage subscription',
+    manageHint:
+      'Change the plan, cancel, or turn auto-renewal back on in the App Store’s subscription management.',
+    manageFailed:
+      'The App Store’s subscription management did not open. Try again later, or go to iPhone Settings → Apple Account → Subscriptions.',
+    managing: 'Opening the App Store’s subscription management…',
+    changeHeading: 'Change plan',
+    changeIntro: 'You have one subscription: changing the plan never buys a second one.',
+    changeTo: (title: string, price: string) => `Change to ${title} ${price}`,
+    keepCurrent: (title: string) => `Keep ${title}`,
+    effect: {
+      upgrade:
+        'Upgrade, starts now: you pay the new plan, and Apple refunds the unused part of the current one.',
+      downgrade: (date: string) =>
+        `Downgrade, starts when it renews on ${date}; until then you keep the current plan.`,
+      crossgradeNow:
+        'Starts now: you pay the new plan, and Apple refunds the unused part of the current one.',
+      crossgradeRenewal: (date: string) =>
+        `Starts when it renews on ${date}; until then you keep the current plan.`,
+      keep: 'Undoes the change waiting for the renewal: it renews on the current plan.',
+    },
+    changing: 'Changing the plan with the App Store…',
+    changedNow: (title: string, date: string) => `Your plan is now ${title}, valid until ${date}.`,
+    changeScheduled: (title: string, date: string) =>
+      `Done: it changes to ${title} when it renews on ${date}; until then you keep the current plan.`,
+    changeKept: 'You keep the current plan: nothing changes at the renewal.',
+    approved: (date: string) =>
+      `Your purchase was approved: your membership is active until ${date}.`,
     logIn: 'Log in',
     logInNeeded: 'Log in to see your membership.',
     loadFailed: 'Your membership could not be loaded. Check your connection and try again.',

@@ -1,7 +1,6 @@
 import type { Membership } from '@guquan/contract/membership';
 import { BridgeError, type Bridge } from '../../lib/bridge/native-bridge';
-import type { ApiFailure } from '../../lib/in-app/api-client';
-import { membershipApi, membershipFailure, type MembershipApi } from './membership-api';
+import { membershipApi, type MembershipApi, type MembershipFailure } from './membership-api';
 
 /**
  * Buying a membership without ever losing a purchase: StoreKit (through the app) → the signed
@@ -21,17 +20,22 @@ export type PurchaseOutcome =
   | { state: 'cancelled' }
   /** Waiting for approval (Ask to Buy): it arrives later as transactionUpdated. */
   | { state: 'pending' }
-  | { state: 'failed'; message: string };
+  /** The App Store did not complete it; its message is for the log, never shown as it is. */
+  | { state: 'failed' };
 
 export type RestoreOutcome =
   | { state: 'restored'; membership: Membership; count: number }
   | { state: 'cancelled' }
   | { state: 'unconfirmed' }
   | { state: 'signed-out' }
-  | { state: 'failed'; message: string };
+  | { state: 'failed'; code?: string };
+
+/** After the App Store's subscription management closed: the membership as the server has it. */
+export type ManageOutcome =
+  { state: 'closed'; membership: Membership | undefined } | { state: 'failed' };
 
 export interface MembershipFlow {
-  submit(signedTransaction: string): Promise<SubmitOutcome>;
+  submit(signedTransaction: string, signedRenewalInfo?: string): Promise<SubmitOutcome>;
   purchase(
     productId: string,
     appAccountToken: string,
@@ -40,10 +44,14 @@ export interface MembershipFlow {
   /** Sends every transaction the app holds unfinished; the latest confirmed membership, if any. */
   syncUnfinished(): Promise<Membership | undefined>;
   restore(): Promise<RestoreOutcome>;
+  /** Opens the App Store's own subscription management (change or cancel the plan). */
+  manage(): Promise<ManageOutcome>;
 }
 
-function fromApiFailure(failure: ApiFailure): Exclude<SubmitOutcome, { state: 'confirmed' }> {
-  const { kind, code } = membershipFailure(failure);
+function fromFailure({
+  kind,
+  code,
+}: MembershipFailure): Exclude<SubmitOutcome, { state: 'confirmed' }> {
   if (kind === 'unauthorized') return { state: 'signed-out' };
   if (kind === 'unreachable') return { state: 'unconfirmed' };
   return { state: 'rejected', code };
@@ -54,9 +62,12 @@ export function createMembershipFlow(
   token: string,
   api: MembershipApi = membershipApi,
 ): MembershipFlow {
-  const submit = async (signedTransaction: string): Promise<SubmitOutcome> => {
-    const result = await api.submit(token, signedTransaction);
-    if (!result.ok) return fromApiFailure(result);
+  const submit = async (
+    signedTransaction: string,
+    signedRenewalInfo?: string,
+  ): Promise<SubmitOutcome> => {
+    const result = await api.submit(token, signedTransaction, signedRenewalInfo);
+    if (!result.ok) return fromFailure(result);
     const confirmed = result.value;
     try {
       await bridge.call('storeKitFinish', { transactionId: confirmed.transactionId });
@@ -77,11 +88,11 @@ export function createMembershipFlow(
       } catch (error) {
         if (error instanceof BridgeError && error.code === 'cancelled')
           return { state: 'cancelled' };
-        return { state: 'failed', message: error instanceof Error ? error.message : String(error) };
+        return { state: 'failed' };
       }
       if (result.state !== 'purchased') return { state: result.state };
       onVerifying();
-      return submit(result.signedTransaction);
+      return submit(result.signedTransaction, result.signedRenewalInfo);
     },
 
     async syncUnfinished() {
@@ -106,7 +117,7 @@ export function createMembershipFlow(
       } catch (error) {
         if (error instanceof BridgeError && error.code === 'cancelled')
           return { state: 'cancelled' };
-        return { state: 'failed', message: error instanceof Error ? error.message : String(error) };
+        return { state: 'failed' };
       }
       const restored = await api.restore(token, signedTransactions);
       if (restored.ok) {
@@ -116,8 +127,19 @@ export function createMembershipFlow(
           count: restored.value.accepted.length,
         };
       }
-      const outcome = fromApiFailure(restored);
-      return outcome.state === 'rejected' ? { state: 'failed', message: outcome.code } : outcome;
+      const outcome = fromFailure(restored);
+      return outcome.state === 'rejected' ? { state: 'failed', code: outcome.code } : outcome;
+    },
+
+    async manage() {
+      try {
+        await bridge.call('storeKitManageSubscriptions', {});
+      } catch {
+        return { state: 'failed' };
+      }
+      // What the user changed there reaches the server through the App Store's notifications.
+      const overview = await api.overview(token);
+      return { state: 'closed', membership: overview.ok ? overview.value.membership : undefined };
     },
   };
 }

@@ -2,57 +2,24 @@ import { useRef, useState } from 'react';
 import type { Language } from '@guquan/contract/language';
 import { Link } from 'react-router';
 import type { StoreProduct } from '@guquan/contract/bridge';
-import type { Membership, MembershipResponse, Plan } from '@guquan/contract/membership';
+import type { Membership, MembershipResponse } from '@guquan/contract/membership';
 import { Card } from '../../components/card/card';
 import buttons from '../../components/button.module.css';
 import { formatDate } from '../../lib/format/dates';
-import { formatFen, type MembershipTexts } from './membership-texts';
-import type { MembershipFlow, PurchaseOutcome } from './purchase-flow';
+import { ActionFeedback, type Feedback } from './action-feedback';
+import type { MembershipTexts } from './membership-texts';
+import { forgetPlanChoice, readPlanChoice, savePlanChoice } from './plan-choice';
+import { pricePerPeriod, priceOf, titleOf } from './plan-labels';
+import type { MembershipFlow } from './purchase-flow';
+import { restoreFeedback, unconfirmedFeedback } from './purchase-feedback';
+import { RestoreButton } from './restore-button';
 import styles from './membership-page.module.css';
 
-type Notice =
-  | { kind: 'idle' }
-  | { kind: 'busy'; text: string }
-  | { kind: 'done' | 'warning' | 'error'; text: string };
-
-function priceOf(plan: Plan, products: ReadonlyMap<string, StoreProduct>): string {
-  const price = products.get(plan.productId)?.displayPrice;
-  return price && price.trim() !== '' ? price : formatFen(plan.fallbackPriceFen);
-}
-
-function titleOf(plan: Plan, products: ReadonlyMap<string, StoreProduct>, language: Language) {
-  return products.get(plan.productId)?.displayName || plan.titles[language];
-}
-
-function outcomeNotice(
-  outcome: PurchaseOutcome,
-  text: MembershipTexts,
-  language: Language,
-): Notice {
-  switch (outcome.state) {
-    case 'confirmed':
-      return {
-        kind: 'done',
-        text: text.success(
-          formatDate(outcome.membership.expiresAt ?? new Date().toISOString(), language),
-        ),
-      };
-    case 'cancelled':
-      return { kind: 'warning', text: text.cancelled };
-    case 'pending':
-      return { kind: 'warning', text: text.pending };
-    case 'unconfirmed':
-      return { kind: 'warning', text: text.unconfirmed };
-    case 'rejected':
-      return { kind: 'error', text: text.rejected(outcome.code) };
-    case 'signed-out':
-      return { kind: 'error', text: text.signedOut };
-    case 'failed':
-      return { kind: 'error', text: text.failed(outcome.message) };
-  }
-}
-
-/** The plans, the consent, buying and restoring (iOS only). */
+/**
+ * The plans, the consent and buying, for someone who is not a member (iOS only). The chosen plan
+ * and the consent outlive a visit to the agreement and back. What a tap leads to is said right
+ * below the button tapped.
+ */
 export function PurchasePanel({
   data,
   flow,
@@ -66,15 +33,30 @@ export function PurchasePanel({
   products: ReadonlyMap<string, StoreProduct>;
   text: MembershipTexts;
   language: Language;
-  onMembership: (membership: Membership) => void;
+  /** A confirmed purchase or restore: the new membership and what to announce. */
+  onMembership: (membership: Membership, announcement?: string) => void;
 }) {
-  const [selected, setSelected] = useState(data.plans[0]?.productId ?? '');
-  const [consent, setConsent] = useState(false);
+  // Back from the agreement (the page was left and mounted again): the choice as it was. The
+  // panel exists only in the browser (after the app's session), so storage can be read here.
+  const [saved] = useState(() => {
+    const choice = readPlanChoice();
+    return choice && data.plans.some((candidate) => candidate.productId === choice.productId)
+      ? choice
+      : undefined;
+  });
+  const [selected, setSelected] = useState(saved?.productId ?? data.plans[0]?.productId ?? '');
+  const [consent, setConsent] = useState(saved?.consent ?? false);
   const [consentError, setConsentError] = useState(false);
-  const [notice, setNotice] = useState<Notice>({ kind: 'idle' });
+  const [feedback, setFeedback] = useState<Feedback | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
   const consentBox = useRef<HTMLInputElement>(null);
   const plan = data.plans.find((candidate) => candidate.productId === selected);
-  const busy = notice.kind === 'busy';
+
+  const choose = (productId: string, agreed: boolean) => {
+    setSelected(productId);
+    setConsent(agreed);
+    savePlanChoice({ productId, consent: agreed });
+  };
 
   const buy = async () => {
     if (!plan || busy) return;
@@ -83,36 +65,23 @@ export function PurchasePanel({
       consentBox.current?.focus();
       return;
     }
-    setNotice({ kind: 'busy', text: text.purchasing });
+    setBusy(true);
+    setFeedback({ kind: 'busy', text: text.purchasing });
     const outcome = await flow.purchase(plan.productId, data.appAccountToken, () => {
-      setNotice({ kind: 'busy', text: text.verifying });
+      setFeedback({ kind: 'busy', text: text.verifying });
     });
-    if (outcome.state === 'confirmed') onMembership(outcome.membership);
-    setNotice(outcomeNotice(outcome, text, language));
-  };
-
-  const restore = async () => {
-    if (busy) return;
-    setNotice({ kind: 'busy', text: text.restoring });
-    const outcome = await flow.restore();
-    switch (outcome.state) {
-      case 'restored':
-        onMembership(outcome.membership);
-        setNotice({ kind: 'done', text: text.restored(outcome.count) });
-        break;
-      case 'cancelled':
-        setNotice({ kind: 'idle' });
-        break;
-      case 'unconfirmed':
-        setNotice({ kind: 'error', text: text.restoreFailed(text.loadFailed) });
-        break;
-      case 'signed-out':
-        setNotice({ kind: 'error', text: text.signedOut });
-        break;
-      case 'failed':
-        setNotice({ kind: 'error', text: text.restoreFailed(outcome.message) });
-        break;
+    setBusy(false);
+    if (outcome.state === 'confirmed') {
+      forgetPlanChoice();
+      onMembership(
+        outcome.membership,
+        text.success(
+          formatDate(outcome.membership.expiresAt ?? new Date().toISOString(), language),
+        ),
+      );
+      return;
     }
+    setFeedback(unconfirmedFeedback(outcome, text));
   };
 
   return (
@@ -135,11 +104,11 @@ export function PurchasePanel({
                 value={candidate.productId}
                 checked={candidate.productId === selected}
                 onChange={() => {
-                  setSelected(candidate.productId);
+                  choose(candidate.productId, consent);
                 }}
                 className={styles.radio}
               />
-              <span className={styles.planTitle}>{titleOf(candidate, products, language)}</span>
+              <span className={styles.planTitle}>{titleOf(candidate, language)}</span>
               <span className={styles.planPrice}>
                 {price}
                 <span className={styles.planPer}>{text.perPeriod[candidate.period]}</span>
@@ -161,7 +130,7 @@ export function PurchasePanel({
           aria-invalid={consentError && !consent}
           aria-describedby={consentError && !consent ? 'vip-consent-error' : undefined}
           onChange={(event) => {
-            setConsent(event.target.checked);
+            choose(selected, event.target.checked);
             setConsentError(false);
           }}
         />
@@ -187,21 +156,21 @@ export function PurchasePanel({
         aria-disabled={busy}
         onClick={() => void buy()}
       >
-        {plan
-          ? text.buy(`${priceOf(plan, products)}${text.perPeriod[plan.period]}`)
-          : text.plansHeading}
+        {plan ? text.buy(pricePerPeriod(plan, products, text)) : text.plansHeading}
       </button>
-      <button
-        type="button"
-        className={`${buttons.secondary} ${styles.wide}`}
-        aria-disabled={busy}
-        onClick={() => void restore()}
-      >
-        {text.restore}
-      </button>
-      <p className={styles.notice} data-kind={notice.kind} role="status" aria-live="polite">
-        {notice.kind === 'idle' ? '' : notice.text}
-      </p>
+      <ActionFeedback feedback={feedback} />
+      <RestoreButton
+        flow={flow}
+        text={text}
+        disabled={busy}
+        onRestored={(membership, count) => {
+          onMembership(
+            membership,
+            membership.status === 'active' ? text.restored(count) : undefined,
+          );
+        }}
+        describe={restoreFeedback}
+      />
     </Card>
   );
 }

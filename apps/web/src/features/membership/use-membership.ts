@@ -1,7 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { StoreProduct } from '@guquan/contract/bridge';
 import type { Membership, MembershipResponse } from '@guquan/contract/membership';
+import { formatDate } from '../../lib/format/dates';
+import { useLanguage } from '../../lib/i18n/language-context';
 import { useAppSession, type AppSession } from '../../lib/in-app/use-app-session';
+import { membershipTexts } from './membership-texts';
 import { membershipApi } from './membership-api';
 import { createMembershipFlow, type MembershipFlow } from './purchase-flow';
 
@@ -21,9 +24,12 @@ export type MembershipPhase =
 
 export interface MembershipCentre {
   phase: MembershipPhase;
+  /** News of the membership that the member's view says at its top (and moves focus to). */
+  announcement: string | undefined;
   retry: () => void;
   logIn: () => void;
-  setMembership: (membership: Membership) => void;
+  /** The membership changed; with an announcement when the user should be told. */
+  setMembership: (membership: Membership, announcement?: string) => void;
 }
 
 type Loaded = { session: AppSession } & (
@@ -39,8 +45,25 @@ export function useMembership(): MembershipCentre {
   const app = useAppSession({ handshake: true });
   const appPhase = app.phase;
   const [loaded, setLoaded] = useState<Loaded | undefined>(undefined);
+  const [announcement, setAnnouncement] = useState<string | undefined>(undefined);
+  const language = useLanguage();
+  const approvedText = useCallback(
+    (membership: Membership) =>
+      membershipTexts(language).approved(
+        formatDate(membership.expiresAt ?? new Date().toISOString(), language),
+      ),
+    [language],
+  );
+  const successText = useCallback(
+    (membership: Membership) =>
+      membershipTexts(language).success(
+        formatDate(membership.expiresAt ?? new Date().toISOString(), language),
+      ),
+    [language],
+  );
 
-  const setMembership = useCallback((membership: Membership) => {
+  const setMembership = useCallback((membership: Membership, news?: string) => {
+    setAnnouncement(news);
     setLoaded((current) =>
       current?.phase.name === 'ready'
         ? {
@@ -82,22 +105,26 @@ export function useMembership(): MembershipCentre {
       setLoaded({ session, phase: { name: 'ready', platform, data, flow, products } });
       if (platform !== 'ios') return;
       // A purchase that never reached the server (network, a closed page) is completed now.
+      // An Ask to Buy approval (or a renewal) arrives: the page says so instead of "waiting".
       unsubscribe = bridge.on('transactionUpdated', ({ signedTransaction }) => {
         void flow.submit(signedTransaction).then((outcome) => {
-          if (!gone() && outcome.state === 'confirmed') setMembership(outcome.membership);
+          if (!gone() && outcome.state === 'confirmed') {
+            setMembership(outcome.membership, approvedText(outcome.membership));
+          }
         });
       });
       const synced = await flow.syncUnfinished();
-      if (!gone() && synced) setMembership(synced);
+      if (!gone() && synced) setMembership(synced, successText(synced));
     })();
     return () => {
       life.gone = true;
       unsubscribe?.();
     };
-  }, [appPhase, setMembership]);
+  }, [appPhase, setMembership, approvedText, successText]);
 
   return {
     phase: membershipPhase(appPhase, loaded),
+    announcement,
     retry: app.restart,
     logIn: () => {
       void app.logIn();

@@ -31,6 +31,7 @@ function designView(overrides: {
   price?: number;
   available?: boolean;
   redeemed?: boolean;
+  own?: boolean;
 }): DesignView {
   const price = overrides.price ?? 200;
   const available = overrides.available ?? true;
@@ -53,6 +54,7 @@ function designView(overrides: {
             redeemedAt: '2025-11-10T12:00:00.000Z',
           }
         : null,
+      ownDesign: overrides.own ?? false,
     },
   };
 }
@@ -200,7 +202,7 @@ describe('RedeemDesignPage', () => {
     // The attempt is over: its key is gone.
     expect(sessionStorage.length).toBe(0);
 
-    fireEvent.click(screen.getByRole('button', { name: '在 App 中打开' }));
+    fireEvent.click(screen.getByRole('button', { name: '查看设计图' }));
     await waitFor(() => {
       expect(messages.at(-1)).toMatchObject({
         method: 'openAppRoute',
@@ -251,14 +253,36 @@ describe('RedeemDesignPage', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('says how many points are missing, and offers no way to buy them', async () => {
-    installApp({ handshake, getSession: loggedIn });
+  it('says how many points are missing, offers no way to buy them, and leads to how to earn them', async () => {
+    const messages = installApp({ handshake, getSession: loggedIn });
     mockFetch(json(200, designView({ balance: 120, price: 150 })));
     const { container } = renderPage();
     expect(await screen.findByRole('heading', { name: '积分不足' })).toBeTruthy();
     expect(screen.getByText(/还差 30 积分/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: '立即兑换' })).toBeNull();
     expect(container.querySelectorAll('a')).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: '看看怎样赚积分' }));
+    await waitFor(() => {
+      expect(messages.at(-1)).toMatchObject({
+        method: 'openAppRoute',
+        params: { route: 'points/earn' },
+      });
+    });
+  });
+
+  it('tells the designer it is their own design, and offers no redemption', async () => {
+    const messages = installApp({ handshake, getSession: loggedIn });
+    mockFetch(json(200, designView({ own: true })));
+    renderPage();
+    expect(await screen.findByRole('heading', { name: '这是你的设计图' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: '立即兑换' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: '查看设计图' }));
+    await waitFor(() => {
+      expect(messages.at(-1)).toMatchObject({
+        method: 'openAppRoute',
+        params: { route: `design/${DESIGN_ID}` },
+      });
+    });
   });
 
   it('shows an already redeemed design with a way to open it in the app', async () => {
@@ -266,7 +290,7 @@ describe('RedeemDesignPage', () => {
     mockFetch(json(200, designView({ redeemed: true })));
     renderPage();
     expect(await screen.findByRole('heading', { name: '你已兑换过这张设计图' })).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: '在 App 中打开' }));
+    fireEvent.click(screen.getByRole('button', { name: '查看设计图' }));
     await waitFor(() => {
       expect(messages.at(-1)?.method).toBe('openAppRoute');
     });
@@ -280,8 +304,10 @@ describe('RedeemDesignPage', () => {
     });
     mockFetch(json(200, designView({ redeemed: true })));
     renderPage();
-    fireEvent.click(await screen.findByRole('button', { name: '在 App 中打开' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('无法打开 App 页面，请稍后再试。');
+    fireEvent.click(await screen.findByRole('button', { name: '查看设计图' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'App 没能打开这个页面，请稍后再试。',
+    );
   });
 
   it('shows a retired design as no longer available', async () => {

@@ -42,7 +42,7 @@ export function RedeemDesignPage() {
 
   const status = (heading: string, body: string, action?: ReactNode) => (
     <PageColumn>
-      <StatusView emblem="谷" heading={heading} body={body} action={action} />
+      <StatusView heading={heading} body={body} action={action} />
     </PageColumn>
   );
 

@@ -26,11 +26,14 @@ const zhCN = {
   redeemedHeading: '兑换成功',
   redeemedBody: (balance: number) => `设计图已放入你的收藏，剩余 ${balance} 积分。`,
   alreadyHeading: '你已兑换过这张设计图',
-  alreadyBody: '可以随时在谷圈 App 中查看和使用。',
-  openInApp: '在 App 中打开',
+  alreadyBody: '它在你的收藏里，随时可以查看和使用。',
+  openInApp: '查看设计图',
+  ownHeading: '这是你的设计图',
+  ownBody: '设计师不需要兑换自己的设计图，也不会为它花积分。',
   insufficientHeading: '积分不足',
   insufficientBody: (missing: number) =>
-    `还差 ${missing} 积分。积分可在谷圈 App 中通过每日签到、发布笔记等方式获得。`,
+    `还差 ${missing} 积分。积分通过每日签到、发布笔记等方式获得，不能购买。`,
+  earnPoints: '看看怎样赚积分',
   unavailableHeading: '设计图已下架',
   unavailableBody: '这张设计图已停止兑换。',
   invalidHeading: '链接不完整',
@@ -47,7 +50,7 @@ const zhCN = {
   retry: '重试',
   redeemFailed: '没有收到兑换结果。请重试：同一次兑换不会重复扣除积分。',
   tooManyRequests: '操作太频繁，请稍后再试。',
-  openFailed: '无法打开 App 页面，请稍后再试。',
+  openFailed: 'App 没能打开这个页面，请稍后再试。',
 };
 
 export type RedeemTexts = typeof zhCN;
@@ -71,28 +74,32 @@ const en: RedeemTexts = {
   redeemedBody: (balance: number) =>
     `The design is in your collection. You have ${points(balance)} left.`,
   alreadyHeading: 'You have redeemed this design',
-  alreadyBody: 'You can view and use it in the 谷圈 app at any time.',
-  openInApp: 'Open in the app',
+  alreadyBody: 'It is in your collection: view and use it at any time.',
+  openInApp: 'View the design',
+  ownHeading: 'This is your own design',
+  ownBody: 'Designers do not redeem their own designs, nor spend points on them.',
   insufficientHeading: 'Not enough points',
   insufficientBody: (missing: number) =>
-    `You need ${pluralText('en', missing, { one: '{n} more point', other: '{n} more points' })}. Points are earned in the 谷圈 app: daily check-ins, posting notes and more.`,
+    `You need ${pluralText('en', missing, { one: '{n} more point', other: '{n} more points' })}. Points are earned with daily check-ins, posting notes and more; they cannot be bought.`,
+  earnPoints: 'How to earn points',
   unavailableHeading: 'No longer available',
   unavailableBody: 'This design can no longer be redeemed.',
   invalidHeading: 'This link is incomplete',
-  invalidBody: 'We could not tell which design to show. Open it again from the 谷圈 app.',
+  invalidBody: 'We could not tell which design to show. Open it again from the Goods Circle app.',
   notFoundHeading: 'Design not found',
-  notFoundBody: 'This design may have been deleted. Have a look at other designs in the 谷圈 app.',
+  notFoundBody:
+    'This design may have been deleted. Have a look at other designs in the Goods Circle app.',
   loggedOutHeading: 'Log in first',
-  loggedOutBody: 'Log in to your 谷圈 account to see your points and redeem designs.',
+  loggedOutBody: 'Log in to your Goods Circle account to see your points and redeem designs.',
   logIn: 'Log in',
-  noAppHeading: 'Open this page in the 谷圈 app',
-  noAppBody: 'Designs are redeemed with the points of your 谷圈 account, in the app.',
+  noAppHeading: 'Open this page in the Goods Circle app',
+  noAppBody: 'Designs are redeemed with the points of your Goods Circle account, in the app.',
   failedHeading: 'Connection problem',
   failedBody: 'The design could not be loaded. Check your connection and try again.',
   retry: 'Try again',
   redeemFailed: 'We did not get an answer. Try again: the same redemption is never charged twice.',
   tooManyRequests: 'Too many attempts. Please wait a moment and try again.',
-  openFailed: 'The app could not open the design. Please try again.',
+  openFailed: 'The app could not open that screen. Please try again.',
 };
 
 const texts: Readonly<Record<Language, RedeemTexts>> = { 'zh-CN': zhCN, en };

@@ -62,6 +62,16 @@ export function RedeemPanel({
       </div>
     );
   }
+  if (viewer.ownDesign) {
+    return (
+      <div className={styles.panel}>
+        <h2 className={styles.panelHeading}>{text.ownHeading}</h2>
+        <p className={styles.panelBody}>{text.ownBody}</p>
+        {openButton}
+        {openFailed}
+      </div>
+    );
+  }
   if (!design.available) {
     return (
       <div className={styles.panel}>
@@ -77,6 +87,10 @@ export function RedeemPanel({
         <p className={styles.panelBody}>
           {text.insufficientBody(design.pricePoints - viewer.balance)}
         </p>
+        <button type="button" className={buttons.secondary} onClick={state.openEarnPoints}>
+          {text.earnPoints}
+        </button>
+        {openFailed}
       </div>
     );
   }

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DesignView, RedemptionResult } from '@guquan/contract/design';
-import { designAppRoute } from '@guquan/contract/design';
+import { designAppRoute, EARN_POINTS_APP_ROUTE } from '@guquan/contract/design';
 import { useAppSession, type AppSession } from '../../lib/in-app/use-app-session';
 import { attemptKey, endAttempt } from './attempt-key';
-import { fetchDesignView, postRedemption, type ViewAnswer } from './design-api';
+import { designApi, type ViewAnswer } from './design-api';
 
 /** Where the page is. Nothing here is known on the server: it renders `loading`. */
 export type PagePhase =
@@ -35,6 +35,8 @@ export interface RedeemDesign {
   /** Confirms (or retries) the attempt: the same idempotency key until a definite answer. */
   confirmRedeem: () => void;
   openInApp: () => void;
+  /** Opens the app's page on earning points. */
+  openEarnPoints: () => void;
 }
 
 interface Loaded {
@@ -61,14 +63,14 @@ export function useRedeemDesign(designId: string | undefined): RedeemDesign {
   const apply = useCallback(
     (current: AppSession, answer: ViewAnswer) => {
       if (designId === undefined) return;
-      if (answer.state === 'ok') {
+      if (answer.ok) {
         // A redemption the server has: an attempt left over (a reload mid-request) is over.
-        if (answer.view.viewer.redemption) endAttempt(current.userId, designId);
-        setLoaded({ session: current, page: { kind: 'ready', view: answer.view } });
-      } else if (answer.state === 'unauthorized') {
+        if (answer.value.viewer.redemption) endAttempt(current.userId, designId);
+        setLoaded({ session: current, page: { kind: 'ready', view: answer.value } });
+      } else if (answer.kind === 'unauthorized') {
         sessionEnded();
       } else {
-        setLoaded({ session: current, page: { kind: answer.state } });
+        setLoaded({ session: current, page: { kind: answer.kind } });
       }
     },
     [designId, sessionEnded],
@@ -77,7 +79,7 @@ export function useRedeemDesign(designId: string | undefined): RedeemDesign {
   useEffect(() => {
     if (!session || designId === undefined) return undefined;
     const life = { gone: false };
-    void fetchDesignView(designId, session.token).then((answer) => {
+    void designApi.view(session.token, designId).then((answer) => {
       if (!life.gone) apply(session, answer);
     });
     return () => {
@@ -117,34 +119,36 @@ export function useRedeemDesign(designId: string | undefined): RedeemDesign {
     setRedeem({ kind: 'submitting' });
     void (async () => {
       const key = attemptKey(current.userId, designId);
-      const answer = await postRedemption(designId, current.token, key);
+      const answer = await designApi.redeem(current.token, designId, key);
       inFlight.current = false;
-      switch (answer.state) {
-        case 'redeemed':
-          endAttempt(current.userId, designId);
-          setLoaded((previous) =>
-            previous?.page.kind === 'ready'
-              ? {
-                  session: previous.session,
-                  page: {
-                    kind: 'ready',
-                    view: {
-                      design: previous.page.view.design,
-                      viewer: {
-                        balance: answer.result.balanceAfter,
-                        redemption: answer.result.redemption,
-                      },
+      if (answer.ok) {
+        endAttempt(current.userId, designId);
+        setLoaded((previous) =>
+          previous?.page.kind === 'ready'
+            ? {
+                session: previous.session,
+                page: {
+                  kind: 'ready',
+                  view: {
+                    design: previous.page.view.design,
+                    viewer: {
+                      ...previous.page.view.viewer,
+                      balance: answer.value.balanceAfter,
+                      redemption: answer.value.redemption,
                     },
                   },
-                }
-              : previous,
-          );
-          setRedeem({ kind: 'done', result: answer.result });
-          return;
+                },
+              }
+            : previous,
+        );
+        setRedeem({ kind: 'done', result: answer.value });
+        return;
+      }
+      switch (answer.kind) {
         case 'failed':
         case 'too_many_requests':
           // The outcome is unknown (or not yet tried): keep the key for the retry.
-          setRedeem({ kind: 'retryable', reason: answer.state });
+          setRedeem({ kind: 'retryable', reason: answer.kind });
           return;
         case 'unauthorized':
           setRedeem({ kind: 'idle' });
@@ -154,19 +158,29 @@ export function useRedeemDesign(designId: string | undefined): RedeemDesign {
           // A definite refusal: this attempt is over; the page shows why from fresh data.
           endAttempt(current.userId, designId);
           setRedeem({ kind: 'idle' });
-          apply(current, await fetchDesignView(designId, current.token));
+          apply(current, await designApi.view(current.token, designId));
       }
     })();
   }, [designId, session, sessionEnded, apply]);
 
   const bridge = appPhase.kind === 'logged_in' ? appPhase.bridge : undefined;
+  // The page is inside the app already: "open" is the app's own screen, through the bridge.
+  const openRoute = useCallback(
+    (route: string) => {
+      if (!bridge) return;
+      setOpenFailed(false);
+      bridge.call('openAppRoute', { route }).catch(() => {
+        setOpenFailed(true);
+      });
+    },
+    [bridge],
+  );
   const openInApp = useCallback(() => {
-    if (!bridge || designId === undefined) return;
-    setOpenFailed(false);
-    bridge.call('openAppRoute', { route: designAppRoute(designId) }).catch(() => {
-      setOpenFailed(true);
-    });
-  }, [bridge, designId]);
+    if (designId !== undefined) openRoute(designAppRoute(designId));
+  }, [designId, openRoute]);
+  const openEarnPoints = useCallback(() => {
+    openRoute(EARN_POINTS_APP_ROUTE);
+  }, [openRoute]);
 
   return {
     page,
@@ -182,5 +196,6 @@ export function useRedeemDesign(designId: string | undefined): RedeemDesign {
     }, []),
     confirmRedeem,
     openInApp,
+    openEarnPoints,
   };
 }

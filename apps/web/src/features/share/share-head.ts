@@ -11,6 +11,8 @@ import { fill, shareTexts } from './share-texts';
 /** The width previews (WeChat, QQ, Weibo, Twitter) get: large enough, small enough to be quick. */
 const PREVIEW_WIDTH = 750;
 const DESCRIPTION_LENGTH = 100;
+/** Previews cut titles at about 60 characters; the app's name must stay. */
+const PREVIEW_TITLE_LENGTH = 40;
 
 /** The picture that stands for an item in previews and is preloaded: the page's first image. */
 const HERO_IMAGES: { [K in ShareKind]: (item: ShareItems[K]) => Image | undefined } = {
@@ -46,9 +48,18 @@ function summaryOf<K extends ShareKind>(kind: K, item: ShareItems[K], language: 
   return text ? truncate(text, DESCRIPTION_LENGTH) : TEXTLESS_SUMMARIES[kind](item, language);
 }
 
+/** What was shared, by its own name (a note by its title), and the app's: "… - 谷圈". */
+function previewTitleOf<K extends ShareKind>(kind: K, item: ShareItems[K], language: Language) {
+  const name =
+    kind === 'note'
+      ? (item as ShareItems['note']).title
+      : (item as ShareItems['goods'] | ShareItems['cabinet']).name;
+  return fill(shareTexts(language).previewTitle, { name: truncate(name, PREVIEW_TITLE_LENGTH) });
+}
+
 const UNAVAILABLE: Readonly<Record<Language, string>> = {
   'zh-CN': '这条分享暂时无法查看，打开谷圈 App 看看更多同好的谷子。',
-  en: 'This share cannot be shown. Open the goods-circle app to see more.',
+  en: 'This share cannot be shown. Open the Goods Circle app to see more.',
 };
 
 /**
@@ -67,6 +78,7 @@ export function shareHead(data: unknown, language: Language, search: string): Pa
   const previewWidth = image ? Math.min(PREVIEW_WIDTH, image.width) : PREVIEW_WIDTH;
   return {
     ogType: 'article',
+    previewTitle: previewTitleOf(kind, result.item, language),
     appBanner: banner,
     description: summaryOf(kind, result.item, language),
     ...(image

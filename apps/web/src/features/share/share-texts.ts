@@ -10,13 +10,15 @@ import { useLanguage } from '../../lib/i18n/language-context';
 const texts = {
   'zh-CN': {
     appName: '谷圈',
+    previewTitle: '{name} - 谷圈',
     appBarText: '打开谷圈 App，看更多同好的谷子',
     appBarOpen: '打开',
     appBarDismiss: '关闭提示',
     openInApp: {
       goods: 'App 内查看这件谷子',
       cabinet: 'App 内逛逛这个痛柜',
-      note: 'App 内查看完整笔记',
+      // The whole note is on the page: the app adds commenting and saving, not more text.
+      note: '去 App 评论、收藏这篇笔记',
     } satisfies Record<ShareKind, string>,
     openApp: '打开谷圈 App',
     toWebsite: '前往谷圈官网',
@@ -107,17 +109,18 @@ const texts = {
     },
   },
   en: {
-    appName: 'goods circle',
-    appBarText: 'Open the goods-circle app for more fans’ merch',
+    appName: 'Goods Circle',
+    previewTitle: '{name} - Goods Circle',
+    appBarText: 'Open the Goods Circle app for more fans’ merch',
     appBarOpen: 'Open',
     appBarDismiss: 'Dismiss',
     openInApp: {
       goods: 'View this item in the app',
       cabinet: 'Browse this cabinet in the app',
-      note: 'Read the full note in the app',
+      note: 'Comment and save it in the app',
     },
-    openApp: 'Open the goods-circle app',
-    toWebsite: 'Go to the goods-circle website',
+    openApp: 'Open the Goods Circle app',
+    toWebsite: 'Go to the Goods Circle website',
     retry: 'Try again',
     loading: 'Loading…',
     status: { display: 'On show', selling: 'For sale', wanted: 'Wanted' },
@@ -156,22 +159,22 @@ const texts = {
     topComments: 'Top comments',
     allComments: { one: 'See the comment in the app', other: 'See all {n} comments in the app' },
     noComments: 'No comments yet: be the first in the app',
-    moreInApp: 'More in the goods-circle app',
+    moreInApp: 'More in the Goods Circle app',
     publishedOn: 'Posted {date}',
     commentLikes: { one: '{n} like', other: '{n} likes' },
     this: { goods: 'This item', cabinet: 'This cabinet', note: 'This note' },
     failures: {
       not_found: {
         heading: '{this} does not exist',
-        body: 'The link may be incomplete, or the content was deleted. Open the goods-circle app to see what other fans share.',
+        body: 'The link may be incomplete, or the content was deleted. Open the Goods Circle app to see what other fans share.',
       },
       removed: {
         heading: '{this} has been removed',
-        body: 'Its author or the platform removed it. Open the goods-circle app to see what other fans share.',
+        body: 'Its author or the platform removed it. Open the Goods Circle app to see what other fans share.',
       },
       private: {
         heading: '{this} is private',
-        body: 'Only its author can see it. If it is yours, open it in the goods-circle app.',
+        body: 'Only its author can see it. If it is yours, open it in the Goods Circle app.',
       },
       invalid_id: {
         heading: 'This share link is incomplete',
@@ -188,7 +191,7 @@ const texts = {
         'Tap the ··· button in the top right corner',
         'Choose "Open in Browser" from the menu',
       ],
-      hint: 'The goods-circle app cannot be opened from inside {app}. Open this page in your browser to open or download it.',
+      hint: 'The Goods Circle app cannot be opened from inside {app}. Open this page in your browser to open or download it.',
       copyIntro: 'Or copy the link to this page and paste it into the address bar of your browser.',
       linkLabel: 'Link to this page',
       copy: 'Copy link',

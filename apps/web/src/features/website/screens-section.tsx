@@ -1,11 +1,14 @@
 import type { WebsiteTexts } from './website-content';
-import goodsUrl from './illustrations/screen-goods.svg';
-import cabinetUrl from './illustrations/screen-cabinet.svg';
-import notesUrl from './illustrations/screen-notes.svg';
+import goodsUrl from './screens/screen-goods.webp';
+import cabinetUrl from './screens/screen-cabinet.webp';
+import notesUrl from './screens/screen-notes.webp';
 import page from './website-page.module.css';
 import styles from './screens-section.module.css';
 
-/** The screen drawn for each preview the content lists (by its id). */
+/**
+ * The real screen for each preview the content lists (by its id): the demo data's share pages as
+ * a phone shows them, taken by scripts/make-screens.mjs (360 × 720, at twice the size).
+ */
 const screens: Readonly<Record<string, string>> = {
   goods: goodsUrl,
   cabinet: cabinetUrl,
@@ -36,8 +39,8 @@ export function ScreensSection({ text }: { text: WebsiteTexts['screens'] }) {
                       <img
                         className={styles.image}
                         src={screen}
-                        width={180}
-                        height={360}
+                        width={360}
+                        height={720}
                         alt={item.alt}
                         loading="lazy"
                       />

@@ -50,6 +50,7 @@ const TIMEOUTS_MS: Partial<Record<BridgeMethod, number>> = {
   login: 180_000,
   storeKitPurchase: 600_000,
   storeKitRestore: 180_000,
+  storeKitManageSubscriptions: 600_000,
 };
 const DEFAULT_TIMEOUT_MS = 10_000;
 

@@ -14,7 +14,7 @@ const texts = {
   },
   en: {
     underConstruction: 'This page is being built and will be here soon.',
-    toWebsite: 'Go to the goods-circle website',
+    toWebsite: 'Go to the Goods Circle website',
     notFoundHeading: 'Page not found',
     notFoundBody: 'The page you asked for may have moved or been removed. Please check the link.',
     errorHeading: 'The page could not be loaded',

@@ -26,6 +26,13 @@ export type ApiFailure<E extends ApiErrorBody = ApiErrorBody> =
   /** An answer the contract does not allow (not JSON, wrong shape, a proxy's error page). */
   | { ok: false; kind: 'bad_answer'; status: number };
 
+/**
+ * What a feature's API module answers its page (docs/architecture.md, "A new in-app page"): the
+ * value, or one of the failures that page tells apart (`F`, each with its `kind`), mapped from
+ * {@link ApiResult} inside the module so the page never sees an {@link ApiFailure}.
+ */
+export type ApiAnswer<T, F extends { kind: string }> = { ok: true; value: T } | ({ ok: false } & F);
+
 export interface ApiRequest<T> {
   method?: 'GET' | 'POST' | 'DELETE';
   /** The full path, from the contract's path constants. */

@@ -80,4 +80,11 @@ describe('NoteView', () => {
     expect(screen.getByText('还没有评论，来 App 里抢沙发吧')).toBeDefined();
     expect(screen.getByRole('button', { name: '更多精彩内容在谷圈 App' })).toBeDefined();
   });
+
+  it('does not offer "the full note" in the app when the whole note is on the page', async () => {
+    renderNote(noteFixture);
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.queryByText(/完整笔记/)).toBeNull();
+    expect(screen.getByRole('button', { name: '去 App 评论、收藏这篇笔记' })).toBeDefined();
+  });
 });

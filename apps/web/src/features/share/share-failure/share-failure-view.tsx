@@ -7,12 +7,13 @@ import { keepLanguage, WEBSITE_PATH } from '../share-links';
 import { fill, useShareTexts, type ShareFailureState } from '../share-texts';
 import styles from './share-failure-view.module.css';
 
-const EMBLEMS: Readonly<Record<ShareFailureState, string>> = {
+/** The HTTP status, in small print after the words (for whoever reports the problem). */
+const CODES: Readonly<Record<ShareFailureState, string | undefined>> = {
   not_found: '404',
   removed: '410',
   private: '403',
   invalid_id: '400',
-  network: '!',
+  network: undefined,
 };
 
 /**
@@ -35,7 +36,7 @@ export function ShareFailureView({
   return (
     <div className={styles.failure} data-state={state}>
       <StatusView
-        emblem={EMBLEMS[state]}
+        {...(CODES[state] ? { code: CODES[state] } : {})}
         heading={fill(failure.heading, { this: text.this[kind] })}
         body={failure.body}
         action={

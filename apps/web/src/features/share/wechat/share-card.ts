@@ -5,8 +5,8 @@ import { shareHead } from '../share-head';
 import type { ShareCard } from './wechat-js-sdk';
 
 /**
- * The card WeChat shows when this page is shared: what its link preview says (the page's title,
- * the same summary and picture as og:*), with absolute addresses; the link is the page's
+ * The card WeChat shows when this page is shared: what its link preview says (the item's name
+ * with the app's, the same summary and picture as og:*), with absolute addresses; the link is the page's
  * canonical address (its id and language), as og:url.
  */
 export function shareCardOf<K extends ShareKind>(
@@ -18,7 +18,8 @@ export function shareCardOf<K extends ShareKind>(
   const search = address.slice(address.indexOf('?'));
   const head = shareHead({ kind, result: { state: 'ok', item } }, facts.language, search);
   return {
-    title: facts.title,
+    // The same as the link preview: the item's own name and the app's.
+    title: head.previewTitle ?? facts.title,
     desc: head.description ?? '',
     link: `${facts.origin}${address}`,
     imgUrl: head.image ? `${facts.origin}${head.image.path}` : '',

@@ -133,14 +133,15 @@ describe('WeChat on a share page', () => {
     const imgUrl = `${window.location.origin}/anime_merch_web/media/imageAAAAAAAAAA1/750.webp`;
     await vi.waitFor(() => {
       expect(fake.wx.updateAppMessageShareData).toHaveBeenCalledWith({
-        title: '谷圈APP', // this test's route has no title of its own: the app's
+        // What was shared, by name, with the app's name: as the link preview says.
+        title: `${goodsFixture.name} - 谷圈`,
         desc: '全新未拆，只拆出来拍了照。 包邮，可小刀。 同担可私，不接受换谷。',
         link,
         imgUrl,
       });
     });
     expect(fake.wx.updateTimelineShareData).toHaveBeenCalledWith({
-      title: '谷圈APP', // this test's route has no title of its own: the app's
+      title: `${goodsFixture.name} - 谷圈`,
       link,
       imgUrl,
     });
