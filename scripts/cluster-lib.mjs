@@ -71,6 +71,8 @@ function serverEnv(base, settings) {
     HOST,
     PORT: String(settings.port),
     PUBLIC_ORIGIN: base.PUBLIC_ORIGIN ?? settings.origin,
+    // The app's link domain, through nginx under its own server_name (LINK_HOST in the template).
+    LINK_ORIGIN: base.LINK_ORIGIN ?? settings.linkOrigin,
     DATABASE_URL: settings.databaseUrl,
     REDIS_URL: settings.redisUrl,
     DATA_DIR: settings.dataDir,
@@ -85,7 +87,7 @@ function serverEnv(base, settings) {
 }
 
 /** nginx.conf from the template in deploy/, for these servers. */
-export async function renderNginxConfig({ runDir, listen, serverPorts, cache }) {
+export async function renderNginxConfig({ runDir, listen, serverPorts, cache, linkHost }) {
   const template = await readFile(NGINX_TEMPLATE, 'utf8');
   const values = {
     RUN_DIR: runDir,
@@ -97,6 +99,7 @@ export async function renderNginxConfig({ runDir, listen, serverPorts, cache }) 
     CACHE_DIR: join(runDir, 'cache'),
     PROXY_CACHE: cache ? 'guquan' : 'off',
     ERRORS_DIR,
+    LINK_HOST: linkHost,
   };
   return template.replace(/@([A-Z_]+)@/g, (match, name) => {
     if (!(name in values)) throw new Error(`nginx.conf.template: unknown placeholder ${match}`);
@@ -136,6 +139,11 @@ export async function startCluster(options = {}) {
     });
     stack.push(() => closeServer(reservation));
     const origin = `http://${HOST}:${nginxPort}`;
+    // The link domain is another host name of the same nginx: `localhost` reaches this machine in
+    // every browser, and is not the site's 127.0.0.1 (a link to the site's own host never opens
+    // the app).
+    const serversEnv = options.env ?? process.env;
+    const linkOrigin = serversEnv.LINK_ORIGIN ?? `http://localhost:${nginxPort}`;
     const postgres = await startPostgres({ ...(ports ? { ports } : {}), parentDir: dir });
     stack.push(() => postgres.stop());
     log(`PostgreSQL on ${postgres.host}:${postgres.port} (pid ${postgres.pid})`);
@@ -148,9 +156,10 @@ export async function startCluster(options = {}) {
     for (let index = 0; index < instances; index += 1) {
       const port = await pickPort(ports ?? 0);
       const child = spawn(process.execPath, [SERVER_ENTRY], {
-        env: serverEnv(options.env ?? process.env, {
+        env: serverEnv(serversEnv, {
           port,
           origin,
+          linkOrigin,
           databaseUrl: postgres.url(),
           redisUrl: redis.url,
           dataDir,
@@ -177,6 +186,7 @@ export async function startCluster(options = {}) {
       listen: `${HOST}:${nginxPort}`,
       serverPorts: servers.map((server) => server.port),
       cache: options.cache ?? true,
+      linkHost: new URL(linkOrigin).hostname,
     });
     await writeFile(join(runDir, 'nginx.conf'), config);
     await closeServer(reservation);
@@ -193,6 +203,7 @@ export async function startCluster(options = {}) {
     let stopping;
     return {
       origin,
+      linkOrigin,
       dir,
       servers,
       postgres,

@@ -57,6 +57,9 @@ import { healthRoutes } from './health/health-routes.ts';
 import { credentialCache } from './wechat/credential-cache.ts';
 import { weChatApi } from './wechat/wechat-api.ts';
 import { weChatRoutes } from './wechat/wechat-routes.ts';
+import { UNCOUNTED, type CountAppLinkEvent } from './app-links/app-link-events.ts';
+import { handoffRoutes } from './app-links/handoff-routes.ts';
+import { registerLinkDomain } from './app-links/link-domain.ts';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -73,6 +76,8 @@ export interface AppOptions {
   smsSender?: SmsSender;
   /** Replaces the client timeouts (tests: a stalled request answered within a second). */
   timeouts?: ServerTimeouts;
+  /** Where link fallbacks, minted and claimed handoffs are counted (tests watch them). */
+  countAppLinkEvent?: CountAppLinkEvent;
 }
 
 /**
@@ -209,6 +214,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   );
 
   await registerSecurityHeaders(app, config.mode);
+  // TODO(share funnel, i21): count these with the funnel's server-side counter once it lands.
+  const countAppLinkEvent = options.countAppLinkEvent ?? UNCOUNTED;
+  // The app's link domain takes its requests before any route of the site sees them.
+  registerLinkDomain(app, {
+    appLinks: config.appLinks,
+    publicOrigin: config.publicOrigin,
+    countEvent: countAppLinkEvent,
+  });
   await app.register(compress, {
     encodings: ['br', 'gzip'],
     // Pages are compressed per request: a fast brotli level, not the maximum the build uses.
@@ -228,6 +241,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(membershipRoutes, { sessions, membership });
       await api.register(designRoutes, { designs: designRepository(db), sessions });
       await api.register(accountDeletionRoutes, { db, sessions, sms, phones });
+      await api.register(handoffRoutes, {
+        db,
+        appLinks: config.appLinks,
+        countEvent: countAppLinkEvent,
+      });
       // WeChat's JS-SDK signature exists only with the WeChat settings (decision 12).
       if (config.wechat) {
         const tickets = credentialCache({
@@ -265,6 +283,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     shares,
     demo: demo !== undefined,
     wechat: config.wechat !== null,
+    linkOrigin: config.appLinks.origin,
   });
   return app;
 }

@@ -16,6 +16,11 @@ export interface PageRenderRequest {
   signal?: AbortSignal;
   /** Reads shared goods, cabinets and notes for the share pages, straight from the database. */
   shares?: ShareReader;
+  /**
+   * The app's link domain (LINK_ORIGIN): share pages link to the item's Universal Link on it. The
+   * document carries it too (LINK_ORIGIN_META_NAME), so the browser renders the same links.
+   */
+  linkOrigin?: string;
 }
 
 /**

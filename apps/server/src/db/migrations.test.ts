@@ -16,6 +16,8 @@ describe('migrations', () => {
     expect(tables.map((table) => table.name).sort()).toEqual(
       [
         'app_account_tokens',
+        'app_link_claims',
+        'app_link_handoffs',
         'app_store_notifications',
         'app_store_transactions',
         'account_cases',

@@ -28,6 +28,7 @@ import {
   type RenderedPageCache,
 } from './rendered-page-cache.ts';
 import {
+  appMissingOf,
   canonicalShareUrl,
   createSharePages,
   shareIdOf,
@@ -90,7 +91,11 @@ function finished(document: RenderedDocument): CachedPage {
  */
 function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: RenderedPageCache) {
   const production = options.demo !== true;
-  const serverSettings = { demo: !production, publicOrigin: options.publicOrigin };
+  const serverSettings = {
+    demo: !production,
+    publicOrigin: options.publicOrigin,
+    ...(options.linkOrigin ? { linkOrigin: options.linkOrigin } : {}),
+  };
   const staticPaths = new Set(options.build.renderer.staticPagePaths());
   const sharePages = options.shares
     ? createSharePages({
@@ -134,7 +139,12 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
     }
     const kind = sharePageKind(path);
     if (kind && sharePages) {
-      const url = canonicalShareUrl(path, shareIdOf(request.url), language);
+      const url = canonicalShareUrl(
+        path,
+        shareIdOf(request.url),
+        language,
+        appMissingOf(request.url),
+      );
       const shareRequest = { kind, url, language };
       const { version, reader } = await sharePages.version(shareRequest);
       const page = await sharePages.page(version, shareRequest, reader);
@@ -194,6 +204,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
   const statics = await loadStaticPages(options.build, {
     demo: options.demo === true,
     publicOrigin: options.publicOrigin,
+    ...(options.linkOrigin ? { linkOrigin: options.linkOrigin } : {}),
   });
   if (statics.count === 0)
     app.log.warn('No pages built ahead for this build: static pages are rendered on request');

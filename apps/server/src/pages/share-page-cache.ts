@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { APP_MISSING_PARAM, APP_MISSING_VALUE } from '@guquan/contract/app-link-paths';
 import type { Language } from '@guquan/contract/language';
 import type { ShareReader, ShareResult } from '@guquan/contract/share';
 import type { ShareKind } from '@guquan/contract/share-paths';
@@ -6,11 +7,20 @@ import { BASE_PATH } from '@guquan/contract/site-paths';
 import { renderDocument, type DocumentSettings } from './page-document.ts';
 import { cachedPage, type CachedPage, type RenderedPageCache } from './rendered-page-cache.ts';
 
-const SHARE_PAGES: Readonly<Record<string, ShareKind>> = {
-  [`${BASE_PATH}/AppShare/goodsShare`]: 'goods',
-  [`${BASE_PATH}/AppShare/cabinetShare`]: 'cabinet',
-  [`${BASE_PATH}/AppShare/notesShare`]: 'note',
+const SHARE_PAGE_PATHS: Readonly<Record<ShareKind, string>> = {
+  goods: `${BASE_PATH}/AppShare/goodsShare`,
+  cabinet: `${BASE_PATH}/AppShare/cabinetShare`,
+  note: `${BASE_PATH}/AppShare/notesShare`,
 };
+
+const SHARE_PAGES: Readonly<Record<string, ShareKind>> = Object.fromEntries(
+  Object.entries(SHARE_PAGE_PATHS).map(([kind, path]) => [path, kind as ShareKind]),
+);
+
+/** The path of the share page of a kind, e.g. `/anime_merch_web/AppShare/goodsShare`. */
+export function sharePagePath(kind: ShareKind): string {
+  return SHARE_PAGE_PATHS[kind];
+}
 
 /** The kind of share a page path shows, if it is a share page. */
 export function sharePageKind(pathname: string): ShareKind | undefined {
@@ -22,9 +32,17 @@ export function shareIdOf(url: string): string | null {
   return new URL(url, 'http://page.internal').searchParams.get('id');
 }
 
+/** Whether the page was reached through the link domain's fallback: the app is not installed. */
+export function appMissingOf(url: string): boolean {
+  return (
+    new URL(url, 'http://page.internal').searchParams.get(APP_MISSING_PARAM) === APP_MISSING_VALUE
+  );
+}
+
 /**
  * The address a share page is rendered for: its path, `?id=` (the only parameter it reads) and
- * the language it is in. `?lang=en`, no `lang` with an English Accept-Language, or a messenger's
+ * the language it is in, and `app=missing` when the link domain sent the visitor (the page then
+ * offers the app first). `?lang=en`, no `lang` with an English Accept-Language, or a messenger's
  * tracking parameters all give the same page, whose og:url is this address (a preview opens the
  * page in the language it was shared in).
  */
@@ -32,14 +50,18 @@ export function canonicalShareUrl(
   pathname: string,
   rawId: string | null,
   language: Language,
+  appMissing = false,
 ): string {
   const query = new URLSearchParams(rawId === null ? {} : { id: rawId });
   query.set('lang', language);
+  if (appMissing) query.set(APP_MISSING_PARAM, APP_MISSING_VALUE);
   return `${pathname}?${query.toString()}`;
 }
 
 export interface ContentVersionParts {
   buildId: string;
+  /** The app's link domain the page links to (a setting: changed without a new build). */
+  linkOrigin?: string;
   /** The page's canonical address: the markup carries it (og:url). */
   url: string;
   language: Language;
@@ -54,12 +76,13 @@ export interface ContentVersionParts {
  */
 export function shareContentVersion({
   buildId,
+  linkOrigin = '',
   url,
   language,
   result,
 }: ContentVersionParts): string {
   const digest = createHash('sha256')
-    .update(JSON.stringify([buildId, url, language, result]))
+    .update(JSON.stringify([buildId, linkOrigin, url, language, result]))
     .digest('base64url')
     .slice(0, 27);
   return `W/"${digest}"`;
@@ -149,6 +172,7 @@ export function createSharePages({
     const result = await shares.read(request.kind, rawId);
     const version = shareContentVersion({
       buildId: settings.build.buildId,
+      ...(settings.linkOrigin ? { linkOrigin: settings.linkOrigin } : {}),
       url: request.url,
       language: request.language,
       result,

@@ -1,5 +1,6 @@
-import { useState, useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { IMAGE_PARAM, parseImageIndex } from '@guquan/contract/app-link-paths';
 import type { Image } from '@guquan/contract/share';
 import { ImageGallery } from '../image-gallery/image-gallery';
 import { ImageViewer } from '../image-viewer/image-viewer';
@@ -42,6 +43,15 @@ export function PhotoGallery({ images, name }: { images: readonly Image[]; name:
     setIndex(next);
     setImage(next);
   }
+
+  // A link into the app names an image (`?image=2`, kept by the link domain's fallback): once
+  // hydrated (the server renders the first), the gallery moves to it and "open" keeps it.
+  const startImage = parseImageIndex(new URLSearchParams(location.search).get(IMAGE_PARAM));
+  useEffect(() => {
+    if (startImage === undefined || startImage >= images.length) return;
+    setIndex(startImage);
+    setImage(startImage);
+  }, [startImage, images.length, setImage]);
 
   return (
     <>
