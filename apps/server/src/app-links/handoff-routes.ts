@@ -16,7 +16,12 @@ import type { Db } from '../db/database.ts';
 import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
 import type { CountAppLinkEvent } from './app-link-events.ts';
-import { claimHandoff, deleteOldHandoffs, mintHandoff, type HandoffTarget } from './handoff-store.ts';
+import {
+  claimHandoff,
+  deleteOldHandoffs,
+  mintHandoff,
+  type HandoffTarget,
+} from './handoff-store.ts';
 import { itemUniversalLink } from './item-universal-link.ts';
 
 /**
@@ -45,7 +50,9 @@ export interface HandoffRoutesOptions {
 const TOO_MANY = 'Too many requests. Please try again in a minute.';
 
 /** What a limiter of @fastify/rate-limit answers: `isAllowed` is only true on its allow list. */
-function exceeded(result: { isAllowed: true } | { isAllowed: false; isExceeded: boolean }): boolean {
+function exceeded(
+  result: { isAllowed: true } | { isAllowed: false; isExceeded: boolean },
+): boolean {
   return !result.isAllowed && result.isExceeded;
 }
 

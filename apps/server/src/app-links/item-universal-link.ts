@@ -6,6 +6,9 @@ import type { AppLinksConfig } from '../config/app-links-config.ts';
  * place the server builds it (share texts, posters' QR codes, anything else that links into the
  * app). `<LINK_ORIGIN>/goods/<id>?image=2`, `/cabinet/<id>`, `/note/<id>`, or `/` for the app.
  */
-export function itemUniversalLink(appLinks: Pick<AppLinksConfig, 'origin'>, target: AppTarget): string {
+export function itemUniversalLink(
+  appLinks: Pick<AppLinksConfig, 'origin'>,
+  target: AppTarget,
+): string {
   return universalLink(appLinks.origin, target);
 }

@@ -10,6 +10,7 @@ import { parseAcceptLanguage, pickLanguage, type Language } from '@guquan/contra
 import type { ShareKind } from '@guquan/contract/share-paths';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import type { AppLinksConfig } from '../config/app-links-config.ts';
+import { sendApiError } from '../http/api-error.ts';
 import { sharePagePath } from '../pages/share-page-cache.ts';
 import type { CountAppLinkEvent } from './app-link-events.ts';
 import { appleAppSiteAssociation, assetLinks } from './association-files.ts';
@@ -80,13 +81,17 @@ export function fallbackLocation(
 ): { location: string; kind: ShareKind | null } | undefined {
   const parsed = new URL(url, 'http://link.internal');
   if (parsed.pathname === '/')
-    return { location: `${publicOrigin}${BASE_PATH}/website?lang=${language}#download`, kind: null };
+    return {
+      location: `${publicOrigin}${BASE_PATH}/website?lang=${language}#download`,
+      kind: null,
+    };
   const match = /^\/([^/]+)\/([^/]*)$/.exec(parsed.pathname);
   const kind = match ? KIND_OF_SEGMENT.get(match[1] ?? '') : undefined;
   if (!match || !kind) return undefined;
   const query = new URLSearchParams({ id: decodedSegment(match[2] ?? ''), lang: language });
   query.set(APP_MISSING_PARAM, APP_MISSING_VALUE);
-  const image = kind === 'goods' ? parseImageIndex(parsed.searchParams.get(IMAGE_PARAM)) : undefined;
+  const image =
+    kind === 'goods' ? parseImageIndex(parsed.searchParams.get(IMAGE_PARAM)) : undefined;
   if (image !== undefined) query.set(IMAGE_PARAM, String(image));
   return { location: `${publicOrigin}${sharePagePath(kind)}?${query.toString()}`, kind };
 }
@@ -123,12 +128,20 @@ export function registerLinkDomain(
       .send(body);
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!isLinkDomainRequest(request.headers.host, appLinks)) return;
-    const reads = request.method === 'GET' || request.method === 'HEAD';
     const pathname = request.url.split('?', 1)[0] ?? '';
+    if (!isLinkDomainRequest(request.headers.host, appLinks)) {
+      // The site's own host has no association file, and no redirect towards one (a path outside
+      // the base path is otherwise sent into it): a link to the site must never open the app.
+      if (pathname.startsWith('/.well-known/'))
+        return sendApiError(reply, 404, 'not_found', 'There is nothing at this address.');
+      return;
+    }
+    const reads = request.method === 'GET' || request.method === 'HEAD';
     if (reads && pathname === AASA_PATH) return sendFile(reply, aasa);
     if (reads && pathname === ASSET_LINKS_PATH) return sendFile(reply, statements);
-    const fallback = reads ? fallbackLocation(request.url, publicOrigin, languageOf(request)) : undefined;
+    const fallback = reads
+      ? fallbackLocation(request.url, publicOrigin, languageOf(request))
+      : undefined;
     reply.header('x-robots-tag', NOINDEX);
     if (fallback) {
       // A link of the app's reached the web: the app is not installed here (or this is a computer).

@@ -72,11 +72,15 @@ export function readAppLinksConfig(
   const problems: string[] = [];
   const production = mode === 'production';
   const required = (name: string, what: string) => {
-    if (production && value(name) === '') problems.push(`  ${name}: required in production (${what})`);
+    if (production && value(name) === '')
+      problems.push(`  ${name}: required in production (${what})`);
   };
   required('LINK_ORIGIN', "the app's link domain, e.g. https://link.example.com");
   required('APPLE_TEAM_ID', 'the Apple developer team id, 10 letters and digits');
-  required('ANDROID_CERT_FINGERPRINTS', "the SHA-256 fingerprints of the app's signing certificates");
+  required(
+    'ANDROID_CERT_FINGERPRINTS',
+    "the SHA-256 fingerprints of the app's signing certificates",
+  );
 
   let origin: URL | undefined;
   let extraListenPort: number | undefined;
@@ -91,14 +95,18 @@ export function readAppLinksConfig(
       extraListenPort = port + 1;
       origin = new URL(`http://127.0.0.1:${extraListenPort}`);
     } else {
-      problems.push('  LINK_ORIGIN: required when PORT is 0 or 65535 (demo mode listens on PORT + 1)');
+      problems.push(
+        '  LINK_ORIGIN: required when PORT is 0 or 65535 (demo mode listens on PORT + 1)',
+      );
     }
   }
   if (origin) {
     const siteUrl = new URL(publicOrigin);
     // A Universal Link to the page's own domain stays in Safari: the link domain is another host.
     if (origin.host === siteUrl.host)
-      problems.push('  LINK_ORIGIN: must be another host than PUBLIC_ORIGIN (or a tap never opens the app)');
+      problems.push(
+        '  LINK_ORIGIN: must be another host than PUBLIC_ORIGIN (or a tap never opens the app)',
+      );
     else if (production && origin.hostname === siteUrl.hostname)
       problems.push('  LINK_ORIGIN: must be another host name than PUBLIC_ORIGIN in production');
   }
@@ -108,7 +116,9 @@ export function readAppLinksConfig(
     problems.push('  APPLE_TEAM_ID: must be the team id, 10 capital letters and digits');
 
   const listed = value('ANDROID_CERT_FINGERPRINTS');
-  const fingerprints = (listed === '' ? (production ? [] : [DEMO_ANDROID_CERT_FINGERPRINT]) : listed.split(','))
+  const fingerprints = (
+    listed === '' ? (production ? [] : [DEMO_ANDROID_CERT_FINGERPRINT]) : listed.split(',')
+  )
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '');
   const normalised = fingerprints.map(normaliseFingerprint);

@@ -8,11 +8,13 @@ import { DEMO_PAGE_QUERIES } from '../demo/seed/demo-pages.ts';
 import { buildTestApp, loadTestWebBuild } from '../test-support/test-app.ts';
 
 const ORIGIN = 'https://www.guquan.example';
+/** The app's link domain: the server's setting, which the banner's link follows. */
+const LINK_ORIGIN = 'https://link.guquan.example';
 const BASE = '/anime_merch_web';
 
 let app: FastifyInstance;
 beforeAll(async () => {
-  app = await buildTestApp({ PUBLIC_ORIGIN: ORIGIN });
+  app = await buildTestApp({ PUBLIC_ORIGIN: ORIGIN, LINK_ORIGIN });
 });
 afterAll(async () => {
   await app.close();
@@ -234,7 +236,7 @@ describe('noindex', () => {
 
 describe('the Smart App Banner', () => {
   const appId = site.download.ios.appStoreId;
-  const link = site.appLinks.universalLinkOrigin;
+  const link = LINK_ORIGIN;
 
   it('opens the app on the same item as the share page’s "open in app"', async () => {
     const goods = await app.inject({

@@ -119,7 +119,8 @@ const messages = {
     appMissingBarText: 'No app yet? Get it and come back here',
     appBarGet: 'Get',
     getApp: 'Get the goods-circle app',
-    copyNote: 'Heading to the store copies a share code: open the app once installed to come back here',
+    copyNote:
+      'Heading to the store copies a share code: open the app once installed to come back here',
     alreadyInstalled: 'Already installed? Open it in the app',
     openInApp: {
       goods: 'View this item in the app',

@@ -26,7 +26,9 @@ export function useLinkOrigin(): string {
 
 /** The link origin the server wrote into the page, if it is an http(s) origin. */
 export function readLinkOrigin(doc: Pick<Document, 'querySelector'>): string {
-  const content = doc.querySelector(`meta[name="${LINK_ORIGIN_META_NAME}"]`)?.getAttribute('content');
+  const content = doc
+    .querySelector(`meta[name="${LINK_ORIGIN_META_NAME}"]`)
+    ?.getAttribute('content');
   if (!content) return '';
   try {
     const url = new URL(content);

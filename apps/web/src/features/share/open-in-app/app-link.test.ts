@@ -120,26 +120,26 @@ describe('launchPlan', () => {
 
   // What each browser really allows (lib/client/app-opening.ts), over real User-Agents.
   const expected: Readonly<Record<string, 'universal' | 'scheme' | 'store' | 'guide'>> = {
-      'Safari on iPhone': 'universal',
-      'Chrome on Android': 'universal',
-      'WeChat on iPhone': 'guide',
-      'WeChat on Android (XWEB)': 'guide',
-      'WeChat on Android (X5, also says MQQBrowser)': 'guide',
-      'QQ on iPhone': 'scheme',
-      'QQ on Android (X5, also says MQQBrowser)': 'scheme',
-      'QQ Browser on iPhone': 'scheme',
-      'QQ Browser on Android': 'scheme',
-      'Qzone on iPhone': 'scheme',
-      'Qzone on Android': 'guide',
-      'Weibo on iPhone': 'store',
-      'Weibo on Android': 'guide',
-      'Alipay on iPhone': 'guide',
-      'Alipay on Android': 'guide',
-      'DingTalk on iPhone': 'guide',
-      'DingTalk on Android': 'guide',
-      'Douyin on iPhone': 'guide',
-      'Douyin on Android': 'guide',
-    };
+    'Safari on iPhone': 'universal',
+    'Chrome on Android': 'universal',
+    'WeChat on iPhone': 'guide',
+    'WeChat on Android (XWEB)': 'guide',
+    'WeChat on Android (X5, also says MQQBrowser)': 'guide',
+    'QQ on iPhone': 'scheme',
+    'QQ on Android (X5, also says MQQBrowser)': 'scheme',
+    'QQ Browser on iPhone': 'scheme',
+    'QQ Browser on Android': 'scheme',
+    'Qzone on iPhone': 'scheme',
+    'Qzone on Android': 'guide',
+    'Weibo on iPhone': 'store',
+    'Weibo on Android': 'guide',
+    'Alipay on iPhone': 'guide',
+    'Alipay on Android': 'guide',
+    'DingTalk on iPhone': 'guide',
+    'DingTalk on Android': 'guide',
+    'Douyin on iPhone': 'guide',
+    'Douyin on Android': 'guide',
+  };
 
   it.each(REAL_USER_AGENTS)('$name', ({ name, userAgent }) => {
     const plan = launchPlan(goods, detectClient(userAgent), userAgent, LINK_ORIGIN, config, stores);

@@ -52,7 +52,7 @@ function mintAnswers(status: number, body: unknown) {
   vi.stubGlobal(
     'fetch',
     vi.fn((url: string, init?: RequestInit) => {
-      mints.push({ url, body: JSON.parse(String(init?.body)) as unknown });
+      mints.push({ url, body: JSON.parse(init?.body as string) as unknown });
       return Promise.resolve(new Response(JSON.stringify(body), { status }));
     }),
   );

@@ -7,16 +7,17 @@ import { useClientInfo } from '../../../lib/client/client-info-context';
 import { fill, useShareMessages } from '../share-messages';
 import type { ShareCard } from '../wechat/wechat-js-sdk';
 import { useWeChat } from '../wechat/use-wechat';
-import { APP_MISSING_PARAM, APP_MISSING_VALUE } from '@guquan/contract/app-link-paths';
+import {
+  APP_MISSING_PARAM,
+  APP_MISSING_VALUE,
+  IMAGE_PARAM,
+  parseImageIndex,
+} from '@guquan/contract/app-link-paths';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { useLinkOrigin } from '../../../lib/app-links/link-origin';
+import { useHydrated } from '../../../lib/dom/use-hydrated';
 import { keepLanguage } from '../share-links';
-import {
-  schemeLink,
-  shareTarget,
-  universalLink,
-  WEBSITE_DOWNLOAD_PATH,
-} from './app-link';
+import { schemeLink, shareTarget, universalLink, WEBSITE_DOWNLOAD_PATH } from './app-link';
 import { useOpenInApp, type AppTap } from './use-open-in-app';
 
 interface AppPrompt {
@@ -65,9 +66,14 @@ export function useAppPrompt(): AppPrompt {
  */
 export function AppPromptProvider({ kind, children }: { kind: ShareKind; children: ReactNode }) {
   const { search } = useLocation();
-  const [image, setImage] = useState(0);
+  const hydrated = useHydrated();
+  const [chosenImage, setImage] = useState<number | null>(null);
   const [title, setTitle] = useState('');
-  const target = shareTarget(kind, search, image);
+  // Until the visitor swipes, the image the address names (after hydration, as the gallery does).
+  const startImage = hydrated
+    ? parseImageIndex(new URLSearchParams(search).get(IMAGE_PARAM))
+    : undefined;
+  const target = shareTarget(kind, search, chosenImage ?? startImage ?? 0);
   const { openApp, getApp, guideOpen, showGuide, closeGuide } = useOpenInApp(target, title);
   const wechat = useWeChat();
   const wechatLaunch = wechat.openAppId

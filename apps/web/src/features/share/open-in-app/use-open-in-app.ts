@@ -74,10 +74,14 @@ export function useOpenInApp(
     cancelWatch.current = null;
     if (plan.type === 'launch') {
       // The store follows without another tap if the app does not open: copy now, in this one.
-      const copied = plan.fallback.type === 'url' ? copyHandoffText({ target, title, linkOrigin }) : null;
+      const copied =
+        plan.fallback.type === 'url' ? copyHandoffText({ target, title, linkOrigin }) : null;
       cancelWatch.current = watchAppLaunch(document, window, plan.fallbackDelayMs, () => {
         cancelWatch.current = null;
-        if (copied) void copied.then(() => go(plan.fallback));
+        if (copied)
+          void copied.then(() => {
+            go(plan.fallback);
+          });
         else go(plan.fallback);
       });
     }
