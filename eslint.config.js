@@ -160,6 +160,7 @@ export default tseslint.config(
               // The features (a new feature folder is added here).
               target: [
                 'apps/server/src/account-deletion',
+                'apps/server/src/app-links',
                 'apps/server/src/auth',
                 'apps/server/src/designs',
                 'apps/server/src/health',

@@ -83,7 +83,9 @@ it('npm run cluster: prints the origin when ready, and SIGTERM to its process gr
       expect(answer.headers?.get('content-type')).toMatch(/^application\/json/);
       expect(JSON.parse(answer.body)).toBeTruthy();
       // The site's own host has none: a link to the site must never open the app.
-      expect((await send(`${origin}/.well-known/${file}`, { redirect: 'manual' })).status).toBe(404);
+      expect((await send(`${origin}/.well-known/${file}`, { redirect: 'manual' })).status).toBe(
+        404,
+      );
     }
     const aasa = JSON.parse(
       (await send(`${link}/.well-known/apple-app-site-association`)).body,

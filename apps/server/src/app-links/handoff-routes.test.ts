@@ -274,7 +274,9 @@ describe('claiming a code', () => {
       HANDOFF_LIMITS.missesPerMinute,
     );
     // A real code from a fresh client: not looked up now (a hit would show through otherwise).
-    expect((await claim({ code, installId: INSTALL }, nextClient())).statusCode).toBe(429);
+    const limited = await claim({ code, installId: INSTALL }, nextClient());
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     // A minute later the code space answers again.
     vi.setSystemTime(Date.now() + 61_000);
     expect((await claim({ code, installId: INSTALL }, nextClient())).statusCode).toBe(200);

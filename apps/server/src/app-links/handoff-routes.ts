@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { apiErrorSchema } from '@guquan/contract/api-error';
 import {
@@ -49,11 +50,20 @@ export interface HandoffRoutesOptions {
 
 const TOO_MANY = 'Too many requests. Please try again in a minute.';
 
-/** What a limiter of @fastify/rate-limit answers: `isAllowed` is only true on its allow list. */
-function exceeded(
-  result: { isAllowed: true } | { isAllowed: false; isExceeded: boolean },
-): boolean {
-  return !result.isAllowed && result.isExceeded;
+type LimiterAnswer =
+  { isAllowed: true } | { isAllowed: false; isExceeded: boolean; ttlInSeconds: number };
+
+/**
+ * The seconds until a limiter lets requests through again, or undefined when it does now
+ * (@fastify/rate-limit's `isAllowed` is only true on its allow list: `isExceeded` says).
+ */
+function waitOf(result: LimiterAnswer): number | undefined {
+  return !result.isAllowed && result.isExceeded ? Math.max(1, result.ttlInSeconds) : undefined;
+}
+
+function tooMany(reply: FastifyReply, seconds: number): FastifyReply {
+  reply.header('retry-after', String(seconds));
+  return sendApiError(reply, 429, 'too_many_requests', TOO_MANY);
 }
 
 export const handoffRoutes: FastifyPluginCallbackZod<HandoffRoutesOptions> = (
@@ -97,8 +107,8 @@ export const handoffRoutes: FastifyPluginCallbackZod<HandoffRoutesOptions> = (
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      if (exceeded(await mintBudget(request)))
-        return sendApiError(reply, 429, 'too_many_requests', TOO_MANY);
+      const mintWait = waitOf(await mintBudget(request));
+      if (mintWait !== undefined) return tooMany(reply, mintWait);
       const { kind, id, image } = request.body.target;
       const target: HandoffTarget = {
         kind,
@@ -140,8 +150,8 @@ export const handoffRoutes: FastifyPluginCallbackZod<HandoffRoutesOptions> = (
       reply.header('cache-control', 'no-store');
       // Looked at before the database is: once the misses of the minute are spent, nobody's
       // guess is answered (a hit would otherwise still show through the 200s).
-      if (exceeded(await missBudget(request, { increment: false })))
-        return sendApiError(reply, 429, 'too_many_requests', TOO_MANY);
+      const missWait = waitOf(await missBudget(request, { increment: false }));
+      if (missWait !== undefined) return tooMany(reply, missWait);
       const { code, installId } = request.body;
       const claimed = await claimHandoff(db, code, installId, now());
       if (claimed.state !== 'claimed') {

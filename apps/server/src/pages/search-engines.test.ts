@@ -101,7 +101,7 @@ describe('the sitemap', () => {
       '/website',
       '/agreement/vip/VipAgreement',
       '/agreement/user/UserAgreement20251015',
-      '/agreement/yiSi/YiSiAgreement20251015',
+      '/agreement/yiSi/YiSiAgreement20261124',
       '/agreement/ExposureAgreement',
       '/agreement/exposureNote/ExposureNoteAgreement',
       '/agreement/userInfoList',
@@ -168,9 +168,13 @@ describe('canonical and language alternates', () => {
       expect(robotsMeta(res.body)).toBeUndefined();
       expect(res.headers['x-robots-tag']).toBeUndefined();
     }
-    const current = await app.inject({ url: `${BASE}/agreement/yiSi/YiSiAgreement20251015` });
-    expect(canonicalOf(current.body)).toBe(`${ORIGIN}${BASE}/agreement/yiSi/YiSiAgreement20251015`);
-    for (const path of ['/agreement/yiSi/YiSiAgreement', '/agreement/user/UserAgreement']) {
+    const current = await app.inject({ url: `${BASE}/agreement/yiSi/YiSiAgreement20261124` });
+    expect(canonicalOf(current.body)).toBe(`${ORIGIN}${BASE}/agreement/yiSi/YiSiAgreement20261124`);
+    for (const path of [
+      '/agreement/yiSi/YiSiAgreement',
+      '/agreement/yiSi/YiSiAgreement20251015',
+      '/agreement/user/UserAgreement',
+    ]) {
       const old = await app.inject({ url: `${BASE}${path}` });
       expect(old.statusCode).toBe(200);
       expect(robotsMeta(old.body)).toBe('noindex, nofollow');
