@@ -29,14 +29,11 @@ export function appPath(target: AppTarget): string {
 
 /**
  * An item's Universal Link (iOS) and App Link (Android): `<link origin>/goods/<id>?image=2`. The
- * origin is the server's LINK_ORIGIN: pages get it from the server (LINK_ORIGIN_META_NAME).
+ * origin is the server's LINK_ORIGIN: pages get it from the server (link-origin-meta.ts).
  */
 export function universalLink(linkOrigin: string, target: AppTarget): string {
   return `${linkOrigin.replace(/\/$/, '')}/${appPath(target)}`;
 }
-
-/** `<meta name="guquan-link-origin" content="https://link…">`: the link origin, in every page. */
-export const LINK_ORIGIN_META_NAME = 'guquan-link-origin';
 
 /**
  * The share page's query parameter that says the visitor came through the link domain's fallback:

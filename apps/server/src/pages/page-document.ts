@@ -1,4 +1,4 @@
-import { LINK_ORIGIN_META_NAME } from '@guquan/contract/app-link-paths';
+import { LINK_ORIGIN_META_NAME } from '@guquan/contract/link-origin-meta';
 import type { Language } from '@guquan/contract/language';
 import type { ShareReader } from '@guquan/contract/share';
 import { BASE_PATH } from '@guquan/contract/site-paths';

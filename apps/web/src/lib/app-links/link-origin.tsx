@@ -1,5 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import { LINK_ORIGIN_META_NAME } from '@guquan/contract/app-link-paths';
+import { LINK_ORIGIN_META_NAME } from '@guquan/contract/link-origin-meta';
 
 /**
  * The app's link domain (the server's LINK_ORIGIN), which every Universal Link points at. It is a
