@@ -16,7 +16,7 @@ const messages = {
     appMissingBarText: '还没有安装？下载后回到这里',
     appBarGet: '下载',
     getApp: '下载谷圈 App',
-    copyNote: '前往下载时会复制一段分享口令，安装后打开谷圈即可回到这里',
+    copyNote: '下载时会复制分享口令，安装后打开谷圈即可回到这里',
     alreadyInstalled: '已安装？在 App 中打开',
     openInApp: {
       goods: 'App 内查看这件谷子',
@@ -119,8 +119,7 @@ const messages = {
     appMissingBarText: 'No app yet? Get it and come back here',
     appBarGet: 'Get',
     getApp: 'Get the goods-circle app',
-    copyNote:
-      'Heading to the store copies a share code: open the app once installed to come back here',
+    copyNote: 'Getting the app copies a code that brings you back here',
     alreadyInstalled: 'Already installed? Open it in the app',
     openInApp: {
       goods: 'View this item in the app',

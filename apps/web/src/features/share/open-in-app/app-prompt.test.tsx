@@ -190,9 +190,7 @@ describe('when the link domain says the app is missing', () => {
       '/anime_merch_web/website?lang=zh-CN#download',
     );
     expect(screen.queryByRole('link', { name: 'App 内查看这件谷子' })).toBeNull();
-    expect(
-      screen.getByText('前往下载时会复制一段分享口令，安装后打开谷圈即可回到这里'),
-    ).toBeDefined();
+    expect(screen.getByText('下载时会复制分享口令，安装后打开谷圈即可回到这里')).toBeDefined();
     // The item is still there to read, on the image the link named.
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(goodsFixture.name);
     await vi.waitFor(() => {
