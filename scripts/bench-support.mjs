@@ -37,6 +37,8 @@ export async function startBuiltServer({
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       DATA_DIR: dataDir,
+      // The link domain on the same port under another name: no second port to find free.
+      LINK_ORIGIN: `http://localhost:${port}`,
       ...env,
     },
     stdio: ['ignore', output, output],

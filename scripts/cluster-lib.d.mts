@@ -19,6 +19,8 @@ export interface ClusterServer {
 export interface Cluster {
   /** http://127.0.0.1:<nginx port> */
   origin: string;
+  /** The app's link domain through the same nginx: http://localhost:<nginx port> unless set. */
+  linkOrigin: string;
   /** The temp dir holding everything (removed by stop()). */
   dir: string;
   servers: ClusterServer[];
@@ -61,4 +63,6 @@ export function renderNginxConfig(options: {
   listen: string;
   serverPorts: number[];
   cache: boolean;
+  /** The link domain's host name (its server_name). */
+  linkHost: string;
 }): Promise<string>;

@@ -107,6 +107,8 @@ function serverEnv(base, settings) {
     HOST,
     PORT: String(settings.port),
     PUBLIC_ORIGIN: base.PUBLIC_ORIGIN ?? settings.origin,
+    // The app's link domain, through nginx under its own server_name (LINK_HOST in the template).
+    LINK_ORIGIN: base.LINK_ORIGIN ?? settings.linkOrigin,
     DATABASE_URL: settings.databaseUrl,
     REDIS_URL: settings.redisUrl,
     DATA_DIR: settings.dataDir,
@@ -121,7 +123,7 @@ function serverEnv(base, settings) {
 }
 
 /** nginx.conf from the template in deploy/, for these servers. */
-export async function renderNginxConfig({ runDir, listen, serverPorts, cache }) {
+export async function renderNginxConfig({ runDir, listen, serverPorts, cache, linkHost }) {
   const template = await readFile(NGINX_TEMPLATE, 'utf8');
   const values = {
     RUN_DIR: runDir,
@@ -133,6 +135,7 @@ export async function renderNginxConfig({ runDir, listen, serverPorts, cache }) 
     CACHE_DIR: join(runDir, 'cache'),
     PROXY_CACHE: cache ? 'guquan' : 'off',
     ERRORS_DIR,
+    LINK_HOST: linkHost,
   };
   return template.replace(/@([A-Z_]+)@/g, (match, name) => {
     if (!(name in values)) throw new Error(`nginx.conf.template: unknown placeholder ${match}`);
@@ -172,6 +175,11 @@ export async function startCluster(options = {}) {
     });
     stack.push(() => reservation.close() ?? Promise.resolve());
     const origin = `http://${HOST}:${nginxPort}`;
+    // The link domain is another host name of the same nginx: `localhost` reaches this machine in
+    // every browser, and is not the site's 127.0.0.1 (a link to the site's own host never opens
+    // the app).
+    const serversEnv = options.env ?? process.env;
+    const linkOrigin = serversEnv.LINK_ORIGIN ?? `http://localhost:${nginxPort}`;
     const postgres = await startPostgres({ ...(ports ? { ports } : {}), parentDir: dir });
     stack.push(() => postgres.stop());
     log(`PostgreSQL on ${postgres.host}:${postgres.port} (pid ${postgres.pid})`);
@@ -183,9 +191,10 @@ export async function startCluster(options = {}) {
     const servers = [];
     for (let index = 0; index < instances; index += 1) {
       const port = await pickPort(ports ?? 0);
-      const env = serverEnv(options.env ?? process.env, {
+      const env = serverEnv(serversEnv, {
         port,
         origin,
+        linkOrigin,
         databaseUrl: postgres.url(),
         redisUrl: redis.url,
         dataDir,
@@ -230,6 +239,7 @@ export async function startCluster(options = {}) {
       listen: `${HOST}:${nginxPort}`,
       serverPorts: servers.map((server) => server.port),
       cache: options.cache ?? true,
+      linkHost: new URL(linkOrigin).hostname,
     });
     await writeFile(join(runDir, 'nginx.conf'), config);
     await reservation.close();
@@ -246,6 +256,7 @@ export async function startCluster(options = {}) {
     let stopping;
     return {
       origin,
+      linkOrigin,
       dir,
       servers,
       postgres,

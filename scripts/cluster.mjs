@@ -59,7 +59,8 @@ try {
   if (!stopping) {
     console.log(
       `\n谷圈 web cluster ready: ${cluster.origin}/anime_merch_web/website ` +
-        `(${instances} app servers behind nginx; Ctrl-C stops everything)`,
+        `(${instances} app servers behind nginx; Ctrl-C stops everything)\n` +
+        `  the app's link domain: ${cluster.linkOrigin}/`,
     );
   }
 } catch (error) {

@@ -110,6 +110,32 @@ it('npm run cluster: answers probes 503 at once while it starts, prints the orig
     const robots = await send(`${origin}/robots.txt`);
     expect(robots.status).toBe(200);
     expect(robots.headers?.get('content-type')).toMatch(/^text\/plain/);
+    // The app's link domain: another host name of the same nginx (its own server_name). Both
+    // association files come through as the servers answer them: JSON, never a redirect.
+    const link = `http://localhost:${NGINX_PORT}`;
+    for (const file of ['apple-app-site-association', 'assetlinks.json']) {
+      const answer = await send(`${link}/.well-known/${file}`, { redirect: 'manual' });
+      expect(answer.status).toBe(200);
+      expect(answer.headers?.get('content-type')).toMatch(/^application\/json/);
+      expect(JSON.parse(answer.body)).toBeTruthy();
+      // The site's own host has none: a link to the site must never open the app.
+      expect((await send(`${origin}/.well-known/${file}`, { redirect: 'manual' })).status).toBe(
+        404,
+      );
+    }
+    const aasa = JSON.parse(
+      (await send(`${link}/.well-known/apple-app-site-association`)).body,
+    ) as { applinks: { details: { appIDs: string[] }[] } };
+    expect(aasa.applinks.details[0]?.appIDs).toEqual(['DEMOTEAM00.com.guquan.app']);
+    // A link the app did not open: the item's share page on the site, saying the app is missing.
+    const fallback = await send(`${link}/goods/${DEMO_IDS.goods.gallery}?image=1`, {
+      redirect: 'manual',
+      headers: { 'accept-language': 'en' },
+    });
+    expect(fallback.status).toBe(302);
+    expect(fallback.headers?.get('location')).toBe(
+      `${origin}/anime_merch_web/AppShare/goodsShare?id=${DEMO_IDS.goods.gallery}&lang=en&app=missing&image=1`,
+    );
     // A share page by its URL is kept for everyone, but a WeChat visitor never gets that copy:
     // theirs allows WeChat's JS-SDK and comes from a server.
     const share = `${origin}/anime_merch_web/AppShare/goodsShare?id=${DEMO_IDS.goods.gallery}&lang=zh-CN`;

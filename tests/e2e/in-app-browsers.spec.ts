@@ -35,7 +35,7 @@ for (const [name, expected] of CASES) {
     });
     await open(page, GOODS);
     await waitForApp(page);
-    await page.getByRole('button', { name: shareTexts('zh-CN').openInApp.goods }).click();
+    await page.getByRole('link', { name: shareTexts('zh-CN').openInApp.goods }).click();
     const guide = page.getByRole('dialog', { name: '请在浏览器中打开' });
     if (expected === 'guide') {
       await expect(guide).toBeVisible();

@@ -528,20 +528,21 @@ test.describe('the gallery and the viewer', () => {
 });
 
 test.describe('opening the app', () => {
-  test('tries the app for the item, then goes to the store when the page is still visible after about 2 s', async ({
-    page,
+  test('where Universal Links are blocked (QQ): the scheme, then the store when the page is still visible after about 2 s', async ({
+    openContext,
   }, testInfo) => {
-    const attempts: string[] = [];
-    await page.route(/^https:\/\/link\.guquan\.example\//, async (route) => {
-      attempts.push(route.request().url());
-      await route.abort('aborted');
+    const userAgent = testInfo.project.use.userAgent ?? '';
+    const iphone = testInfo.project.name === 'iphone';
+    const context = await openContext({
+      userAgent: `${userAgent} ${iphone ? 'QQ/8.9.80.602 V1_IPH_SQ_8.9.80_1_APP_A' : 'QQ/9.0.0'}`,
     });
+    const page = await context.newPage();
     let storeVisit: { url: string; at: number } | undefined;
     await page.route(/^https:\/\/(apps\.apple\.com|www\.guquan\.example)\//, async (route) => {
       storeVisit ??= { url: route.request().url(), at: Date.now() };
       await route.fulfill({ status: 200, contentType: 'text/html', body: '<title>store</title>' });
     });
-    const cdp = await page.context().newCDPSession(page);
+    const cdp = await context.newCDPSession(page);
     await cdp.send('Page.enable');
     const requested: string[] = [];
     cdp.on('Page.frameRequestedNavigation', (event: { url: string }) => {
@@ -552,22 +553,15 @@ test.describe('opening the app', () => {
     await open(page, withLang(sharePath('goods', goods.id), 'zh-CN'));
     await waitForApp(page);
     const tappedAt = Date.now();
-    await page.getByRole('button', { name: shareTexts('zh-CN').openInApp.goods }).click();
+    await page.getByRole('link', { name: shareTexts('zh-CN').openInApp.goods }).click();
     await expect.poll(() => storeVisit?.url, { timeout: 6_000 }).toBeDefined();
     const elapsed = (storeVisit?.at ?? 0) - tappedAt;
     expect(elapsed).toBeGreaterThan(1_500);
     expect(elapsed).toBeLessThan(4_500);
-
-    const seen = [...attempts, ...requested];
-    if (testInfo.project.name === 'iphone') {
-      expect(
-        seen.some((url) => url.startsWith(`https://link.guquan.example/goods/${goods.id}`)),
-      ).toBe(true);
-      expect(storeVisit?.url).toMatch(/^https:\/\/apps\.apple\.com\//);
-    } else {
-      expect(seen.some((url) => url.startsWith(`intent://goods/${goods.id}`))).toBe(true);
-      expect(storeVisit?.url).toMatch(/^https:\/\/www\.guquan\.example\/download\//);
-    }
+    expect(requested.some((url) => url.startsWith(`guquan://goods/${goods.id}`))).toBe(true);
+    expect(storeVisit?.url).toMatch(
+      iphone ? /^https:\/\/apps\.apple\.com\// : /^https:\/\/www\.guquan\.example\/download\//,
+    );
   });
 
   test('in WeChat, the button shows the open-in-browser guide with a copy-link button', async ({
@@ -579,7 +573,7 @@ test.describe('opening the app', () => {
     const goods = await readShare<Goods>(page, 'goods', DEMO_IDS.goods.gallery);
     await open(page, withLang(sharePath('goods', goods.id), 'zh-CN'));
     await waitForApp(page);
-    await page.getByRole('button', { name: shareTexts('zh-CN').openInApp.goods }).click();
+    await page.getByRole('link', { name: shareTexts('zh-CN').openInApp.goods }).click();
     const guide = page.getByRole('dialog');
     await expect(guide).toBeVisible();
     await expectPageBehindInert(page, guide);

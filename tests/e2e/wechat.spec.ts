@@ -79,7 +79,7 @@ test('without the WeChat settings: today’s guide, no JS-SDK, the usual policy'
   const response = await open(page, GOODS_PATH);
   expect(response.headers()['content-security-policy']).not.toContain('wx.qq.com');
   await waitForApp(page);
-  await page.getByRole('button', { name: OPEN_IN_APP }).click();
+  await page.getByRole('link', { name: OPEN_IN_APP }).click();
   await expect(page.getByRole('dialog', { name: '请在浏览器中打开' })).toBeVisible();
   await expect(page.locator('wx-open-launch-app')).toHaveCount(0);
   expect(signatures).toEqual([]);
@@ -202,7 +202,7 @@ test.describe('with the WeChat settings', () => {
     await open(page, `${origin}${GOODS_PATH}`);
     expect((await signed).status()).toBe(503);
     await waitForApp(page);
-    await page.getByRole('button', { name: OPEN_IN_APP }).click();
+    await page.getByRole('link', { name: OPEN_IN_APP }).click();
     await expect(page.getByRole('dialog', { name: '请在浏览器中打开' })).toBeVisible();
     await expect(page.locator('wx-open-launch-app')).toHaveCount(0);
     expect((await wxCalls(page)).filter(([name]) => name === 'config')).toEqual([]);

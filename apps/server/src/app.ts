@@ -62,6 +62,9 @@ import { healthRoutes } from './health/health-routes.ts';
 import { credentialCache } from './wechat/credential-cache.ts';
 import { weChatApi } from './wechat/wechat-api.ts';
 import { weChatRoutes } from './wechat/wechat-routes.ts';
+import { UNCOUNTED, type CountAppLinkEvent } from './app-links/app-link-events.ts';
+import { handoffRoutes } from './app-links/handoff-routes.ts';
+import { registerLinkDomain } from './app-links/link-domain.ts';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -80,6 +83,8 @@ export interface AppOptions {
   timeouts?: ServerTimeouts;
   /** Replaces the pages' render budget per client (tests: a scan held back after a few). */
   renderBudget?: RenderBudgetOptions;
+  /** Where link fallbacks, minted and claimed handoffs are counted (tests watch them). */
+  countAppLinkEvent?: CountAppLinkEvent;
 }
 
 /**
@@ -225,6 +230,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
 
   await registerSecurityHeaders(app, config.mode);
+  // TODO(share funnel, i21): count these with the funnel's server-side counter once it lands.
+  const countAppLinkEvent = options.countAppLinkEvent ?? UNCOUNTED;
+  // The app's link domain takes its requests before any route of the site sees them.
+  registerLinkDomain(app, {
+    appLinks: config.appLinks,
+    publicOrigin: config.publicOrigin,
+    countEvent: countAppLinkEvent,
+  });
   await app.register(compress, {
     encodings: ['br', 'gzip'],
     // Pages are compressed per request: a fast brotli level, not the maximum the build uses.
@@ -250,6 +263,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         sessions,
         sms,
         phones,
+      });
+      await api.register(handoffRoutes, {
+        db,
+        appLinks: config.appLinks,
+        countEvent: countAppLinkEvent,
       });
       // WeChat's JS-SDK signature exists only with the WeChat settings (docs/decisions/0012-wechat.md).
       if (config.wechat) {
@@ -296,6 +314,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     demo: demo !== undefined,
     wechat: config.wechat !== null,
     ...(options.renderBudget ? { renderBudget: options.renderBudget } : {}),
+    linkOrigin: config.appLinks.origin,
   });
   return app;
 }

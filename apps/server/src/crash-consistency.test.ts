@@ -30,6 +30,8 @@ async function startServer(): Promise<ChildProcess> {
       LOG_LEVEL: 'silent',
       DATA_DIR: temp.dataDir,
       APP_MODE: 'demo',
+      // The link domain on the same port under another name: no second port to hold.
+      LINK_ORIGIN: `http://localhost:${PORT}`,
     },
     stdio: 'ignore',
   });

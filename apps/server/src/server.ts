@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { defaultPaths } from './config/default-paths.ts';
 import { ConfigError, loadConfig } from './config/env.ts';
 import { DatabaseConnectionError } from './db/database.ts';
+import { listenAlsoOn } from './http/extra-listener.ts';
 import { MigrationError } from './db/migrations.ts';
 import { WebBuildMissingError } from './pages/web-build.ts';
 
@@ -12,6 +13,7 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env, defaultPaths(import.meta.url));
   const app = await buildApp(config);
   let closing = false;
+  let closeLink: (() => Promise<void>) | undefined;
   const shutdown = (signal: NodeJS.Signals) => {
     if (closing) return;
     closing = true;
@@ -20,7 +22,7 @@ async function main(): Promise<void> {
       app.log.error('shutdown took too long; exiting');
       process.exit(1);
     }, SHUTDOWN_GRACE_MS).unref();
-    app.close().then(
+    Promise.all([closeLink?.(), app.close()]).then(
       () => process.exit(0),
       (error: unknown) => {
         app.log.error({ err: error }, 'shutdown failed');
@@ -31,8 +33,18 @@ async function main(): Promise<void> {
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
   await app.listen({ host: config.host, port: config.port });
+  // Demo mode without LINK_ORIGIN: the link domain on PORT + 1, served by this same app.
+  const linkPort = config.appLinks.extraListenPort;
+  if (linkPort !== undefined) {
+    const link = await listenAlsoOn(app, { host: config.host, port: linkPort });
+    closeLink = link.close;
+  }
   app.log.info(
-    { mode: config.mode, url: `${config.publicOrigin}/anime_merch_web/website` },
+    {
+      mode: config.mode,
+      url: `${config.publicOrigin}/anime_merch_web/website`,
+      linkOrigin: config.appLinks.origin,
+    },
     '谷圈 web is ready',
   );
 }

@@ -28,6 +28,11 @@ export interface PageRenderRequest {
    * this. Without it a share page shows its item as not found.
    */
   share?: SharePageData;
+  /**
+   * The app's link domain (LINK_ORIGIN): share pages link to the item's Universal Link on it. The
+   * document carries it too (LINK_ORIGIN_META_NAME), so the browser renders the same links.
+   */
+  linkOrigin?: string;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TEST_PHONE_ENV, TEST_SMS_ENV } from '../test-support/test-app.ts';
+import { TEST_APP_LINKS_ENV, TEST_PHONE_ENV, TEST_SMS_ENV } from '../test-support/test-app.ts';
 import { ConfigError, loadConfig } from './env.ts';
 
 const DIST = '/srv/web/dist';
@@ -152,7 +152,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...production, ...TEST_SMS_ENV }, DEFAULTS)).toThrow(
       /PHONE_ENCRYPTION_KEY: required in production/,
     );
-    const config = loadConfig({ ...production, ...TEST_SMS_ENV, ...TEST_PHONE_ENV }, DEFAULTS);
+    expect(() =>
+      loadConfig({ ...production, ...TEST_SMS_ENV, ...TEST_PHONE_ENV }, DEFAULTS),
+    ).toThrow(/LINK_ORIGIN: required in production/);
+    const config = loadConfig(
+      { ...production, ...TEST_SMS_ENV, ...TEST_PHONE_ENV, ...TEST_APP_LINKS_ENV },
+      DEFAULTS,
+    );
     expect(config.publicOrigin).toBe('https://example.com');
     expect(config.sms).toMatchObject({
       signName: '谷圈',

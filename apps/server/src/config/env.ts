@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { dataPaths } from './data-paths.ts';
 import { databaseUrlProblem, type DatabaseConfig } from './database-config.ts';
+import { readAppLinksConfig, type AppLinksConfig } from './app-links-config.ts';
 import { readSmsConfig, type AliyunSmsConfig } from './sms-config.ts';
 import { readWeChatConfig, type WeChatConfig } from './wechat-config.ts';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.ts';
@@ -91,6 +92,8 @@ export interface Config {
   phoneKeys: PhoneKeys | null;
   /** WeChat's JS-SDK and open tag (WECHAT_*); null without them: pages behave as before. */
   wechat: WeChatConfig | null;
+  /** The app's link domain and its association files (LINK_ORIGIN, APPLE_TEAM_ID, …). */
+  appLinks: AppLinksConfig;
 }
 
 export interface AppStoreConfig {
@@ -171,9 +174,19 @@ export function loadConfig(
       '  PHONE_ENCRYPTION_KEY: required in production (<key id>:<32 random bytes in base64>; phone numbers are stored encrypted with it)',
     );
   }
-  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
-
   const displayHost = values.HOST.includes(':') ? `[${values.HOST}]` : values.HOST;
+  const publicOrigin = new URL(values.PUBLIC_ORIGIN ?? `http://${displayHost}:${values.PORT}`)
+    .origin;
+  const appLinks = readAppLinksConfig(env, {
+    mode: values.APP_MODE,
+    port: values.PORT,
+    publicOrigin,
+    appleBundleId: values.APPLE_BUNDLE_ID ?? DEMO_BUNDLE_ID,
+  });
+  problems.push(...appLinks.problems);
+  if (problems.length > 0 || !appLinks.config)
+    throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+
   // Relative paths are taken from the working directory once, so nothing later depends on it.
   const dataDir = resolve(values.DATA_DIR ?? defaults.dataDir);
   return {
@@ -181,7 +194,7 @@ export function loadConfig(
     host: values.HOST,
     port: values.PORT,
     logLevel: values.LOG_LEVEL,
-    publicOrigin: new URL(values.PUBLIC_ORIGIN ?? `http://${displayHost}:${values.PORT}`).origin,
+    publicOrigin,
     webDistDir: values.WEB_DIST_DIR ?? defaults.webDistDir,
     dataDir,
     database:
@@ -204,5 +217,6 @@ export function loadConfig(
     sms: sms.config,
     phoneKeys: phoneKeys.keys,
     wechat: wechat.config,
+    appLinks: appLinks.config,
   };
 }

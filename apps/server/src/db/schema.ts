@@ -295,6 +295,28 @@ export interface WeChatCredentialsTable {
   updated_at: string;
 }
 
+/** A handoff code of a share text (app-links/handoff-store.ts): its target and times only. */
+export interface AppLinkHandoffsTable {
+  id: Generated<number>;
+  /** SHA-256 of the code (hex): the code itself is only ever on the visitor's clipboard. */
+  code_digest: string;
+  target_kind: 'goods' | 'cabinet' | 'note';
+  target_id: string;
+  target_image: number | null;
+  created_at: string;
+  expires_at: string;
+}
+
+/**
+ * One install's claim of a code: SHA-256 of the code and the app's install id together, so a
+ * claim repeated counts once and the same install cannot be told across codes.
+ */
+export interface AppLinkClaimsTable {
+  handoff_id: number;
+  install_digest: string;
+  claimed_at: string;
+}
+
 export interface Database {
   images: ImagesTable;
   users: UsersTable;
@@ -322,4 +344,6 @@ export interface Database {
   media_deletions: MediaDeletionsTable;
   text_outbox: TextOutboxTable;
   wechat_credentials: WeChatCredentialsTable;
+  app_link_handoffs: AppLinkHandoffsTable;
+  app_link_claims: AppLinkClaimsTable;
 }

@@ -56,6 +56,14 @@ export const USER_DATA: { readonly [T in TableName]: TableUserData<T> } = {
       },
     },
   },
+  // A share's handoff code (docs/decisions/0017-app-links-and-handoffs.md): the item it opens,
+  // never who shared or claimed it; both go 14 days after minting.
+  app_link_claims: {
+    noUserColumn: 'a digest of a handoff code and an app install together, for 14 days',
+  },
+  app_link_handoffs: {
+    noUserColumn: "a shared item's kind and public id behind a handoff code, for 14 days",
+  },
   media_deletions: { noUserColumn: 'image files whose rows are gone, until they are removed' },
   text_outbox: {
     noUserColumn:

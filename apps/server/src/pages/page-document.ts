@@ -1,8 +1,9 @@
+import { LINK_ORIGIN_META_NAME } from '@guquan/contract/link-origin-meta';
 import type { Language } from '@guquan/contract/language';
 import type { SharePageData } from '@guquan/contract/page-render';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { WECHAT_META_NAME } from '@guquan/contract/wechat-page';
-import { fillTemplate } from './html-document.ts';
+import { escapeHtml, fillTemplate } from './html-document.ts';
 import { pageAssets } from './page-assets.ts';
 import { headTags, NOINDEX } from './page-head.ts';
 import { pageContentSecurityPolicy } from './page-csp.ts';
@@ -17,6 +18,8 @@ export interface DocumentSettings {
   demo?: boolean;
   /** With the WeChat settings pages say so: inside WeChat, share pages then load the JS-SDK. */
   wechat?: boolean;
+  /** The app's link domain (LINK_ORIGIN): every page says it (linkOriginMeta), share pages use it. */
+  linkOrigin?: string;
 }
 
 /** The marker in-app pages look for before loading the bridge simulator (demo mode only). */
@@ -24,6 +27,11 @@ export const DEMO_MODE_META = '<meta name="guquan-mode" content="demo">';
 
 /** The marker share pages look for, inside WeChat, before asking for their wx.config signature. */
 export const WECHAT_META = `<meta name="${WECHAT_META_NAME}" content="on">`;
+
+/** The marker that gives the page the app's link domain: the server's setting, not the build's. */
+export function linkOriginMeta(linkOrigin: string): string {
+  return `<meta name="${LINK_ORIGIN_META_NAME}" content="${escapeHtml(linkOrigin)}">`;
+}
 
 const SITE_NAMES: Readonly<Record<Language, string>> = { 'zh-CN': '谷圈', en: 'Goods Circle' };
 
@@ -48,7 +56,7 @@ export interface RenderedDocument {
 
 /** Renders a page with the web app's server entry and puts it into the build's index.html. */
 export async function renderDocument(
-  { build, publicOrigin, demo, wechat }: DocumentSettings,
+  { build, publicOrigin, demo, wechat, linkOrigin }: DocumentSettings,
   { url, language, userAgent, signal, share }: DocumentRequest,
 ): Promise<RenderedDocument> {
   const page = await build.renderer.renderPage({
@@ -57,6 +65,7 @@ export async function renderDocument(
     ...(userAgent === undefined ? {} : { userAgent }),
     ...(signal ? { signal } : {}),
     ...(share ? { share } : {}),
+    ...(linkOrigin ? { linkOrigin } : {}),
   });
   const assets = pageAssets(build, page.modules, `${BASE_PATH}/`);
   const html = fillTemplate(build.template, {
@@ -65,6 +74,7 @@ export async function renderDocument(
     head:
       (demo ? DEMO_MODE_META : '') +
       (wechat ? WECHAT_META : '') +
+      (linkOrigin ? linkOriginMeta(linkOrigin) : '') +
       headTags(page.head, {
         title: page.title,
         origin: publicOrigin,

@@ -12,6 +12,7 @@ import {
   sharePageKind,
   type ShareKind,
 } from '@guquan/contract/share-paths';
+import { APP_MISSING_PARAM, APP_MISSING_VALUE } from '@guquan/contract/app-link-paths';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
 import type { ShareReader } from '../shares/share-reader.ts';
@@ -116,6 +117,15 @@ interface PageRequest {
 }
 
 /**
+ * The address a share page is rendered for (its og:url): `app=missing` stays on it when the link
+ * domain sent the visitor, as the page then offers the app first.
+ */
+function sharePageUrl(read: ShareRead): string {
+  const address = sharePageAddress(read.kind, read.pageId, read.language);
+  return read.appMissing ? `${address}&${APP_MISSING_PARAM}=${APP_MISSING_VALUE}` : address;
+}
+
+/**
  * Serves every page under the base path. Any spelling the router takes for a route (case, a
  * trailing slash, percent-encoded letters) is that route's one page: pages built ahead as they
  * are, share pages from the cache of rendered pages (rendered once per version of what they show),
@@ -124,7 +134,11 @@ interface PageRequest {
  */
 function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: RenderedPageCache) {
   const production = options.demo !== true;
-  const serverSettings = { demo: !production, publicOrigin: options.publicOrigin };
+  const serverSettings = {
+    demo: !production,
+    publicOrigin: options.publicOrigin,
+    ...(options.linkOrigin ? { linkOrigin: options.linkOrigin } : {}),
+  };
   const { renderer } = options.build;
   const staticPaths = new Set(renderer.staticPagePaths());
   if (renderer.pagePath(NOT_FOUND_ADDRESS) !== undefined)
@@ -137,7 +151,7 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
     // The markup does not depend on the device here (the app prompt's guide renders closed), so
     // one page serves every visitor; a test checks that.
     const document = await renderDocument(options, {
-      url: sharePageAddress(read.kind, read.pageId, read.language),
+      url: sharePageUrl(read),
       language: read.language,
       share: read.data,
     });
@@ -146,6 +160,7 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
 
   const sharePages = createSharePages({
     buildId: options.build.buildId,
+    ...(options.linkOrigin ? { linkOrigin: options.linkOrigin } : {}),
     shares: options.shares ?? NO_SHARES,
     cache,
     render: renderSharePage,
@@ -199,10 +214,15 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
   async function sendSharePage(
     page: PageRequest,
     kind: ShareKind,
-    rawId: string | null,
+    query: URLSearchParams,
   ): Promise<FastifyReply> {
     const { request, reply, language, source, userAgent } = page;
-    const read = await sharePages.read({ kind, id: parseShareId(rawId), language });
+    const read = await sharePages.read({
+      kind,
+      id: parseShareId(query.get('id')),
+      language,
+      appMissing: query.get(APP_MISSING_PARAM) === APP_MISSING_VALUE,
+    });
     const shared = await sharePages.page(
       read,
       () => !showsOwnItem(read) || renders.take(renderClientOf(request.ip)),
@@ -259,7 +279,7 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
     if (path === undefined) return sendNotFoundPage(page);
     if (staticPaths.has(path)) return sendStaticPage(page, path);
     const kind = sharePageKind(path);
-    if (kind) return sendSharePage(page, kind, address.searchParams.get('id'));
+    if (kind) return sendSharePage(page, kind, address.searchParams);
     return sendRenderedPage(page);
   }
 
@@ -285,6 +305,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
   const statics = await loadStaticPages(options.build, {
     demo: options.demo === true,
     publicOrigin: options.publicOrigin,
+    ...(options.linkOrigin ? { linkOrigin: options.linkOrigin } : {}),
   });
   if (statics.count === 0)
     app.log.warn('No pages built ahead for this build: static pages are rendered on request');

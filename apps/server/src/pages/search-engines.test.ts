@@ -8,11 +8,13 @@ import { demoPageQuery } from '../demo/seed/demo-pages.ts';
 import { buildTestApp, loadTestWebBuild } from '../test-support/test-app.ts';
 
 const ORIGIN = 'https://www.guquan.example';
+/** The app's link domain: the server's setting, which the banner's link follows. */
+const LINK_ORIGIN = 'https://link.guquan.example';
 const BASE = '/anime_merch_web';
 
 let app: FastifyInstance;
 beforeAll(async () => {
-  app = await buildTestApp({ PUBLIC_ORIGIN: ORIGIN });
+  app = await buildTestApp({ PUBLIC_ORIGIN: ORIGIN, LINK_ORIGIN });
 });
 afterAll(async () => {
   await app.close();
@@ -99,7 +101,7 @@ describe('the sitemap', () => {
       '/website',
       '/agreement/vip/VipAgreement',
       '/agreement/user/UserAgreement20251015',
-      '/agreement/yiSi/YiSiAgreement20251015',
+      '/agreement/yiSi/YiSiAgreement20261124',
       '/agreement/ExposureAgreement',
       '/agreement/exposureNote/ExposureNoteAgreement',
       '/agreement/userInfoList',
@@ -166,9 +168,13 @@ describe('canonical and language alternates', () => {
       expect(robotsMeta(res.body)).toBeUndefined();
       expect(res.headers['x-robots-tag']).toBeUndefined();
     }
-    const current = await app.inject({ url: `${BASE}/agreement/yiSi/YiSiAgreement20251015` });
-    expect(canonicalOf(current.body)).toBe(`${ORIGIN}${BASE}/agreement/yiSi/YiSiAgreement20251015`);
-    for (const path of ['/agreement/yiSi/YiSiAgreement', '/agreement/user/UserAgreement']) {
+    const current = await app.inject({ url: `${BASE}/agreement/yiSi/YiSiAgreement20261124` });
+    expect(canonicalOf(current.body)).toBe(`${ORIGIN}${BASE}/agreement/yiSi/YiSiAgreement20261124`);
+    for (const path of [
+      '/agreement/yiSi/YiSiAgreement',
+      '/agreement/yiSi/YiSiAgreement20251015',
+      '/agreement/user/UserAgreement',
+    ]) {
       const old = await app.inject({ url: `${BASE}${path}` });
       expect(old.statusCode).toBe(200);
       expect(robotsMeta(old.body)).toBe('noindex, nofollow');
@@ -234,7 +240,7 @@ describe('noindex', () => {
 
 describe('the Smart App Banner', () => {
   const appId = site.download.ios.appStoreId;
-  const link = site.appLinks.universalLinkOrigin;
+  const link = LINK_ORIGIN;
 
   it('opens the app on the same item as the share page’s "open in app"', async () => {
     const goods = await app.inject({

@@ -11,12 +11,16 @@ export interface SharePageRequest {
   /** Undefined: the id was missing or malformed. */
   id: PublicId | undefined;
   language: Language;
+  /** Reached through the link domain's fallback (`app=missing`): the app is not installed. */
+  appMissing: boolean;
 }
 
 /** One read of a share page's item, and the page that shows it. */
 export interface ShareRead {
   kind: ShareKind;
   language: Language;
+  /** The page offers the app first: the link domain sent the visitor (the app is missing). */
+  appMissing: boolean;
   /** The item, or why it cannot be shown. */
   data: SharePageData;
   /**
@@ -35,12 +39,28 @@ export function showsOwnItem(read: ShareRead): boolean {
 }
 
 /**
- * The version of what a share page shows: the build, the page (kind, id, language) and the item
- * as the API would send it, or its state. Any change to what the page shows changes it.
+ * The version of what a share page shows: the build, the app's link domain it links to (a
+ * setting, changed without a new build), the page (kind, id, language, whether the app is known
+ * to be missing) and the item as the API would send it, or its state. Any change to what the page
+ * shows changes it.
  */
-export function shareContentVersion(buildId: string, read: Omit<ShareRead, 'version'>): string {
+export function shareContentVersion(
+  buildId: string,
+  linkOrigin: string,
+  read: Omit<ShareRead, 'version'>,
+): string {
   const digest = createHash('sha256')
-    .update(JSON.stringify([buildId, read.kind, read.pageId ?? null, read.language, read.data]))
+    .update(
+      JSON.stringify([
+        buildId,
+        linkOrigin,
+        read.kind,
+        read.pageId ?? null,
+        read.language,
+        read.appMissing,
+        read.data,
+      ]),
+    )
     .digest('base64url')
     .slice(0, 27);
   return `W/"${digest}"`;
@@ -48,6 +68,8 @@ export function shareContentVersion(buildId: string, read: Omit<ShareRead, 'vers
 
 export interface SharePageSource {
   buildId: string;
+  /** The app's link domain (LINK_ORIGIN) the pages link to; '' when there is none. */
+  linkOrigin?: string;
   shares: ShareReader;
   cache: RenderedPageCache;
   /** Renders the page of a read (the cache keeps what it gives). */
@@ -70,6 +92,7 @@ const MAX_RECENT_READS = 10_000;
  */
 export function createSharePages({
   buildId,
+  linkOrigin = '',
   shares,
   cache,
   render,
@@ -81,13 +104,13 @@ export function createSharePages({
   // Oldest first (a refreshed entry is deleted and set again), so expired ones lead.
   const recent = new Map<string, { at: number; read: ShareRead }>();
 
-  async function read({ kind, id, language }: SharePageRequest): Promise<ShareRead> {
+  async function read({ kind, id, language, appMissing }: SharePageRequest): Promise<ShareRead> {
     const result = await shares.read(kind, id);
     const data = { kind, result } as SharePageData;
     // An unknown id names nothing the app could open either: the page is the kind's own.
     const pageId = result.state === 'invalid_id' || result.state === 'not_found' ? undefined : id;
-    const unversioned = { kind, language, data, pageId };
-    return { ...unversioned, version: shareContentVersion(buildId, unversioned) };
+    const unversioned = { kind, language, appMissing, data, pageId };
+    return { ...unversioned, version: shareContentVersion(buildId, linkOrigin, unversioned) };
   }
 
   function remember(key: string, fresh: ShareRead, at: number): void {
@@ -102,7 +125,7 @@ export function createSharePages({
   return {
     /** What the page shows now: read at most once per `reuseMs`. */
     async read(request: SharePageRequest): Promise<ShareRead> {
-      const key = `${request.kind}\n${request.id ?? ''}\n${request.language}`;
+      const key = `${request.kind}\n${request.id ?? ''}\n${request.language}\n${request.appMissing}`;
       const started = now();
       const known = recent.get(key);
       if (known && started - known.at < reuseMs) return known.read;

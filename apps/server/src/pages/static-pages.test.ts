@@ -12,6 +12,7 @@ let build: WebBuild;
 let manifest: { pages: { path: string; language: string; clientClass: string; file: string }[] };
 let renders = 0;
 const ORIGIN = 'https://www.guquan.example';
+const LINK_ORIGIN = 'https://link.guquan.example';
 
 beforeAll(async () => {
   build = await loadTestWebBuild();
@@ -19,7 +20,7 @@ beforeAll(async () => {
     await readFile(join(prerenderDir(build), 'manifest.json'), 'utf8'),
   ) as typeof manifest;
   app = await buildTestApp(
-    { PUBLIC_ORIGIN: ORIGIN },
+    { PUBLIC_ORIGIN: ORIGIN, LINK_ORIGIN },
     {
       webBuild: {
         ...build,
@@ -77,7 +78,12 @@ describe('pages built ahead', () => {
             page.clientClass === build.renderer.clientClass(userAgent),
         );
         const file = await readFile(join(prerenderDir(build), entry?.file ?? ''), 'utf8');
-        expect(res.body).toBe(withServerSettings(file, { demo: true, publicOrigin: ORIGIN }));
+        expect(res.body).toBe(
+          withServerSettings(file, { demo: true, publicOrigin: ORIGIN, linkOrigin: LINK_ORIGIN }),
+        );
+        // The link domain is the server's setting, never the build's.
+        expect(file).not.toContain('guquan-link-origin');
+        expect(res.body).toContain(`<meta name="guquan-link-origin" content="${LINK_ORIGIN}">`);
         const fresh = await renderStaticPage(build, path, language, userAgent);
         expect(file).toBe(fresh.html);
         expect(res.headers['x-robots-tag']).toBe(fresh.robots);

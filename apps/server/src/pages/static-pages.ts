@@ -4,7 +4,12 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { LANGUAGES, type Language } from '@guquan/contract/language';
 import { cachedPage, type CachedPage } from './rendered-page-cache.ts';
-import { DEMO_MODE_META, renderDocument, type DocumentSettings } from './page-document.ts';
+import {
+  DEMO_MODE_META,
+  linkOriginMeta,
+  renderDocument,
+  type DocumentSettings,
+} from './page-document.ts';
 import { escapeHtml } from './html-document.ts';
 import { pageContentSecurityPolicy } from './page-csp.ts';
 import type { WebBuild } from './web-build.ts';
@@ -99,10 +104,11 @@ export async function prerenderStaticPages(build: WebBuild): Promise<number> {
   return written.size;
 }
 
-/** What a server puts into the pages built ahead: its mode and its public origin. */
+/** What a server puts into the pages built ahead: its mode, its public origin, its link domain. */
 export interface ServerSettings {
   demo: boolean;
   publicOrigin: string;
+  linkOrigin?: string;
 }
 
 /**
@@ -110,15 +116,16 @@ export interface ServerSettings {
  * the demo marker (see renderDocument). Neither touches an inline script or style: the page's CSP
  * hashes stay valid.
  */
-export function withServerSettings(html: string, { demo, publicOrigin }: ServerSettings): string {
+export function withServerSettings(
+  html: string,
+  { demo, publicOrigin, linkOrigin }: ServerSettings,
+): string {
   // Only where renderDocument wrote the origin: at the start of an attribute value.
   const located = html.replaceAll(`"${PRERENDERED_ORIGIN}/`, `"${escapeHtml(publicOrigin)}/`);
-  // Where renderDocument puts it: first in the head marker, which follows the title.
-  return demo
-    ? located.replace(
-        /<\/title>(\s*)/,
-        (_match, space: string) => `</title>${space}${DEMO_MODE_META}`,
-      )
+  // Where renderDocument puts them: first in the head marker, which follows the title.
+  const markers = (demo ? DEMO_MODE_META : '') + (linkOrigin ? linkOriginMeta(linkOrigin) : '');
+  return markers
+    ? located.replace(/<\/title>(\s*)/, (_match, space: string) => `</title>${space}${markers}`)
     : located;
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { SmsSender } from '../account-deletion/sms-sender.ts';
+import type { CountAppLinkEvent } from '../app-links/app-link-events.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config/env.ts';
 import type { ServerTimeouts } from '../http/server-timeouts.ts';
@@ -67,6 +68,8 @@ export async function buildTestApp(
     renderBudget?: RenderBudgetOptions;
     /** Log lines go here (at env.LOG_LEVEL) instead of nowhere. */
     logStream?: { write(line: string): void };
+    /** Link fallbacks and handoffs are counted here. */
+    countAppLinkEvent?: CountAppLinkEvent;
   } = {},
 ): Promise<FastifyInstance> {
   const temp = env.DATA_DIR === undefined ? await makeTempDataDir() : undefined;
@@ -78,7 +81,12 @@ export async function buildTestApp(
       DATA_DIR: dataDir,
       ...database,
       ...(env.APP_MODE === 'production'
-        ? { ...PRODUCTION_APP_STORE_TEST_ENV, ...TEST_SMS_ENV, ...TEST_PHONE_ENV }
+        ? {
+            ...PRODUCTION_APP_STORE_TEST_ENV,
+            ...TEST_SMS_ENV,
+            ...TEST_PHONE_ENV,
+            ...TEST_APP_LINKS_ENV,
+          }
         : {}),
       ...env,
     },
@@ -91,6 +99,7 @@ export async function buildTestApp(
     ...(overrides.smsSender ? { smsSender: overrides.smsSender } : {}),
     ...(overrides.timeouts ? { timeouts: overrides.timeouts } : {}),
     ...(overrides.renderBudget ? { renderBudget: overrides.renderBudget } : {}),
+    ...(overrides.countAppLinkEvent ? { countAppLinkEvent: overrides.countAppLinkEvent } : {}),
   });
   if (temp) app.addHook('onClose', temp.remove);
   await app.ready();
@@ -109,4 +118,13 @@ export const TEST_SMS_ENV: Readonly<Record<string, string>> = {
 /** The phone key production refuses to start without (a fixed test key, never a real one). */
 export const TEST_PHONE_ENV: Readonly<Record<string, string>> = {
   PHONE_ENCRYPTION_KEY: `test1:${Buffer.alloc(32, 7).toString('base64')}`,
+};
+
+/** The link domain's settings production refuses to start without (a test team and certificate). */
+export const TEST_APP_LINKS_ENV: Readonly<Record<string, string>> = {
+  LINK_ORIGIN: 'https://link.guquan.test',
+  APPLE_TEAM_ID: 'TESTTEAM01',
+  ANDROID_CERT_FINGERPRINTS: Array.from({ length: 32 }, (_, byte) =>
+    byte.toString(16).padStart(2, '0').toUpperCase(),
+  ).join(':'),
 };

@@ -4,6 +4,7 @@ import { createBrowserRouter, type HydrationState } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import '../styles/global.css';
 import { BASE_PATH } from '@guquan/contract/site-paths';
+import { readLinkOrigin } from '../lib/app-links/link-origin';
 import { installPreloadErrorRecovery } from '../lib/chunks/page-load-recovery';
 import { detectClient } from '../lib/client/client-info';
 import { documentLanguage } from '../lib/i18n/document-language';
@@ -57,7 +58,11 @@ async function start(container: HTMLElement): Promise<void> {
     if (next) void router.navigate(next.to, { replace: true, state: next.state });
   };
   const app = (
-    <AppProviders language={language} client={detectClient(navigator.userAgent)}>
+    <AppProviders
+      language={language}
+      client={detectClient(navigator.userAgent)}
+      linkOrigin={readLinkOrigin(document)}
+    >
       <RouterProvider router={router} />
       <AfterCommit run={afterStart} />
     </AppProviders>

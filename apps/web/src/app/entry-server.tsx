@@ -49,6 +49,7 @@ export async function renderPage({
   userAgent,
   signal,
   share,
+  linkOrigin = '',
 }: PageRenderRequest): Promise<PageRenderResult> {
   if (!url.startsWith('/')) throw new Error(`Not a path: ${url}`);
   // Concatenated, not resolved: a path such as //host must not become another origin.
@@ -63,7 +64,7 @@ export async function renderPage({
   }
   const router = createStaticRouter(handler.dataRoutes, context);
   const html = renderToString(
-    <AppProviders language={language} client={detectClient(userAgent)}>
+    <AppProviders language={language} client={detectClient(userAgent)} linkOrigin={linkOrigin}>
       <StaticRouterProvider router={router} context={context} hydrate={false} />
     </AppProviders>,
   );
@@ -79,7 +80,7 @@ export async function renderPage({
       search: context.location.search,
     }),
     modules: modulesOf(context),
-    head: await headOf(context, language),
+    head: await headOf(context, language, linkOrigin),
   };
 }
 
@@ -87,14 +88,20 @@ export async function renderPage({
  * The head of the deepest matched route: what search engines should do with it (its route's kind),
  * and what its module adds (share pages: previews, robots by what they show, the app banner).
  */
-async function headOf(context: StaticHandlerContext, language: Language): Promise<PageHead> {
+async function headOf(
+  context: StaticHandlerContext,
+  language: Language,
+  linkOrigin: string,
+): Promise<PageHead> {
   const leaf = context.matches.at(-1);
   const entry = leaf ? routeTable.find((route) => route.id === leaf.route.id) : undefined;
   if (!leaf || !entry) return {};
   const head = await loadRouteHead(entry.module);
   return {
     ...searchHeadOf(entry, language),
-    ...(head ? head(context.loaderData[leaf.route.id], language, context.location.search) : {}),
+    ...(head
+      ? head(context.loaderData[leaf.route.id], language, context.location.search, { linkOrigin })
+      : {}),
   };
 }
 

@@ -12,9 +12,14 @@ export interface RouteModule {
   shouldRevalidate?: ShouldRevalidateFunction;
   /**
    * What the page adds to <head> (previews, robots, app banner), from its loader data and the
-   * query it was rendered for; read on the server.
+   * query it was rendered for, and the server's settings; read on the server.
    */
-  head?: (loaderData: unknown, language: Language, search: string) => PageHead;
+  head?: (
+    loaderData: unknown,
+    language: Language,
+    search: string,
+    settings: { linkOrigin: string },
+  ) => PageHead;
 }
 
 // One chunk per route module, fetched only when its route is visited.

@@ -133,6 +133,14 @@ export const routeTable = [
     legal: { document: 'privacy', version: '2025-10-15' },
   },
   {
+    id: 'privacy-policy-20261124',
+    kind: 'legal',
+    path: '/agreement/yiSi/YiSiAgreement20261124',
+    titles: PRIVACY_POLICY,
+    module: 'legal-document',
+    legal: { document: 'privacy', version: '2026-11-24' },
+  },
+  {
     id: 'exposure-agreement',
     kind: 'legal',
     path: '/agreement/ExposureAgreement',

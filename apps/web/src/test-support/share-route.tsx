@@ -4,10 +4,14 @@ import { createMemoryRouter, RouterProvider, type LoaderFunction } from 'react-r
 import { vi } from 'vitest';
 import type { Language } from '@guquan/contract/language';
 import { BASE_PATH } from '@guquan/contract/site-paths';
+import { LinkOriginProvider } from '../lib/app-links/link-origin';
 import type { ClientInfo } from '../lib/client/client-info';
 import { ClientInfoProvider } from '../lib/client/client-info-context';
 import { LanguageProvider } from '../lib/i18n/language-context';
 import { shareShouldRevalidate } from '../features/share/share-revalidate';
+
+/** The link domain the share tests' pages get from their server. */
+export const TEST_LINK_ORIGIN = 'https://link.guquan.example';
 
 /** What the share tests render: one share route in a memory router, and the pages it links to. */
 export function renderShareRoute({
@@ -42,7 +46,9 @@ export function renderShareRoute({
   const view = render(
     <LanguageProvider language={language}>
       <ClientInfoProvider client={client}>
-        <RouterProvider router={router} />
+        <LinkOriginProvider linkOrigin={TEST_LINK_ORIGIN}>
+          <RouterProvider router={router} />
+        </LinkOriginProvider>
       </ClientInfoProvider>
     </LanguageProvider>,
   );

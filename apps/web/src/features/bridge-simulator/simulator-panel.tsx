@@ -1,4 +1,6 @@
 import { useEffect, useId, useSyncExternalStore, type KeyboardEvent } from 'react';
+import { readLinkOrigin } from '../../lib/app-links/link-origin';
+import { describeFirstLaunch, firstLaunchAfterInstall, simulatedInstallId } from './first-launch';
 import type { SimulatedApp } from './simulated-app';
 import { PENDING_APPROVAL_MS } from './simulated-app';
 import {
@@ -46,6 +48,28 @@ export function SimulatorPanel({ store, app }: SimulatorPanelProps) {
   };
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Escape') close();
+  };
+  /** The app's first launch after its installation: it reads the clipboard once (docs/app-links.md). */
+  const firstLaunch = async () => {
+    let clipboardText: string;
+    try {
+      clipboardText = await navigator.clipboard.readText();
+    } catch {
+      store.notify(
+        'First launch: the clipboard was not read (not allowed), so the app opens on its start screen.',
+      );
+      return;
+    }
+    const launch = await firstLaunchAfterInstall({
+      clipboardText,
+      linkOrigin: readLinkOrigin(document),
+      installId: simulatedInstallId(sessionStorage),
+      fetchFn: fetch.bind(window),
+    });
+    // The app clears the share text it claimed, so no later launch finds it again.
+    if (launch.outcome === 'opens' && launch.by === 'code')
+      await navigator.clipboard.writeText('').catch(() => undefined);
+    store.notify(describeFirstLaunch(launch));
   };
   const sessionUserMissing =
     session !== null && !state.users.some((user) => user.id === session.userId);
@@ -207,6 +231,16 @@ export function SimulatorPanel({ store, app }: SimulatorPanelProps) {
             </label>
           ))}
         </fieldset>
+
+        <div className={styles.field}>
+          <p className={styles.hint}>
+            A new install’s first launch reads the clipboard once for a share page’s share text (the
+            browser asks, as the phone would) and opens where it points.
+          </p>
+          <button type="button" className={styles.button} onClick={() => void firstLaunch()}>
+            First launch after install
+          </button>
+        </div>
 
         <div className={styles.field}>
           <p>Unfinished App Store transactions: {state.unfinishedCount}</p>

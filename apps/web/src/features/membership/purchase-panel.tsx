@@ -140,7 +140,7 @@ export function PurchasePanel({
             {text.agreement}
           </Link>{' '}
           {text.and}{' '}
-          <Link to="/agreement/yiSi/YiSiAgreement20251015" className={styles.link}>
+          <Link to="/agreement/yiSi/YiSiAgreement20261124" className={styles.link}>
             {text.privacy}
           </Link>
         </label>

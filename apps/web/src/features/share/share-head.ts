@@ -67,9 +67,14 @@ const UNAVAILABLE: Readonly<Record<Language, string>> = {
  * every one Safari's Smart App Banner opening the app where the page's "open in app" does (the
  * first image of goods: the page opens on it).
  */
-export function shareHead(data: unknown, language: Language, search: string): PageHead {
+export function shareHead(
+  data: unknown,
+  language: Language,
+  search: string,
+  { linkOrigin }: { linkOrigin: string } = { linkOrigin: '' },
+): PageHead {
   const { kind, result } = data as ShareLoaderData<ShareKind>;
-  const banner = appBanner(shareTarget(kind, search));
+  const banner = appBanner(shareTarget(kind, search), linkOrigin);
   if (result instanceof Promise || result.state !== 'ok') {
     return { noindex: true, description: UNAVAILABLE[language], appBanner: banner };
   }

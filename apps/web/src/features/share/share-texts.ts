@@ -14,6 +14,11 @@ const texts = {
     appBarText: '打开谷圈 App，看更多同好的谷子',
     appBarOpen: '打开',
     appBarDismiss: '关闭提示',
+    appMissingBarText: '还没有安装？下载后回到这里',
+    appBarGet: '下载',
+    getApp: '下载谷圈 App',
+    copyNote: '下载时会复制分享口令，安装后打开谷圈即可回到这里',
+    alreadyInstalled: '已安装？在 App 中打开',
     openInApp: {
       goods: 'App 内查看这件谷子',
       cabinet: 'App 内逛逛这个痛柜',
@@ -114,6 +119,11 @@ const texts = {
     appBarText: 'Open the Goods Circle app for more fans’ merch',
     appBarOpen: 'Open',
     appBarDismiss: 'Dismiss',
+    appMissingBarText: 'No app yet? Get it and come back here',
+    appBarGet: 'Get',
+    getApp: 'Get the goods-circle app',
+    copyNote: 'Getting the app copies a code that brings you back here',
+    alreadyInstalled: 'Already installed? Open it in the app',
     openInApp: {
       goods: 'View this item in the app',
       cabinet: 'Browse this cabinet in the app',

@@ -45,7 +45,7 @@ describe('GoodsView', () => {
     expect(text.querySelectorAll('br')).toHaveLength(3);
     const tags = within(screen.getByRole('list', { name: '标签' })).getAllByRole('listitem');
     expect(tags.map((tag) => tag.textContent)).toEqual(['#咒术回战', '#五条悟', '#吧唧']);
-    expect(screen.getByRole('button', { name: 'App 内查看这件谷子' })).toBeDefined();
+    expect(screen.getByRole('link', { name: 'App 内查看这件谷子' })).toBeDefined();
   });
 
   it('loads the first image at once with the preloaded srcset and sizes, the rest lazily', async () => {

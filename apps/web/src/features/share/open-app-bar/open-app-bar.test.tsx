@@ -28,7 +28,7 @@ describe('OpenAppBar', () => {
     expect(screen.getByRole('complementary', { name: '谷圈' }).textContent).toContain(
       '打开谷圈 App，看更多同好的谷子',
     );
-    expect(screen.getByRole('button', { name: '打开' })).toBeDefined();
+    expect(screen.getByRole('link', { name: '打开' })).toBeDefined();
     fireEvent.click(screen.getByRole('button', { name: '关闭提示' }));
     expect(screen.queryByRole('complementary')).toBeNull();
     expect(sessionStorage.getItem(APP_BAR_DISMISSED_KEY)).toBe('1');

@@ -7,26 +7,36 @@ import { dismissAppBar, isAppBarDismissed, subscribeToAppBar } from './dismissed
 import styles from './open-app-bar.module.css';
 
 /**
- * The bar at the top of a share page: the app, one line, "open", and a close button. Never a
- * wall: it stays small, and once closed it stays closed for the session.
+ * The bar at the top of a share page: the app, one line, "open" (or, when the link domain said
+ * the app is missing, "get"), and a close button. Never a wall: it stays small, and once closed it
+ * stays closed for the session. "Open" is a link in the server's HTML (the item's Universal Link),
+ * so a tap before the page's code arrives still leads somewhere.
  */
 export function OpenAppBar() {
   const text = useShareTexts();
-  const { openApp } = useAppPrompt();
+  const { openApp, getApp, openHref, getHref, appMissing } = useAppPrompt();
   const dismissed = useSyncExternalStore(subscribeToAppBar, isAppBarDismissed, () => false);
-  const open = useRef<HTMLButtonElement>(null);
+  const open = useRef<HTMLAnchorElement>(null);
   if (dismissed) return null;
   return (
     <aside className={styles.bar} aria-label={text.appName}>
       <AppMark />
       <p className={styles.text}>
         <strong className={styles.name}>{text.appName}</strong>
-        <span className={styles.line}>{text.appBarText}</span>
+        <span className={styles.line}>{appMissing ? text.appMissingBarText : text.appBarText}</span>
       </p>
-      <button ref={open} type="button" className={styles.open} onClick={openApp}>
-        {text.appBarOpen}
-      </button>
-      <WeChatLaunchTag anchor={open} />
+      {appMissing ? (
+        <a href={getHref} className={styles.open} onClick={getApp}>
+          {text.appBarGet}
+        </a>
+      ) : (
+        <>
+          <a ref={open} href={openHref} className={styles.open} onClick={openApp}>
+            {text.appBarOpen}
+          </a>
+          <WeChatLaunchTag anchor={open} />
+        </>
+      )}
       <button
         type="button"
         className={styles.dismiss}

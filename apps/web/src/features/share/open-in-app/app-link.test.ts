@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   appPath,
-  intentLink,
   isAndroidChrome,
   launchPlan,
   schemeLink,
+  storeDestination,
   universalLink,
   type AppLinkConfig,
   type StoreUrls,
@@ -12,12 +12,8 @@ import {
 import { detectClient } from '../../../lib/client/client-info';
 import { REAL_USER_AGENTS } from '../../../test-support/real-user-agents';
 
-const config: AppLinkConfig = {
-  scheme: 'guquan',
-  universalLinkOrigin: 'https://link.guquan.example',
-  androidPackage: 'com.guquan.app',
-  fallbackDelayMs: 2000,
-};
+const config: AppLinkConfig = { scheme: 'guquan', fallbackDelayMs: 2000 };
+const LINK_ORIGIN = 'https://link.guquan.example';
 const stores: StoreUrls = {
   ios: 'https://apps.apple.com/cn/app/id6480000000',
   android: 'https://www.guquan.example/download/guquan-latest.apk',
@@ -45,19 +41,31 @@ describe('app links', () => {
     expect(appPath(null)).toBe('');
   });
 
-  it('iOS: a Universal Link on the app’s link domain', () => {
-    expect(universalLink(goods, config)).toBe(
+  it('a Universal Link (App Link) on the link domain the server names', () => {
+    expect(universalLink(LINK_ORIGIN, goods)).toBe(
       'https://link.guquan.example/goods/goodsAAAAAAAAAA1?image=2',
     );
-    expect(universalLink(null, config)).toBe('https://link.guquan.example/');
+    expect(universalLink('http://127.0.0.1:8081', null)).toBe('http://127.0.0.1:8081/');
   });
 
-  it('Android: the custom scheme, or an intent with the package and the store as fallback', () => {
+  it('the custom scheme', () => {
     expect(schemeLink(goods, config)).toBe('guquan://goods/goodsAAAAAAAAAA1?image=2');
-    expect(intentLink({ kind: 'note', id: 'noteAAAAAAAAAAA1' }, stores.android, config)).toBe(
-      'intent://note/noteAAAAAAAAAAA1#Intent;scheme=guquan;package=com.guquan.app;' +
-        'S.browser_fallback_url=https%3A%2F%2Fwww.guquan.example%2Fdownload%2Fguquan-latest.apk;end',
-    );
+  });
+
+  it('get the app: the platform’s store, the website elsewhere, the guide where stores are blocked', () => {
+    expect(storeDestination({ platform: 'ios', inAppBrowser: 'none' }, stores)).toEqual({
+      type: 'url',
+      href: stores.ios,
+    });
+    expect(storeDestination({ platform: 'android', inAppBrowser: 'qq' }, stores)).toEqual({
+      type: 'url',
+      href: stores.android,
+    });
+    expect(storeDestination({ platform: 'other', inAppBrowser: 'none' }, stores)).toEqual({
+      type: 'route',
+      to: '/website#download',
+    });
+    expect(storeDestination({ platform: 'android', inAppBrowser: 'wechat' }, stores)).toBe('guide');
   });
 
   it('tells Chrome on Android from web views and other browsers', () => {
@@ -70,24 +78,26 @@ describe('app links', () => {
 });
 
 describe('launchPlan', () => {
-  it('iOS: the Universal Link, then the App Store', () => {
+  it('iOS: the Universal Link, whose link domain is the fallback (no timer)', () => {
     expect(
-      launchPlan(goods, { platform: 'ios', inAppBrowser: 'none' }, UA.iphoneSafari, config, stores),
-    ).toEqual({
-      type: 'launch',
-      href: 'https://link.guquan.example/goods/goodsAAAAAAAAAA1?image=2',
-      fallback: { type: 'url', href: stores.ios },
-      fallbackDelayMs: 2000,
-    });
+      launchPlan(
+        goods,
+        { platform: 'ios', inAppBrowser: 'none' },
+        UA.iphoneSafari,
+        LINK_ORIGIN,
+        config,
+        stores,
+      ),
+    ).toEqual({ type: 'link', href: 'https://link.guquan.example/goods/goodsAAAAAAAAAA1?image=2' });
   });
 
-  it('Android Chrome: the intent; other Android browsers: the scheme; both then the APK', () => {
+  it('Android Chrome: the App Link; other Android browsers: the scheme, then the APK', () => {
     const android = { platform: 'android', inAppBrowser: 'none' } as const;
-    const chrome = launchPlan(goods, android, UA.androidChrome, config, stores);
-    expect(chrome.type === 'launch' && chrome.href).toMatch(
-      /^intent:\/\/goods\/goodsAAAAAAAAAA1\?image=2#Intent;/,
-    );
-    expect(launchPlan(goods, android, UA.samsung, config, stores)).toEqual({
+    expect(launchPlan(goods, android, UA.androidChrome, LINK_ORIGIN, config, stores)).toEqual({
+      type: 'link',
+      href: 'https://link.guquan.example/goods/goodsAAAAAAAAAA1?image=2',
+    });
+    expect(launchPlan(goods, android, UA.samsung, LINK_ORIGIN, config, stores)).toEqual({
       type: 'launch',
       href: 'guquan://goods/goodsAAAAAAAAAA1?image=2',
       fallback: { type: 'url', href: stores.android },
@@ -97,36 +107,42 @@ describe('launchPlan', () => {
 
   it('other platforms: the website’s download section', () => {
     expect(
-      launchPlan(goods, { platform: 'other', inAppBrowser: 'none' }, UA.desktop, config, stores),
+      launchPlan(
+        goods,
+        { platform: 'other', inAppBrowser: 'none' },
+        UA.desktop,
+        LINK_ORIGIN,
+        config,
+        stores,
+      ),
     ).toEqual({ type: 'download', destination: { type: 'route', to: '/website#download' } });
   });
 
   // What each browser really allows (lib/client/app-opening.ts), over real User-Agents.
-  const expected: Readonly<Record<string, 'universal' | 'scheme' | 'intent' | 'store' | 'guide'>> =
-    {
-      'Safari on iPhone': 'universal',
-      'Chrome on Android': 'intent',
-      'WeChat on iPhone': 'guide',
-      'WeChat on Android (XWEB)': 'guide',
-      'WeChat on Android (X5, also says MQQBrowser)': 'guide',
-      'QQ on iPhone': 'scheme',
-      'QQ on Android (X5, also says MQQBrowser)': 'scheme',
-      'QQ Browser on iPhone': 'scheme',
-      'QQ Browser on Android': 'scheme',
-      'Qzone on iPhone': 'scheme',
-      'Qzone on Android': 'guide',
-      'Weibo on iPhone': 'store',
-      'Weibo on Android': 'guide',
-      'Alipay on iPhone': 'guide',
-      'Alipay on Android': 'guide',
-      'DingTalk on iPhone': 'guide',
-      'DingTalk on Android': 'guide',
-      'Douyin on iPhone': 'guide',
-      'Douyin on Android': 'guide',
-    };
+  const expected: Readonly<Record<string, 'universal' | 'scheme' | 'store' | 'guide'>> = {
+    'Safari on iPhone': 'universal',
+    'Chrome on Android': 'universal',
+    'WeChat on iPhone': 'guide',
+    'WeChat on Android (XWEB)': 'guide',
+    'WeChat on Android (X5, also says MQQBrowser)': 'guide',
+    'QQ on iPhone': 'scheme',
+    'QQ on Android (X5, also says MQQBrowser)': 'scheme',
+    'QQ Browser on iPhone': 'scheme',
+    'QQ Browser on Android': 'scheme',
+    'Qzone on iPhone': 'scheme',
+    'Qzone on Android': 'guide',
+    'Weibo on iPhone': 'store',
+    'Weibo on Android': 'guide',
+    'Alipay on iPhone': 'guide',
+    'Alipay on Android': 'guide',
+    'DingTalk on iPhone': 'guide',
+    'DingTalk on Android': 'guide',
+    'Douyin on iPhone': 'guide',
+    'Douyin on Android': 'guide',
+  };
 
   it.each(REAL_USER_AGENTS)('$name', ({ name, userAgent }) => {
-    const plan = launchPlan(goods, detectClient(userAgent), userAgent, config, stores);
+    const plan = launchPlan(goods, detectClient(userAgent), userAgent, LINK_ORIGIN, config, stores);
     const store = /iPhone/.test(userAgent) ? stores.ios : stores.android;
     switch (expected[name]) {
       case 'guide':
@@ -136,10 +152,9 @@ describe('launchPlan', () => {
         expect(plan).toEqual({ type: 'download', destination: { type: 'url', href: store } });
         break;
       case 'universal':
-        expect(plan).toMatchObject({
-          type: 'launch',
+        expect(plan).toEqual({
+          type: 'link',
           href: 'https://link.guquan.example/goods/goodsAAAAAAAAAA1?image=2',
-          fallback: { type: 'url', href: store },
         });
         break;
       case 'scheme':
@@ -149,10 +164,6 @@ describe('launchPlan', () => {
           fallback: { type: 'url', href: store },
         });
         break;
-      case 'intent':
-        expect(plan).toMatchObject({ type: 'launch', fallback: { type: 'url', href: store } });
-        expect(plan.type === 'launch' && plan.href).toMatch(/^intent:\/\/goods\//);
-        break;
       default:
         throw new Error(`no expectation for ${name}`);
     }
@@ -160,7 +171,14 @@ describe('launchPlan', () => {
 
   it('on a computer inside an app that blocks stores: the guide', () => {
     expect(
-      launchPlan(goods, { platform: 'other', inAppBrowser: 'wechat' }, '', config, stores),
+      launchPlan(
+        goods,
+        { platform: 'other', inAppBrowser: 'wechat' },
+        '',
+        LINK_ORIGIN,
+        config,
+        stores,
+      ),
     ).toEqual({ type: 'guide' });
   });
 });

@@ -1,17 +1,17 @@
 import { appLinks, download } from '@content/site.json';
+import { appPath, universalLink, type AppTarget } from '@guquan/contract/app-link-paths';
 import { parseShareId, type ShareKind } from '@guquan/contract/share-paths';
 import { appOpening } from '../../../lib/client/app-opening';
 import type { ClientInfo } from '../../../lib/client/client-info';
 
 /**
- * Where "open in app" goes (PRODUCT.md "Share pages"): the same item in the app, by a Universal
- * Link on iOS, an intent or the custom scheme on Android; the store when the app did not open.
- * Pure functions of the target, the visitor's browser and content/site.json's `appLinks`.
+ * Where "open in app" and "get the app" go (PRODUCT.md "Share pages", decision 17): the same item
+ * in the app, by its Universal Link (App Link on Android) on the link domain, the custom scheme
+ * where a browser blocks those; the store when the app is missing. Pure functions of the target,
+ * the visitor's browser, the link domain (the server's LINK_ORIGIN) and content/site.json.
  */
 export interface AppLinkConfig {
   scheme: string;
-  universalLinkOrigin: string;
-  androidPackage: string;
   fallbackDelayMs: number;
 }
 
@@ -24,13 +24,9 @@ export const APP_LINKS: AppLinkConfig = appLinks;
 const STORE_URLS: StoreUrls = { ios: download.ios.url, android: download.android.url };
 
 /** The website's download section (its id is `download`), for visitors on other platforms. */
-const WEBSITE_DOWNLOAD_PATH = '/website#download';
+export const WEBSITE_DOWNLOAD_PATH = '/website#download';
 
-/**
- * What to open in the app: an item (and for goods the image being viewed, counted from 0), or
- * the app's start screen when the page has no valid id.
- */
-export type AppTarget = { kind: ShareKind; id: string; image?: number } | null;
+export type { AppTarget };
 
 /** Kinds the app opens at the image being viewed (goods: the page opens on its gallery). */
 const OPENS_AT_IMAGE: Readonly<Record<ShareKind, boolean>> = {
@@ -50,45 +46,17 @@ export function shareTarget(kind: ShareKind, search: string, image = 0): AppTarg
 }
 
 /** Safari's Smart App Banner for a target: the app, opening where "open in app" would. */
-export function appBanner(target: AppTarget): { appId: string; appArgument: string } {
-  return { appId: download.ios.appStoreId, appArgument: universalLink(target) };
+export function appBanner(
+  target: AppTarget,
+  linkOrigin: string,
+): { appId: string; appArgument: string } {
+  return { appId: download.ios.appStoreId, appArgument: universalLink(linkOrigin, target) };
 }
 
-const APP_SEGMENTS: Readonly<Record<ShareKind, string>> = {
-  goods: 'goods',
-  cabinet: 'cabinet',
-  note: 'note',
-};
-
-/** The app's own path of a target: `goods/<id>?image=2`, or '' for the start screen. */
-export function appPath(target: AppTarget): string {
-  if (!target) return '';
-  const path = `${APP_SEGMENTS[target.kind]}/${encodeURIComponent(target.id)}`;
-  return target.image === undefined ? path : `${path}?image=${target.image}`;
-}
-
-/** iOS: a link to the app's associated domain (another domain than this site's, or Safari stays). */
-export function universalLink(target: AppTarget, config: AppLinkConfig = APP_LINKS): string {
-  return `${config.universalLinkOrigin.replace(/\/$/, '')}/${appPath(target)}`;
-}
+export { appPath, universalLink };
 
 export function schemeLink(target: AppTarget, config: AppLinkConfig = APP_LINKS): string {
   return `${config.scheme}://${appPath(target)}`;
-}
-
-/**
- * Android Chrome: an intent URL. Chrome opens the app, or (not installed) goes to the fallback
- * URL itself; without one it would send the visitor to Google Play, which our APK is not on.
- */
-export function intentLink(
-  target: AppTarget,
-  fallbackUrl: string,
-  config: AppLinkConfig = APP_LINKS,
-): string {
-  return (
-    `intent://${appPath(target)}#Intent;scheme=${config.scheme};package=${config.androidPackage};` +
-    `S.browser_fallback_url=${encodeURIComponent(fallbackUrl)};end`
-  );
 }
 
 /** Chrome itself on Android: not a web view, not one of the browsers built on Chromium. */
@@ -110,40 +78,58 @@ export type LaunchPlan =
   | { type: 'guide' }
   /** Only the store is reachable, or there is no app for this platform: go there now. */
   | { type: 'download'; destination: Destination }
-  /** Try the app; if the page is still visible after `fallbackDelayMs`, go to `fallback`. */
+  /**
+   * The item's Universal Link (App Link): the phone opens the app, or, when it is not installed,
+   * the browser loads the link domain, which brings the visitor back to this page saying so
+   * ("Get the app" first). No timer: the link domain is the fallback.
+   */
+  | { type: 'link'; href: string }
+  /** The custom scheme; if the page is still visible after `fallbackDelayMs`, go to `fallback`. */
   | { type: 'launch'; href: string; fallback: Destination; fallbackDelayMs: number };
 
 /**
- * What "open in app" does in the visitor's browser (app-opening.ts says what each allows): a
- * Universal Link where it works, else the custom scheme (an intent in Chrome on Android), then the
- * store; the store alone where only that works; the guide where nothing does.
+ * Where "get the app" goes in the visitor's browser: the App Store on iOS, the APK on Android, the
+ * website's download section elsewhere; the guide where stores cannot be reached (WeChat, …).
+ */
+export function storeDestination(
+  client: ClientInfo,
+  stores: StoreUrls = STORE_URLS,
+): Destination | 'guide' {
+  if (!appOpening(client).stores) return 'guide';
+  if (client.platform === 'ios') return { type: 'url', href: stores.ios };
+  if (client.platform === 'android') return { type: 'url', href: stores.android };
+  return { type: 'route', to: WEBSITE_DOWNLOAD_PATH };
+}
+
+/**
+ * What "open in app" does in the visitor's browser (app-opening.ts says what each allows): the
+ * Universal Link where it works (Safari on iOS; Chrome on Android, where it is an App Link), else
+ * the custom scheme, then the store; the store alone where only that works; the guide where
+ * nothing does.
  */
 export function launchPlan(
   target: AppTarget,
   client: ClientInfo,
   userAgent: string,
+  linkOrigin: string,
   config: AppLinkConfig = APP_LINKS,
   stores: StoreUrls = STORE_URLS,
 ): LaunchPlan {
   const opening = appOpening(client);
-  if (!opening.stores) return { type: 'guide' };
+  const store = storeDestination(client, stores);
+  if (store === 'guide') return { type: 'guide' };
   const fallbackDelayMs = config.fallbackDelayMs;
   if (client.platform === 'ios') {
-    const fallback: Destination = { type: 'url', href: stores.ios };
-    if (opening.universalLinks)
-      return { type: 'launch', href: universalLink(target, config), fallback, fallbackDelayMs };
+    if (opening.universalLinks) return { type: 'link', href: universalLink(linkOrigin, target) };
     if (opening.schemes)
-      return { type: 'launch', href: schemeLink(target, config), fallback, fallbackDelayMs };
-    return { type: 'download', destination: fallback };
+      return { type: 'launch', href: schemeLink(target, config), fallback: store, fallbackDelayMs };
+    return { type: 'download', destination: store };
   }
   if (client.platform === 'android') {
-    const fallback: Destination = { type: 'url', href: stores.android };
-    if (!opening.schemes) return { type: 'download', destination: fallback };
-    const href =
-      client.inAppBrowser === 'none' && isAndroidChrome(userAgent)
-        ? intentLink(target, stores.android, config)
-        : schemeLink(target, config);
-    return { type: 'launch', href, fallback, fallbackDelayMs };
+    if (client.inAppBrowser === 'none' && isAndroidChrome(userAgent))
+      return { type: 'link', href: universalLink(linkOrigin, target) };
+    if (!opening.schemes) return { type: 'download', destination: store };
+    return { type: 'launch', href: schemeLink(target, config), fallback: store, fallbackDelayMs };
   }
-  return { type: 'download', destination: { type: 'route', to: WEBSITE_DOWNLOAD_PATH } };
+  return { type: 'download', destination: store };
 }

@@ -5,7 +5,11 @@ import type { ClientInfo } from '../../../lib/client/client-info';
 import { goodsFixture } from '../../../test-support/share-fixtures';
 import { GoodsView } from '../goods-view/goods-view';
 import { SharePage } from '../share-page/share-page';
-import { renderShareRoute, stubLayoutApis } from '../../../test-support/share-route';
+import {
+  renderShareRoute,
+  stubLayoutApis,
+  TEST_LINK_ORIGIN,
+} from '../../../test-support/share-route';
 import { browserLocation } from './browser-location';
 
 const IPHONE =
@@ -14,18 +18,56 @@ const ANDROID_CHROME =
   'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
 
 let assign: ReturnType<typeof vi.fn<(href: string) => void>>;
+/** What the page wrote to the clipboard, once its ClipboardItem's text has resolved. */
+let clipboardText: Promise<string> | undefined;
+let mints: { url: string; body: unknown }[];
+
+/** The browser's Clipboard API as Safari and Chrome have it: a ClipboardItem of promises. */
+class FakeClipboardItem {
+  constructor(readonly items: Record<string, Promise<Blob>>) {}
+}
 
 beforeEach(() => {
   stubLayoutApis();
   vi.useFakeTimers({ shouldAdvanceTime: true });
   assign = vi.fn<(href: string) => void>();
   vi.spyOn(browserLocation, 'assign').mockImplementation(assign);
+  clipboardText = undefined;
+  mints = [];
+  vi.stubGlobal('ClipboardItem', FakeClipboardItem);
+  Object.defineProperty(navigator, 'clipboard', {
+    configurable: true,
+    value: {
+      write: (items: FakeClipboardItem[]) => {
+        const blob = items[0]?.items['text/plain'];
+        clipboardText = blob?.then((value) => value.text());
+        return clipboardText?.then(() => undefined) ?? Promise.resolve();
+      },
+    },
+  });
+  mintAnswers(201, {
+    code: 'AB12CD34EF56',
+    link: `${TEST_LINK_ORIGIN}/goods/goodsAAAAAAAAAA1?image=0`,
+    expiresAt: '2026-12-01T00:00:00.000Z',
+  });
 });
+
+function mintAnswers(status: number, body: unknown) {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn((url: string, init?: RequestInit) => {
+      mints.push({ url, body: JSON.parse(init?.body as string) as unknown });
+      return Promise.resolve(new Response(JSON.stringify(body), { status }));
+    }),
+  );
+}
 
 afterEach(() => {
   cleanup();
   vi.useRealTimers();
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  Reflect.deleteProperty(navigator, 'clipboard');
 });
 
 function setUserAgent(userAgent: string) {
@@ -44,7 +86,7 @@ async function renderGoods(client: ClientInfo, url?: string) {
 }
 
 describe('open in app', () => {
-  it('iOS: opens the Universal Link of the same goods and image, then the App Store if still here', async () => {
+  it('iOS: opens the Universal Link of the same goods and image; its link domain is the fallback', async () => {
     setUserAgent(IPHONE);
     await renderGoods({ platform: 'ios', inAppBrowser: 'none' });
     // The visitor swiped to the second image (the gallery reports the scroll position).
@@ -52,27 +94,25 @@ describe('open in app', () => {
     Object.defineProperty(track, 'clientWidth', { value: 375, configurable: true });
     track.scrollLeft = 375;
     fireEvent.scroll(track);
-    fireEvent.click(screen.getByRole('button', { name: 'App 内查看这件谷子' }));
-    expect(assign).toHaveBeenCalledWith(
-      'https://link.guquan.example/goods/goodsAAAAAAAAAA1?image=1',
-    );
+    const open = screen.getByRole('link', { name: 'App 内查看这件谷子' });
+    // The link in the server's HTML, for a tap before the code runs, follows the image too.
+    expect(open.getAttribute('href')).toBe(`${TEST_LINK_ORIGIN}/goods/goodsAAAAAAAAAA1?image=1`);
+    fireEvent.click(open);
+    expect(assign).toHaveBeenCalledWith(`${TEST_LINK_ORIGIN}/goods/goodsAAAAAAAAAA1?image=1`);
     act(() => {
-      vi.advanceTimersByTime(2000);
+      vi.advanceTimersByTime(5000);
     });
-    expect(assign).toHaveBeenLastCalledWith(download.ios.url);
+    // No timer to the store: a missing app brings the visitor back through the link domain.
+    expect(assign).toHaveBeenCalledTimes(1);
+    expect(clipboardText).toBeUndefined();
   });
 
-  it('Android Chrome: opens an intent from the top bar; no store when the app took over', async () => {
+  it('Android Chrome: opens the App Link from the top bar', async () => {
     setUserAgent(ANDROID_CHROME);
     await renderGoods({ platform: 'android', inAppBrowser: 'none' });
-    const visibility = vi.spyOn(document, 'visibilityState', 'get');
-    fireEvent.click(screen.getByRole('button', { name: '打开' }));
+    fireEvent.click(screen.getByRole('link', { name: '打开' }));
     expect(assign).toHaveBeenCalledTimes(1);
-    expect(assign.mock.calls[0]?.[0]).toMatch(
-      /^intent:\/\/goods\/goodsAAAAAAAAAA1\?image=0#Intent;scheme=guquan;package=com\.guquan\.app;/,
-    );
-    visibility.mockReturnValue('hidden');
-    document.dispatchEvent(new Event('visibilitychange'));
+    expect(assign).toHaveBeenCalledWith(`${TEST_LINK_ORIGIN}/goods/goodsAAAAAAAAAA1?image=0`);
     act(() => {
       vi.advanceTimersByTime(5000);
     });
@@ -82,31 +122,47 @@ describe('open in app', () => {
   it('inside WeChat: shows the open-in-browser guide with the copy button instead', async () => {
     setUserAgent(`${IPHONE} MicroMessenger/8.0.50`);
     await renderGoods({ platform: 'ios', inAppBrowser: 'wechat' });
-    fireEvent.click(screen.getByRole('button', { name: 'App 内查看这件谷子' }));
+    fireEvent.click(screen.getByRole('link', { name: 'App 内查看这件谷子' }));
     const dialog = screen.getByRole('dialog', { name: '请在浏览器中打开' });
     expect(dialog.textContent).toContain('微信内无法直接打开谷圈 App');
     expect(screen.getByRole('button', { name: '复制链接' })).toBeDefined();
     expect(assign).not.toHaveBeenCalled();
   });
 
-  it('inside QQ on iPhone (Universal Links blocked): the custom scheme, then the App Store', async () => {
+  it('inside QQ on iPhone (Universal Links blocked): the scheme, then the App Store, with the share text copied by the same tap', async () => {
     setUserAgent(`${IPHONE} QQ/8.9.80.602 V1_IPH_SQ_8.9.80_1_APP_A`);
     await renderGoods({ platform: 'ios', inAppBrowser: 'qq' });
-    fireEvent.click(screen.getByRole('button', { name: 'App 内查看这件谷子' }));
+    fireEvent.click(screen.getByRole('link', { name: 'App 内查看这件谷子' }));
     expect(assign).toHaveBeenCalledWith('guquan://goods/goodsAAAAAAAAAA1?image=0');
+    // The clipboard write began within the tap; its text follows the server's code.
+    expect(clipboardText).toBeDefined();
+    await expect(clipboardText).resolves.toBe(
+      `【谷圈】${goodsFixture.name} ￥AB12CD34EF56￥ ${TEST_LINK_ORIGIN}/goods/goodsAAAAAAAAAA1?image=0`,
+    );
+    expect(mints).toEqual([
+      {
+        url: '/anime_merch_web/api/v1/app-links/handoffs',
+        body: { target: { kind: 'goods', id: 'goodsAAAAAAAAAA1', image: 0 } },
+      },
+    ]);
     act(() => {
       vi.advanceTimersByTime(2000);
     });
-    expect(assign).toHaveBeenLastCalledWith(download.ios.url);
+    await vi.waitFor(() => {
+      expect(assign).toHaveBeenLastCalledWith(download.ios.url);
+    });
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
-  it('inside Weibo on iPhone (no app links, but the App Store opens): straight to the store', async () => {
+  it('inside Weibo on iPhone (no app links, but the App Store opens): straight to the store, after the copy', async () => {
     setUserAgent(`${IPHONE} Weibo (iPhone14,5__weibo__14.6.0__iphone__os17.5)`);
     await renderGoods({ platform: 'ios', inAppBrowser: 'weibo' });
-    fireEvent.click(screen.getByRole('button', { name: 'App 内查看这件谷子' }));
+    fireEvent.click(screen.getByRole('link', { name: 'App 内查看这件谷子' }));
+    await vi.waitFor(() => {
+      expect(assign).toHaveBeenCalledWith(download.ios.url);
+    });
     expect(assign).toHaveBeenCalledTimes(1);
-    expect(assign).toHaveBeenCalledWith(download.ios.url);
+    await expect(clipboardText).resolves.toContain('￥AB12CD34EF56￥');
   });
 
   it('on a computer: goes to the website’s download section, keeping the language', async () => {
@@ -115,12 +171,83 @@ describe('open in app', () => {
       { platform: 'other', inAppBrowser: 'none' },
       '/AppShare/goodsShare?id=goodsAAAAAAAAAA1&lang=zh-CN',
     );
-    fireEvent.click(screen.getByRole('button', { name: 'App 内查看这件谷子' }));
+    fireEvent.click(screen.getByRole('link', { name: 'App 内查看这件谷子' }));
     await vi.waitFor(() => {
       expect(router.state.location.pathname).toBe('/anime_merch_web/website');
     });
     expect(router.state.location.hash).toBe('#download');
     expect(router.state.location.search).toBe('?lang=zh-CN');
     expect(assign).not.toHaveBeenCalled();
+    expect(clipboardText).toBeUndefined();
+  });
+});
+
+describe('when the link domain says the app is missing', () => {
+  const APP_MISSING = '/AppShare/goodsShare?id=goodsAAAAAAAAAA1&lang=zh-CN&app=missing&image=2';
+
+  it('offers the app first, as links that work before the code runs, and says what a tap copies', async () => {
+    setUserAgent(IPHONE);
+    await renderGoods({ platform: 'ios', inAppBrowser: 'none' }, APP_MISSING);
+    const get = screen.getByRole('link', { name: '下载谷圈 App' });
+    expect(get.getAttribute('href')).toBe('/anime_merch_web/website?lang=zh-CN#download');
+    expect(screen.getByRole('link', { name: '下载' }).getAttribute('href')).toBe(
+      '/anime_merch_web/website?lang=zh-CN#download',
+    );
+    expect(screen.queryByRole('link', { name: 'App 内查看这件谷子' })).toBeNull();
+    expect(screen.getByText('下载时会复制分享口令，安装后打开谷圈即可回到这里')).toBeDefined();
+    // The item is still there to read, on the image the link named.
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(goodsFixture.name);
+    await vi.waitFor(() => {
+      expect(screen.getByRole('link', { name: '已安装？在 App 中打开' }).getAttribute('href')).toBe(
+        'guquan://goods/goodsAAAAAAAAAA1?image=2',
+      );
+    });
+  });
+
+  it('iOS: "Get the app" copies the share text with the server’s code, then opens the App Store', async () => {
+    setUserAgent(IPHONE);
+    await renderGoods({ platform: 'ios', inAppBrowser: 'none' }, APP_MISSING);
+    await vi.waitFor(() => {
+      expect(
+        screen.getByRole('link', { name: '已安装？在 App 中打开' }).getAttribute('href'),
+      ).toContain('image=2');
+    });
+    fireEvent.click(screen.getByRole('link', { name: '下载谷圈 App' }));
+    expect(clipboardText).toBeDefined();
+    await expect(clipboardText).resolves.toMatch(
+      /^【谷圈】咒术回战 五条悟 吧唧 第二弹 闪粉款 ￥AB12CD34EF56￥ /,
+    );
+    expect(mints[0]?.body).toEqual({ target: { kind: 'goods', id: 'goodsAAAAAAAAAA1', image: 2 } });
+    await vi.waitFor(() => {
+      expect(assign).toHaveBeenCalledWith(download.ios.url);
+    });
+  });
+
+  it('without a code (the server is away) the text carries the link alone, and the store still opens', async () => {
+    setUserAgent(ANDROID_CHROME);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
+    );
+    await renderGoods({ platform: 'android', inAppBrowser: 'none' }, APP_MISSING);
+    fireEvent.click(screen.getByRole('link', { name: '下载' }));
+    await expect(clipboardText).resolves.toMatch(
+      new RegExp(
+        `^【谷圈】咒术回战 五条悟 吧唧 第二弹 闪粉款 ${TEST_LINK_ORIGIN}/goods/goodsAAAAAAAAAA1\\?image=\\d$`,
+      ),
+    );
+    await vi.waitFor(() => {
+      expect(assign).toHaveBeenCalledWith(download.android.url);
+    });
+  });
+
+  it('an answer that is not a code is not trusted: the link alone', async () => {
+    setUserAgent(IPHONE);
+    mintAnswers(201, { code: '<b>x</b>', link: 'https://evil.example/' });
+    await renderGoods({ platform: 'ios', inAppBrowser: 'none' }, APP_MISSING);
+    fireEvent.click(screen.getByRole('link', { name: '下载谷圈 App' }));
+    const text = await clipboardText;
+    expect(text).not.toContain('￥');
+    expect(text).not.toContain('evil');
   });
 });

@@ -7,14 +7,36 @@ import { useClientInfo } from '../../../lib/client/client-info-context';
 import { fill, useShareTexts } from '../share-texts';
 import type { ShareCard } from '../wechat/wechat-js-sdk';
 import { useWeChat } from '../wechat/use-wechat';
-import { schemeLink, shareTarget } from './app-link';
-import { useOpenInApp } from './use-open-in-app';
+import {
+  APP_MISSING_PARAM,
+  APP_MISSING_VALUE,
+  IMAGE_PARAM,
+  parseImageIndex,
+} from '@guquan/contract/app-link-paths';
+import { BASE_PATH } from '@guquan/contract/site-paths';
+import { useLinkOrigin } from '../../../lib/app-links/link-origin';
+import { useHydrated } from '../../../lib/dom/use-hydrated';
+import { keepLanguage } from '../share-links';
+import { schemeLink, shareTarget, universalLink, WEBSITE_DOWNLOAD_PATH } from './app-link';
+import { useOpenInApp, type AppTap } from './use-open-in-app';
 
 interface AppPrompt {
   /** Opens the shared item (and the image being viewed) in the app, or shows the way there. */
-  openApp: () => void;
+  openApp: AppTap;
+  /** Heads for the store (copying the share text on the way), or shows the way there. */
+  getApp: AppTap;
+  /** The item's Universal Link: where "open" links in the server's HTML, before the code runs. */
+  openHref: string;
+  /** The website's download section: where "get the app" links before the code runs. */
+  getHref: string;
+  /** The custom scheme's link, for a visitor who has the app although the link did not open it. */
+  schemeHref: string;
+  /** The link domain sent the visitor here: the app did not open, so "Get the app" comes first. */
+  appMissing: boolean;
   /** The image the visitor is looking at, so the app opens on the same one. */
   setImage: (index: number) => void;
+  /** The item's title, for the share text a store-bound tap copies. */
+  setTitle: (title: string) => void;
   /** Inside WeChat, once its open tag is usable: what the tag opens, and what follows a failure. */
   wechatLaunch: { openAppId: string; extinfo: string; onFailure: () => void } | null;
   /** The card WeChat shows when the page is shared (used inside WeChat only). */
@@ -23,7 +45,13 @@ interface AppPrompt {
 
 const AppPromptContext = createContext<AppPrompt>({
   openApp: () => undefined,
+  getApp: () => undefined,
+  openHref: '',
+  getHref: '',
+  schemeHref: '',
+  appMissing: false,
   setImage: () => undefined,
+  setTitle: () => undefined,
   wechatLaunch: null,
   setShareCard: () => undefined,
 });
@@ -33,24 +61,43 @@ export function useAppPrompt(): AppPrompt {
 }
 
 /**
- * What every part of a share page uses to open the app: the top bar, the main button and the
- * state views, all on the page's target (shareTarget).
+ * What every part of a share page uses to open or get the app: the top bar, the main button and
+ * the state views, all on the page's target (shareTarget).
  */
 export function AppPromptProvider({ kind, children }: { kind: ShareKind; children: ReactNode }) {
   const { search } = useLocation();
-  const [image, setImage] = useState(0);
-  const target = shareTarget(kind, search, image);
-  const { openApp, guideOpen, showGuide, closeGuide } = useOpenInApp(target);
+  const hydrated = useHydrated();
+  const [chosenImage, setImage] = useState<number | null>(null);
+  const [title, setTitle] = useState('');
+  // Until the visitor swipes, the image the address names (after hydration, as the gallery does).
+  const startImage = hydrated
+    ? parseImageIndex(new URLSearchParams(search).get(IMAGE_PARAM))
+    : undefined;
+  const target = shareTarget(kind, search, chosenImage ?? startImage ?? 0);
+  const { openApp, getApp, guideOpen, showGuide, closeGuide } = useOpenInApp(target, title);
   const wechat = useWeChat();
   const wechatLaunch = wechat.openAppId
     ? { openAppId: wechat.openAppId, extinfo: schemeLink(target), onFailure: showGuide }
     : null;
   const client = useClientInfo();
+  const linkOrigin = useLinkOrigin();
   const { inAppBrowser } = client;
   const text = useShareTexts();
+  const appMissing = new URLSearchParams(search).get(APP_MISSING_PARAM) === APP_MISSING_VALUE;
   return (
     <AppPromptContext
-      value={{ openApp, setImage, wechatLaunch, setShareCard: wechat.setShareCard }}
+      value={{
+        openApp,
+        getApp,
+        openHref: universalLink(linkOrigin, target),
+        getHref: `${BASE_PATH}${keepLanguage(WEBSITE_DOWNLOAD_PATH, search)}`,
+        schemeHref: schemeLink(target),
+        appMissing,
+        setImage,
+        setTitle,
+        wechatLaunch,
+        setShareCard: wechat.setShareCard,
+      }}
     >
       {children}
       {needsBrowserForStores(client) ? (

@@ -1,22 +1,35 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { useLinkOrigin } from '../../../lib/app-links/link-origin';
 import { useClientInfo } from '../../../lib/client/client-info-context';
 import { keepLanguage } from '../share-links';
 import { watchAppLaunch } from './app-fallback';
-import { launchPlan, type AppTarget, type Destination } from './app-link';
+import { launchPlan, storeDestination, type AppTarget, type Destination } from './app-link';
 import { browserLocation } from './browser-location';
+import { copyHandoffText } from './handoff-clipboard';
+
+/** A tap on "open" or "get the app": a link in the server's HTML, taken over once the code runs. */
+export type AppTap = (event?: MouseEvent<HTMLElement>) => void;
 
 /**
- * "Open in app" for a target: try the app from the tap itself (browsers open apps only on a
- * user gesture), fall back to the store; where the browser opens neither (WeChat, …) show the guide instead.
+ * "Open in app" and "get the app" for a target. Opening tries the app from the tap itself
+ * (browsers open apps only on a user gesture): the Universal Link, whose link domain brings the
+ * visitor back here when the app is missing; or the custom scheme, then the store. Every way to a
+ * store copies the share text in the same tap (decision 17), so the app opens on this item after
+ * its installation. Where the browser opens neither app nor store (WeChat, …): the guide.
  */
-export function useOpenInApp(target: AppTarget): {
-  openApp: () => void;
+export function useOpenInApp(
+  target: AppTarget,
+  title: string,
+): {
+  openApp: AppTap;
+  getApp: AppTap;
   guideOpen: boolean;
   showGuide: () => void;
   closeGuide: () => void;
 } {
   const client = useClientInfo();
+  const linkOrigin = useLinkOrigin();
   const navigate = useNavigate();
   const { search } = useLocation();
   const [guideOpen, setGuideOpen] = useState(false);
@@ -34,26 +47,57 @@ export function useOpenInApp(target: AppTarget): {
     else void navigate(keepLanguage(destination.to, search));
   }
 
-  function openApp() {
-    const plan = launchPlan(target, client, navigator.userAgent);
+  /** To a store, with the share text copied first (started now, within the tap). */
+  function toStore(destination: Destination) {
+    if (destination.type === 'route') {
+      go(destination);
+      return;
+    }
+    void copyHandoffText({ target, title, linkOrigin }).then(() => {
+      go(destination);
+    });
+  }
+
+  const openApp: AppTap = (event) => {
+    // The link in the server's HTML is for taps before this code arrived; now the plan decides.
+    event?.preventDefault();
+    const plan = launchPlan(target, client, navigator.userAgent, linkOrigin);
     if (plan.type === 'guide') {
       setGuideOpen(true);
       return;
     }
     if (plan.type === 'download') {
-      go(plan.destination);
+      toStore(plan.destination);
       return;
     }
     cancelWatch.current?.();
-    cancelWatch.current = watchAppLaunch(document, window, plan.fallbackDelayMs, () => {
-      cancelWatch.current = null;
-      go(plan.fallback);
-    });
+    cancelWatch.current = null;
+    if (plan.type === 'launch') {
+      // The store follows without another tap if the app does not open: copy now, in this one.
+      const copied =
+        plan.fallback.type === 'url' ? copyHandoffText({ target, title, linkOrigin }) : null;
+      cancelWatch.current = watchAppLaunch(document, window, plan.fallbackDelayMs, () => {
+        cancelWatch.current = null;
+        if (copied)
+          void copied.then(() => {
+            go(plan.fallback);
+          });
+        else go(plan.fallback);
+      });
+    }
     browserLocation.assign(plan.href);
-  }
+  };
+
+  const getApp: AppTap = (event) => {
+    event?.preventDefault();
+    const destination = storeDestination(client);
+    if (destination === 'guide') setGuideOpen(true);
+    else toStore(destination);
+  };
 
   return {
     openApp,
+    getApp,
     guideOpen,
     showGuide: () => {
       setGuideOpen(true);

@@ -1,6 +1,8 @@
-import { useState, useSyncExternalStore } from 'react';
+import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { IMAGE_PARAM, parseImageIndex } from '@guquan/contract/app-link-paths';
 import type { Image } from '@guquan/contract/share';
+import { useHydrated } from '../../../lib/dom/use-hydrated';
 import { ImageGallery } from '../image-gallery/image-gallery';
 import { ImageViewer } from '../image-viewer/image-viewer';
 import { useAppPrompt } from '../open-in-app/app-prompt';
@@ -11,17 +13,6 @@ const VIEWER_STATE_KEY = 'shareViewer';
 function viewerIndexOf(state: unknown): number | null {
   const value = (state as Record<string, unknown> | null | undefined)?.[VIEWER_STATE_KEY];
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
-}
-
-const subscribeToNothing = () => () => undefined;
-
-/** False while rendering on the server and hydrating, true afterwards. */
-function useHydrated(): boolean {
-  return useSyncExternalStore(
-    subscribeToNothing,
-    () => true,
-    () => false,
-  );
 }
 
 /**
@@ -35,11 +26,17 @@ export function PhotoGallery({ images, name }: { images: readonly Image[]; name:
   const navigate = useNavigate();
   const hydrated = useHydrated();
   const { setImage } = useAppPrompt();
-  const [index, setIndex] = useState(0);
+  const [chosen, setChosen] = useState<number | null>(null);
   const viewerIndex = hydrated ? viewerIndexOf(location.state) : null;
+  // A link into the app names an image (`?image=2`, kept by the link domain's fallback): once
+  // hydrated (the server renders the first), the gallery starts on it; the app prompt does too.
+  const startImage = hydrated
+    ? parseImageIndex(new URLSearchParams(location.search).get(IMAGE_PARAM))
+    : undefined;
+  const index = chosen ?? (startImage !== undefined && startImage < images.length ? startImage : 0);
 
   function show(next: number) {
-    setIndex(next);
+    setChosen(next);
     setImage(next);
   }
 

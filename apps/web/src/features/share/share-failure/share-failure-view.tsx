@@ -30,7 +30,7 @@ export function ShareFailureView({
   onRetry: () => void;
 }) {
   const text = useShareTexts();
-  const { openApp } = useAppPrompt();
+  const { openApp, getApp, appMissing } = useAppPrompt();
   const { search } = useLocation();
   const failure = text.failures[state];
   return (
@@ -49,9 +49,9 @@ export function ShareFailureView({
             <button
               type="button"
               className={state === 'network' ? buttons.secondary : buttons.primary}
-              onClick={openApp}
+              onClick={appMissing ? getApp : openApp}
             >
-              {text.openApp}
+              {appMissing ? text.getApp : text.openApp}
             </button>
             <Link className={styles.website} to={keepLanguage(WEBSITE_PATH, search)}>
               {text.toWebsite}

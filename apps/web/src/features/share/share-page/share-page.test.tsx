@@ -66,7 +66,7 @@ describe('SharePage states', () => {
     expect(status.parentElement?.getAttribute('aria-busy')).toBe('true');
     expect(screen.queryByRole('heading', { level: 1 })).toBeNull();
     // The app bar is there at once.
-    expect(screen.getByRole('button', { name: '打开' })).toBeDefined();
+    expect(screen.getByRole('link', { name: '打开' })).toBeDefined();
     await act(async () => {
       resolve({ state: 'ok', item: goodsFixture });
       await Promise.resolve();

@@ -1,10 +1,10 @@
-import { Suspense, use, useState, type ReactNode } from 'react';
+import { Suspense, use, useEffect, useState, type ReactNode } from 'react';
 import { useLoaderData, useLocation } from 'react-router';
 import type { ShareItems } from '@guquan/contract/share';
 import type { ShareKind } from '@guquan/contract/share-paths';
 import { PageColumn } from '../../../components/page-column/page-column';
 import { OpenAppBar } from '../open-app-bar/open-app-bar';
-import { AppPromptProvider } from '../open-in-app/app-prompt';
+import { AppPromptProvider, useAppPrompt } from '../open-in-app/app-prompt';
 import { ShareFailureView } from '../share-failure/share-failure-view';
 import { fetchShare, type LoadedShare, type ShareLoaderData } from '../share-loader';
 import { ShareSkeleton } from '../share-skeleton/share-skeleton';
@@ -23,6 +23,20 @@ function Resolved<K extends ShareKind>({
   children: (loaded: LoadedShare<K>) => ReactNode;
 }) {
   return children(result instanceof Promise ? use(result) : result);
+}
+
+/** The item's title, as a share text names it: goods and cabinets by name, notes by title. */
+function titleOf<K extends ShareKind>(kind: K, item: ShareItems[K]): string {
+  return kind === 'note' ? (item as ShareItems['note']).title : (item as ShareItems['goods']).name;
+}
+
+/** Tells the app prompt the title of the item on screen (renders nothing). */
+function PromptTitle({ title }: { title: string }) {
+  const { setTitle } = useAppPrompt();
+  useEffect(() => {
+    setTitle(title);
+  }, [setTitle, title]);
+  return null;
 }
 
 /**
@@ -65,6 +79,7 @@ export function SharePage<K extends ShareKind>({
               loaded.state === 'ok' ? (
                 <>
                   {children(loaded.item)}
+                  <PromptTitle title={titleOf(kind, loaded.item)} />
                   <WeChatShareCard kind={kind} id={id ?? ''} item={loaded.item} />
                 </>
               ) : (

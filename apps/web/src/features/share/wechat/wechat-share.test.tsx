@@ -181,7 +181,7 @@ describe('WeChat on a share page', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(launchTags()).toHaveLength(0);
     expect(fake.wx.updateAppMessageShareData).not.toHaveBeenCalled();
-    fireEvent.click(screen.getByRole('button', { name: 'App 内查看这件谷子' }));
+    fireEvent.click(screen.getByRole('link', { name: 'App 内查看这件谷子' }));
     expect(screen.getByRole('dialog', { name: '请在浏览器中打开' })).toBeDefined();
   });
 
@@ -197,7 +197,7 @@ describe('WeChat on a share page', () => {
     await loadJsSdk(fake).catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(fake.wx.config).not.toHaveBeenCalled();
-    fireEvent.click(screen.getByRole('button', { name: 'App 内查看这件谷子' }));
+    fireEvent.click(screen.getByRole('link', { name: 'App 内查看这件谷子' }));
     expect(screen.getByRole('dialog', { name: '请在浏览器中打开' })).toBeDefined();
   });
 

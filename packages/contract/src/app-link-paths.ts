@@ -1,0 +1,89 @@
+import { PUBLIC_ID_PATTERN, type ShareKind } from './share-paths.ts';
+import { API_BASE_PATH } from './site-paths.ts';
+
+/**
+ * The app's link domain (LINK_ORIGIN; decision 17): what the app opens, the Universal Link of an
+ * item, the handoff code of a share text. Plain code without zod: share pages import it at
+ * start-up. The API's schemas are in app-links.ts.
+ */
+
+/** Where the app opens: an item (for goods, the image being viewed, counted from 0), or its start. */
+export type AppTarget = { kind: ShareKind; id: string; image?: number } | null;
+
+/** The highest image index a link carries (goods have at most 20 images). */
+export const MAX_IMAGE_INDEX = 99;
+
+/** The first path segment of each kind on the link domain and in the app's own paths. */
+export const APP_PATH_SEGMENTS: Readonly<Record<ShareKind, string>> = {
+  goods: 'goods',
+  cabinet: 'cabinet',
+  note: 'note',
+};
+
+/** The app's own path of a target: `goods/<id>?image=2`, or '' for the start screen. */
+export function appPath(target: AppTarget): string {
+  if (!target) return '';
+  const path = `${APP_PATH_SEGMENTS[target.kind]}/${encodeURIComponent(target.id)}`;
+  return target.image === undefined ? path : `${path}?image=${target.image}`;
+}
+
+/**
+ * An item's Universal Link (iOS) and App Link (Android): `<link origin>/goods/<id>?image=2`. The
+ * origin is the server's LINK_ORIGIN: pages get it from the server (link-origin-meta.ts).
+ */
+export function universalLink(linkOrigin: string, target: AppTarget): string {
+  return `${linkOrigin.replace(/\/$/, '')}/${appPath(target)}`;
+}
+
+/**
+ * The share page's query parameter that says the visitor came through the link domain's fallback:
+ * the app did not open the link (not installed), so "Get the app" comes first.
+ */
+export const APP_MISSING_PARAM = 'app';
+export const APP_MISSING_VALUE = 'missing';
+/** The image a share page opens on (goods), from the link domain's `?image=`. */
+export const IMAGE_PARAM = 'image';
+
+/** A valid image index from a query value, else undefined. */
+export function parseImageIndex(value: string | null | undefined): number | undefined {
+  if (typeof value !== 'string' || !/^\d{1,2}$/.test(value)) return undefined;
+  const index = Number(value);
+  return index <= MAX_IMAGE_INDEX ? index : undefined;
+}
+
+/** Whether a target names an item the link domain and the app know (an id of the right form). */
+export function isItemTarget(kind: ShareKind, id: string): boolean {
+  return Object.hasOwn(APP_PATH_SEGMENTS, kind) && PUBLIC_ID_PATTERN.test(id);
+}
+
+// --- Handoffs: the code a share text carries through an install (decision 17) ---
+
+export const APP_LINK_HANDOFFS_PATH = `${API_BASE_PATH}/app-links/handoffs`;
+export const APP_LINK_CLAIMS_PATH = `${API_BASE_PATH}/app-links/claims`;
+
+/**
+ * A handoff code: 12 characters of Crockford's base32 (digits and capitals without I, L, O, U),
+ * 60 random bits. Written between two ￥ in the share text, which is what the app looks for.
+ */
+export const HANDOFF_CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export const HANDOFF_CODE_LENGTH = 12;
+export const HANDOFF_CODE_PATTERN = /^[0-9A-HJKMNP-TV-Z]{12}$/;
+/** What the app searches the clipboard for: the code between full-width yen signs. */
+export const SHARE_TEXT_CODE_PATTERN = /￥([0-9A-HJKMNP-TV-Z]{12})￥/;
+
+/** How long a code can be claimed. */
+export const HANDOFF_VALID_DAYS = 7;
+
+/** The share text's brand, before the item's title. */
+const SHARE_TEXT_BRAND = '【谷圈】';
+
+/**
+ * The text the tap that heads for the store copies, the way 淘口令 works:
+ * `【谷圈】<title> ￥<code>￥ <Universal Link>`; without a code (it could not be had), the title and
+ * the link alone, which the app opens without any call.
+ */
+export function shareText(title: string, link: string, code?: string): string {
+  const name = title.replace(/\s+/g, ' ').trim();
+  const parts = [`${SHARE_TEXT_BRAND}${name}`, ...(code ? [`￥${code}￥`] : []), link];
+  return parts.join(' ');
+}
