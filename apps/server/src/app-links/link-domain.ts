@@ -93,7 +93,10 @@ export function fallbackLocation(
   const image =
     kind === 'goods' ? parseImageIndex(parsed.searchParams.get(IMAGE_PARAM)) : undefined;
   if (image !== undefined) query.set(IMAGE_PARAM, String(image));
-  return { location: `${publicOrigin}${BASE_PATH}${sharePagePath(kind)}?${query.toString()}`, kind };
+  return {
+    location: `${publicOrigin}${BASE_PATH}${sharePagePath(kind)}?${query.toString()}`,
+    kind,
+  };
 }
 
 const NOT_FOUND_PAGE =
