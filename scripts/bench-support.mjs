@@ -37,6 +37,8 @@ export async function startBuiltServer({
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       DATA_DIR: dataDir,
+      // No operators' listener unless asked for: its demo default port may be taken.
+      OPS_PORT: 'off',
       ...env,
     },
     stdio: ['ignore', output, output],

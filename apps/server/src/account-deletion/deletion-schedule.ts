@@ -13,6 +13,8 @@ export function scheduleAccountDeletionJob(
   app: FastifyInstance,
   run: () => Promise<unknown>,
   intervalMs = DELETION_JOB_INTERVAL_MS,
+  /** What the log calls it when a run fails. */
+  name = 'the account deletion job',
 ): void {
   let running: Promise<unknown> | undefined;
   let closed = false;
@@ -20,7 +22,7 @@ export function scheduleAccountDeletionJob(
     if (running || closed) return;
     running = run()
       .catch((error: unknown) => {
-        app.log.error({ err: error }, 'the account deletion job failed');
+        app.log.error({ err: error }, `${name} failed`);
       })
       .finally(() => {
         running = undefined;

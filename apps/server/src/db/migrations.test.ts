@@ -22,6 +22,7 @@ describe('migrations', () => {
         'account_deletion_requests',
         'media_deletions',
         'text_outbox',
+        'share_funnel_days',
         'wechat_credentials',
         'retained_records',
         'sms_codes',

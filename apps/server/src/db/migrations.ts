@@ -17,6 +17,7 @@ import {
 } from './migrations/0006-phone-encryption.ts';
 import { textOutboxTable } from './migrations/0007-text-outbox.ts';
 import { weChatCredentialsTable } from './migrations/0008-wechat-credentials.ts';
+import { shareFunnelTable } from './migrations/0011-share-funnel.ts';
 
 /** What migrations that change data may need: the phone keys (0006 encrypts the numbers). */
 export type MigrationContext = PhoneEncryptionContext;
@@ -35,6 +36,7 @@ export function migrations(context: MigrationContext): Readonly<Record<string, M
     '0006-phone-encryption': phoneEncryption(context),
     '0007-text-outbox': textOutboxTable,
     '0008-wechat-credentials': weChatCredentialsTable,
+    '0011-share-funnel': shareFunnelTable,
   };
 }
 

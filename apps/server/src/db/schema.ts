@@ -1,4 +1,6 @@
 import type { Generated } from 'kysely';
+import type { FunnelEvent, ShareChannel } from '@guquan/contract/funnel-events';
+import type { ShareKind } from '@guquan/contract/share-paths';
 
 /**
  * The database as Kysely sees it. Portable types only, so the same tables work on SQLite and
@@ -291,6 +293,18 @@ export interface WeChatCredentialsTable {
   updated_at: string;
 }
 
+/** The share funnel's daily counts (funnel/funnel-repository.ts): no visitor's data, only sums. */
+export interface ShareFunnelDaysTable {
+  /** YYYY-MM-DD, China Standard Time. */
+  day: string;
+  kind: ShareKind;
+  /** The item's public id. */
+  item_id: string;
+  channel: ShareChannel;
+  event: FunnelEvent;
+  count: number;
+}
+
 export interface Database {
   images: ImagesTable;
   users: UsersTable;
@@ -318,4 +332,5 @@ export interface Database {
   media_deletions: MediaDeletionsTable;
   text_outbox: TextOutboxTable;
   wechat_credentials: WeChatCredentialsTable;
+  share_funnel_days: ShareFunnelDaysTable;
 }

@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
  * The page a visitor sees while the database is away: plain HTML in both languages, without
  * scripts or anything that needs the database or the web build, and a link to try again.
  */
-const UNAVAILABLE_PAGE = `<!doctype html>
+const unavailablePage = (requestId: string) => `<!doctype html>
 <html lang="zh-CN">
 <head>
 <meta charset="utf-8">
@@ -18,6 +18,7 @@ const UNAVAILABLE_PAGE = `<!doctype html>
 <p>服务正在恢复，请稍后再试。</p>
 <p lang="en">This page is briefly unavailable. Please try again in a moment.</p>
 <p><a href="">重试 · Try again</a></p>
+<p><small>编号 · Reference: <code>${requestId.replace(/[^A-Za-z0-9._:-]/g, '')}</code></small></p>
 </main>
 </body>
 </html>
@@ -28,5 +29,5 @@ export function sendUnavailablePage(reply: FastifyReply): FastifyReply {
     .code(503)
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
-    .send(UNAVAILABLE_PAGE);
+    .send(unavailablePage(reply.request.id));
 }

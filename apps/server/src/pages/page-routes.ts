@@ -32,6 +32,7 @@ import {
   createSharePages,
   shareIdOf,
   sharePageKind,
+  type SharePageObserver,
 } from './share-page-cache.ts';
 import {
   contentEtag,
@@ -46,6 +47,14 @@ export interface PageRoutesOptions extends DocumentSettings {
   shares?: ShareReader;
   /** The most the cache of rendered pages may hold, in bytes (default 64 MB). */
   renderedPageCacheBytes?: number;
+  /** Told where pages come from (operations/metrics.ts). */
+  observer?: PageObserver;
+}
+
+/** What the page routes tell the metrics: share-page cache hits and renders, pages built ahead. */
+export interface PageObserver extends SharePageObserver {
+  evicted(): void;
+  prebuiltServed(): void;
 }
 
 const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
@@ -98,6 +107,7 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
         shares: options.shares,
         cache,
         reuseMs: SHARE_REUSE_SECONDS * 1000,
+        ...(options.observer ? { observer: options.observer } : {}),
       })
     : undefined;
 
@@ -123,9 +133,9 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
     const path = pathnameOf(request.url);
     if (staticPaths.has(path)) {
       const clientClass = options.build.renderer.clientClass(userAgent);
-      const page =
-        statics.find(path, language, clientClass) ??
-        (await renderedStaticPage(path, language, clientClass, userAgent));
+      const built = statics.find(path, language, clientClass);
+      if (built) options.observer?.prebuiltServed();
+      const page = built ?? (await renderedStaticPage(path, language, clientClass, userAgent));
       return sendFinishedPage(request, reply, page, {
         cacheControl: REVALIDATED_PAGE_CACHE_CONTROL,
         language,
@@ -181,7 +191,13 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
       if (error instanceof Error && isDatabaseUnavailable(error)) throw error;
       request.log.error({ err: error }, 'rendering a page failed');
       const { language } = requestLanguageChoice(request);
-      const failure = renderFailurePage(options.build, request.url, language, production);
+      const failure = renderFailurePage(
+        options.build,
+        request.url,
+        language,
+        production,
+        request.id,
+      );
       return sendFinishedPage(request, reply, finished(failure), {
         cacheControl: 'no-store',
         language,
@@ -199,6 +215,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
     app.log.warn('No pages built ahead for this build: static pages are rendered on request');
   const cache = createRenderedPageCache({
     maxBytes: options.renderedPageCacheBytes ?? DEFAULT_CACHE_BYTES,
+    ...(options.observer ? { onEvict: () => options.observer?.evicted() } : {}),
   });
   const sendPage = pageSender(options, statics, cache);
   const toWebsite = (request: FastifyRequest, reply: FastifyReply) => {

@@ -6,16 +6,20 @@ import { pageContentSecurityPolicy } from './page-csp.ts';
 import type { RenderedDocument } from './page-document.ts';
 import type { WebBuild } from './web-build.ts';
 
-const TEXTS: Readonly<Record<Language, { title: string; message: string; retry: string }>> = {
+const TEXTS: Readonly<
+  Record<Language, { title: string; message: string; retry: string; reference: string }>
+> = {
   'zh-CN': {
     title: '页面出错了',
     message: '页面暂时无法显示，请稍后重试。',
     retry: '重试',
+    reference: '编号',
   },
   en: {
     title: 'Something went wrong',
     message: 'This page cannot be shown right now. Please try again.',
     retry: 'Try again',
+    reference: 'Reference',
   },
 };
 
@@ -29,6 +33,8 @@ export function renderFailurePage(
   url: string,
   language: Language,
   production: boolean,
+  /** The request's id, shown so that a visitor's report finds the log lines. */
+  requestId?: string,
 ): RenderedDocument {
   const text = TEXTS[language];
   const html = fillTemplate(build.template, {
@@ -37,7 +43,7 @@ export function renderFailurePage(
     head:
       '<meta name="robots" content="noindex, nofollow">' +
       pageAssets(build, [], `${BASE_PATH}/`).head,
-    appHtml: `<main role="alert"><h1>${escapeHtml(text.title)}</h1><p>${escapeHtml(text.message)}</p><p><a href="${escapeHtml(url)}">${escapeHtml(text.retry)}</a></p></main>`,
+    appHtml: `<main role="alert"><h1>${escapeHtml(text.title)}</h1><p>${escapeHtml(text.message)}</p><p><a href="${escapeHtml(url)}">${escapeHtml(text.retry)}</a></p>${requestId === undefined ? '' : `<p><small>${escapeHtml(text.reference)}: <code>${escapeHtml(requestId)}</code></small></p>`}</main>`,
     scripts: '',
   });
   return { status: 500, html, csp: pageContentSecurityPolicy(html, production) };

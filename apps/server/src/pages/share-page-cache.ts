@@ -83,6 +83,13 @@ function readerWithResult<K extends ShareKind>(
   };
 }
 
+/** What the share pages tell the metrics (operations/metrics.ts), where it happens. */
+export interface SharePageObserver {
+  cacheHit(): void;
+  cacheMiss(): void;
+  rendered(seconds: number): void;
+}
+
 export interface SharePageSource {
   settings: DocumentSettings;
   shares: ShareReader;
@@ -91,6 +98,7 @@ export interface SharePageSource {
   reuseMs: number;
   /** Milliseconds; tests move it. */
   now?: () => number;
+  observer?: SharePageObserver;
 }
 
 export interface SharePageRequest {
@@ -121,6 +129,7 @@ export function createSharePages({
   cache,
   reuseMs,
   now = () => Date.now(),
+  observer,
 }: SharePageSource) {
   const rendering = new Map<string, Promise<CachedPage>>();
   const reading = new Map<string, Promise<ReadVersion>>();
@@ -134,11 +143,13 @@ export function createSharePages({
   ): Promise<CachedPage> {
     // The markup does not depend on the device here (the app prompt's guide renders closed), so
     // one page serves every visitor; a test checks that.
+    const started = performance.now();
     const document = await renderDocument(settings, {
       url: request.url,
       language: request.language,
       shares: reader,
     });
+    observer?.rendered((performance.now() - started) / 1000);
     const page = cachedPage(document.status, document.html, version, document.csp);
     cache.set(version, page);
     return page;
@@ -184,7 +195,11 @@ export function createSharePages({
     /** The page of that version: from the cache, or rendered now (once, however many ask). */
     async page(version: string, request: SharePageRequest, reader: ShareReader) {
       const cached = cache.get(version);
-      if (cached) return cached;
+      if (cached) {
+        observer?.cacheHit();
+        return cached;
+      }
+      observer?.cacheMiss();
       let pending = rendering.get(version);
       if (!pending) {
         pending = render(version, request, reader).finally(() => rendering.delete(version));

@@ -62,17 +62,24 @@ export async function loadWebBuild(distDir: string): Promise<WebBuild> {
       readStyles(assetsDir),
       import(pathToFileURL(rendererPath).href) as Promise<Partial<PageRenderModule>>,
     ]);
-    const { renderPage, clientClass, clientClassSamples, staticPagePaths, indexedPagePaths } =
-      rendererModule;
+    const {
+      renderPage,
+      clientClass,
+      clientClassSamples,
+      staticPagePaths,
+      indexedPagePaths,
+      shareChannel,
+    } = rendererModule;
     if (
       typeof renderPage !== 'function' ||
       typeof clientClass !== 'function' ||
       typeof clientClassSamples !== 'function' ||
       typeof staticPagePaths !== 'function' ||
-      typeof indexedPagePaths !== 'function'
+      typeof indexedPagePaths !== 'function' ||
+      typeof shareChannel !== 'function'
     )
       throw new Error(
-        `${rendererPath} lacks renderPage, clientClass, clientClassSamples, staticPagePaths or indexedPagePaths`,
+        `${rendererPath} lacks renderPage, clientClass, clientClassSamples, staticPagePaths, indexedPagePaths or shareChannel`,
       );
     const entryStyles: string[] = [];
     const template = html
@@ -89,7 +96,14 @@ export async function loadWebBuild(distDir: string): Promise<WebBuild> {
       entryStyles,
       styles,
       manifest: manifestSchema.parse(JSON.parse(manifestText)),
-      renderer: { renderPage, clientClass, clientClassSamples, staticPagePaths, indexedPagePaths },
+      renderer: {
+        renderPage,
+        clientClass,
+        clientClassSamples,
+        staticPagePaths,
+        indexedPagePaths,
+        shareChannel,
+      },
       // index.html names every entry chunk by its hash; the manifest names all the others.
       buildId: createHash('sha256')
         .update(html)

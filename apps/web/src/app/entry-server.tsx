@@ -17,6 +17,7 @@ import { NOT_FOUND_ROUTE_ID, routeTable } from '../config/route-table';
 import { indexedPagePaths, searchHeadOf } from '../config/search-indexing';
 import { isStaticRoute } from '../config/static-routes';
 import { clientClassSamples, detectClient } from '../lib/client/client-info';
+import { shareChannel } from '../lib/client/share-channel';
 import { titleForMatches } from '../lib/routing/document-title';
 import { AppProviders } from './app-providers';
 import { hydrationDataScript } from './hydration-data';
@@ -104,7 +105,7 @@ export function staticPagePaths(): string[] {
   return routeTable.filter(isStaticRoute).map((entry) => `${BASE_PATH}${entry.path}`);
 }
 
-export { clientClassSamples, routeTable, indexedPagePaths };
+export { clientClassSamples, routeTable, indexedPagePaths, shareChannel };
 
 // Checked here so a change of the contract breaks the web build, not the server at run time.
 export const pageRenderModule: PageRenderModule = {
@@ -113,4 +114,5 @@ export const pageRenderModule: PageRenderModule = {
   clientClassSamples,
   staticPagePaths,
   indexedPagePaths,
+  shareChannel,
 };

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useClientInfo } from '../../../lib/client/client-info-context';
+import { reportShareEvent } from '../../../lib/funnel/report-share-event';
 import { keepLanguage } from '../share-links';
 import { watchAppLaunch } from './app-fallback';
 import { launchPlan, type AppTarget, type Destination } from './app-link';
@@ -29,24 +30,37 @@ export function useOpenInApp(target: AppTarget): {
     [],
   );
 
+  /** The share funnel's count of this step (decision 18); nothing without an item. */
+  function report(event: 'open_tapped' | 'store_fallback' | 'guide_shown') {
+    if (target) reportShareEvent(event, target.kind, target.id);
+  }
+
+  function showGuide() {
+    report('guide_shown');
+    setGuideOpen(true);
+  }
+
   function go(destination: Destination) {
     if (destination.type === 'url') browserLocation.assign(destination.href);
     else void navigate(keepLanguage(destination.to, search));
   }
 
   function openApp() {
+    report('open_tapped');
     const plan = launchPlan(target, client, navigator.userAgent);
     if (plan.type === 'guide') {
-      setGuideOpen(true);
+      showGuide();
       return;
     }
     if (plan.type === 'download') {
+      report('store_fallback');
       go(plan.destination);
       return;
     }
     cancelWatch.current?.();
     cancelWatch.current = watchAppLaunch(document, window, plan.fallbackDelayMs, () => {
       cancelWatch.current = null;
+      report('store_fallback');
       go(plan.fallback);
     });
     browserLocation.assign(plan.href);
@@ -55,9 +69,7 @@ export function useOpenInApp(target: AppTarget): {
   return {
     openApp,
     guideOpen,
-    showGuide: () => {
-      setGuideOpen(true);
-    },
+    showGuide,
     closeGuide: () => {
       setGuideOpen(false);
     },

@@ -1,8 +1,9 @@
-import { Suspense, use, useState, type ReactNode } from 'react';
+import { Suspense, use, useEffect, useState, type ReactNode } from 'react';
 import { useLoaderData, useLocation } from 'react-router';
 import type { ShareItems } from '@guquan/contract/share';
 import type { ShareKind } from '@guquan/contract/share-paths';
 import { PageColumn } from '../../../components/page-column/page-column';
+import { reportShareEvent } from '../../../lib/funnel/report-share-event';
 import { OpenAppBar } from '../open-app-bar/open-app-bar';
 import { AppPromptProvider } from '../open-in-app/app-prompt';
 import { ShareFailureView } from '../share-failure/share-failure-view';
@@ -23,6 +24,14 @@ function Resolved<K extends ShareKind>({
   children: (loaded: LoadedShare<K>) => ReactNode;
 }) {
   return children(result instanceof Promise ? use(result) : result);
+}
+
+/** Counts one view of the item shown (the share funnel, decision 18), once it is on screen. */
+function ViewReport({ kind, id }: { kind: ShareKind; id: string | null }) {
+  useEffect(() => {
+    reportShareEvent('viewed', kind, id);
+  }, [kind, id]);
+  return null;
 }
 
 /**
@@ -66,6 +75,7 @@ export function SharePage<K extends ShareKind>({
                 <>
                   {children(loaded.item)}
                   <WeChatShareCard kind={kind} id={id ?? ''} item={loaded.item} />
+                  <ViewReport kind={kind} id={id} />
                 </>
               ) : (
                 failure(loaded.state)
