@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { Writable } from 'node:stream';
 import type { Config } from '../config/env.ts';
 
 /**
@@ -12,6 +13,16 @@ const REDACTED = ['req.headers.authorization', 'req.headers.cookie'];
 
 export interface LogDestination {
   write(line: string): void;
+}
+
+/** pino-pretty writes to a stream: one that hands each chunk to `destination`. */
+function writableTo(destination: LogDestination): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      destination.write(chunk.toString('utf8'));
+      done();
+    },
+  });
 }
 
 export async function loggerOptions(
@@ -36,7 +47,7 @@ export async function loggerOptions(
         const message = log[messageKey];
         return `${id}${typeof message === 'string' ? message : ''}`;
       },
-      ...(destination ? { destination: destination.stream as NodeJS.WritableStream } : {}),
+      ...(destination ? { destination: writableTo(destination.stream) } : {}),
     }),
   };
 }

@@ -63,8 +63,9 @@ export async function buildTestApp(
     webBuild?: WebBuild;
     smsSender?: SmsSender;
     timeouts?: ServerTimeouts;
-    /** Log lines go here (at env.LOG_LEVEL) instead of nowhere. */
+    /** Log lines go here (at env.LOG_LEVEL) instead of nowhere: JSON, or readable with prettyLogs. */
     logStream?: { write(line: string): void };
+    prettyLogs?: boolean;
   } = {},
 ): Promise<FastifyInstance> {
   const temp = env.DATA_DIR === undefined ? await makeTempDataDir() : undefined;
@@ -84,7 +85,9 @@ export async function buildTestApp(
   );
   const app = await buildApp(config, {
     webBuild: overrides.webBuild ?? (await loadTestWebBuild()),
-    ...(overrides.logStream ? { logStream: overrides.logStream } : { logger: false }),
+    ...(overrides.logStream
+      ? { logStream: overrides.logStream, prettyLogs: overrides.prettyLogs === true }
+      : { logger: false }),
     seed: { imageScale: TEST_IMAGE_SCALE },
     ...(overrides.smsSender ? { smsSender: overrides.smsSender } : {}),
     ...(overrides.timeouts ? { timeouts: overrides.timeouts } : {}),
