@@ -78,7 +78,9 @@ function post(port: number, agent: Agent, from: string): Promise<number> {
       },
       (response) => {
         response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
+        response.on('end', () => {
+          resolve(response.statusCode ?? 0);
+        });
       },
     );
     outgoing.on('error', reject);

@@ -28,7 +28,7 @@ async function stored(): Promise<number> {
     .where('channel', '=', 'qq')
     .where('event', '=', 'viewed')
     .executeTakeFirst();
-  return Number(row?.count ?? 0);
+  return row?.count ?? 0;
 }
 
 /** The database, except that its next `failures` transactions fail as if it were away. */

@@ -61,10 +61,7 @@ async function storedToday(dataDir: string): Promise<Record<string, number>> {
       .where('day', '=', funnelDayOf(new Date()))
       .execute();
     return Object.fromEntries(
-      rows.map((row) => [
-        `${row.kind}:${row.item_id}:${row.channel}:${row.event}`,
-        Number(row.count),
-      ]),
+      rows.map((row) => [`${row.kind}:${row.item_id}:${row.channel}:${row.event}`, row.count]),
     );
   } finally {
     await db.destroy();

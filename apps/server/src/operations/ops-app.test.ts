@@ -35,7 +35,9 @@ function promtoolCheckMetrics(text: string): Promise<{ code: number | null; outp
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
+    child.on('close', (code) => {
+      resolve({ code, output });
+    });
     child.stdin.end(text);
   });
 }

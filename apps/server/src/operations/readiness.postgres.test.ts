@@ -37,7 +37,7 @@ afterAll(async () => {
 
 async function readiness() {
   const answer = await ops.inject('/health/ready');
-  return { ...(answer.json() as Record<string, unknown>), code: answer.statusCode };
+  return { ...answer.json<Record<string, unknown>>(), code: answer.statusCode };
 }
 
 it('is 503 while PostgreSQL is stopped, and ready again once it is back', async () => {
