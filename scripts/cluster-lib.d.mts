@@ -8,6 +8,8 @@ export const HEALTH_PATH: string;
 export interface ClusterServer {
   index: number;
   port: number;
+  /** Its operators' listener (metrics, readiness), on the same host. */
+  opsPort: number;
   pid: number | undefined;
   child: ChildProcess;
 }
@@ -21,6 +23,8 @@ export interface Cluster {
   postgres: PostgresServer;
   redis: RedisServer;
   nginx: { pid: number | undefined; port: number; runDir: string };
+  /** Prometheus scraping every server's operators' listener (deploy/prometheus.yml). */
+  prometheus: { url: string; pid: number | undefined };
   /** Kills one app server at once (SIGKILL), as a crash would. */
   killServer: (index: number) => Promise<void>;
   /** Stops nginx, the servers, Redis and PostgreSQL, and removes the temp dir. */
@@ -46,6 +50,8 @@ export interface StartClusterOptions {
   parentDir?: string;
   /** The nginx binary (default from PATH). */
   nginx?: string;
+  /** The prometheus binary (default from PATH). */
+  prometheus?: string;
 }
 
 export function startCluster(options?: StartClusterOptions): Promise<Cluster>;

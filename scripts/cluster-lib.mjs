@@ -1,5 +1,5 @@
-// The production-shaped cluster on one machine: PostgreSQL, Redis, INSTANCES app servers and nginx
-// in front (deploy/nginx.conf.template). `npm run cluster` (cluster.mjs), the cluster tests and
+// The production-shaped cluster on one machine: PostgreSQL, Redis, INSTANCES app servers, nginx
+// in front (deploy/nginx.conf.template) and Prometheus scraping the servers (deploy/prometheus.yml). `npm run cluster` (cluster.mjs), the cluster tests and
 // `npm run bench:cluster` start it with startCluster(); types in cluster-lib.d.mts.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -18,6 +18,10 @@ const SERVER_ENTRY = join(ROOT, 'apps/server/dist/server.js');
 const ASSETS_DIR = join(ROOT, 'apps/web/dist/client/assets');
 const NGINX_TEMPLATE = join(ROOT, 'deploy/nginx.conf.template');
 const ERRORS_DIR = join(ROOT, 'deploy/errors');
+const PROMETHEUS_CONFIG = join(ROOT, 'deploy/prometheus.yml');
+const PROMETHEUS_ALERTS = join(ROOT, 'deploy/alerts.yml');
+/** Scrapes this often here (15 s in deploy/), so a killed server shows as down within seconds. */
+const CLUSTER_SCRAPE_INTERVAL = '2s';
 export const HEALTH_PATH = '/anime_merch_web/api/v1/health';
 const READY_TIMEOUT_MS = 60_000;
 
@@ -70,6 +74,9 @@ function serverEnv(base, settings) {
     APP_MODE: base.APP_MODE ?? 'demo',
     HOST,
     PORT: String(settings.port),
+    // The operators' listener (metrics, readiness), scraped by the cluster's Prometheus.
+    OPS_HOST: HOST,
+    OPS_PORT: String(settings.opsPort),
     PUBLIC_ORIGIN: base.PUBLIC_ORIGIN ?? settings.origin,
     DATABASE_URL: settings.databaseUrl,
     REDIS_URL: settings.redisUrl,
@@ -102,6 +109,38 @@ export async function renderNginxConfig({ runDir, listen, serverPorts, cache }) 
     if (!(name in values)) throw new Error(`nginx.conf.template: unknown placeholder ${match}`);
     return values[name];
   });
+}
+
+/**
+ * Prometheus as a child, on deploy/prometheus.yml and alerts.yml as they are (the scrape interval
+ * shortened), scraping `targets` (host:port of each server's operators' listener).
+ */
+async function startPrometheus({ dir, port, targets, command = 'prometheus' }) {
+  const configDir = join(dir, 'prometheus');
+  await mkdir(join(configDir, 'targets'), { recursive: true });
+  const config = (await readFile(PROMETHEUS_CONFIG, 'utf8')).replace(
+    /^(\s*(?:scrape|evaluation)_interval:) 15s$/gm,
+    `$1 ${CLUSTER_SCRAPE_INTERVAL}`,
+  );
+  await writeFile(join(configDir, 'prometheus.yml'), config);
+  await writeFile(join(configDir, 'alerts.yml'), await readFile(PROMETHEUS_ALERTS, 'utf8'));
+  await writeFile(
+    join(configDir, 'targets', 'guquan-web.json'),
+    `${JSON.stringify([{ targets, labels: { cluster: 'npm run cluster' } }], null, 2)}\n`,
+  );
+  const child = spawn(
+    command,
+    [
+      `--config.file=${join(configDir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${join(configDir, 'data')}`,
+      `--web.listen-address=${HOST}:${port}`,
+      '--log.level=warn',
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const url = `http://${HOST}:${port}`;
+  await waitForHealth(`${url}/-/ready`, child, 'Prometheus');
+  return { url, port, child, pid: child.pid };
 }
 
 /**
@@ -147,9 +186,11 @@ export async function startCluster(options = {}) {
     const servers = [];
     for (let index = 0; index < instances; index += 1) {
       const port = await pickPort(ports ?? 0);
+      const opsPort = await pickPort(ports ?? 0);
       const child = spawn(process.execPath, [SERVER_ENTRY], {
         env: serverEnv(options.env ?? process.env, {
           port,
+          opsPort,
           origin,
           databaseUrl: postgres.url(),
           redisUrl: redis.url,
@@ -158,7 +199,7 @@ export async function startCluster(options = {}) {
         }),
         stdio: ['ignore', options.serverOutput ?? 'inherit', options.serverOutput ?? 'inherit'],
       });
-      const server = { index, port, child, pid: child.pid };
+      const server = { index, port, opsPort, child, pid: child.pid };
       servers.push(server);
       stack.push(() => {
         server.stopping = true;
@@ -169,7 +210,9 @@ export async function startCluster(options = {}) {
           log(`app server ${index + 1} (port ${port}) exited (${signal ?? code})`);
       });
       await waitForHealth(`http://${HOST}:${port}${HEALTH_PATH}`, child, `app server ${index + 1}`);
-      log(`app server ${index + 1} on ${HOST}:${port} (pid ${child.pid})`);
+      log(
+        `app server ${index + 1} on ${HOST}:${port}, operators on ${HOST}:${opsPort} (pid ${child.pid})`,
+      );
     }
 
     const config = await renderNginxConfig({
@@ -190,6 +233,15 @@ export async function startCluster(options = {}) {
     await waitForHealth(`${origin}${HEALTH_PATH}`, nginx, 'nginx');
     log(`nginx on ${origin} (pid ${nginx.pid})`);
 
+    const prometheus = await startPrometheus({
+      dir,
+      port: await pickPort(ports ?? 0),
+      targets: servers.map((server) => `${HOST}:${server.opsPort}`),
+      ...(options.prometheus ? { command: options.prometheus } : {}),
+    });
+    stack.push(() => stopChild(prometheus.child));
+    log(`Prometheus on ${prometheus.url} (pid ${prometheus.pid})`);
+
     let stopping;
     return {
       origin,
@@ -198,6 +250,7 @@ export async function startCluster(options = {}) {
       postgres,
       redis,
       nginx: { pid: nginx.pid, port: nginxPort, runDir },
+      prometheus: { url: prometheus.url, pid: prometheus.pid },
       /** Kills one app server at once (SIGKILL), as a crash would. */
       async killServer(index) {
         const server = servers[index];

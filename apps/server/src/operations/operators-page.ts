@@ -47,7 +47,9 @@ function table(
         `<tr><th scope="row">${escape(first)}</th>${rest.map((cell) => `<td>${escape(cell)}</td>`).join('')}</tr>`,
     )
     .join('');
-  return `<table${hidden ? ' class="visually-hidden"' : ''}><caption>${escape(caption)}</caption><thead><tr>${headRow}</tr></thead><tbody>${body}</tbody></table>`;
+  const html = `<table><caption>${escape(caption)}</caption><thead><tr>${headRow}</tr></thead><tbody>${body}</tbody></table>`;
+  // A table is never narrower than its content: the box around it is what is hidden.
+  return hidden ? `<div class="visually-hidden">${html}</div>` : html;
 }
 
 function figure(id: string, heading: string, chart: string, numbers: string): string {
@@ -129,7 +131,7 @@ function topItemsSection(report: FunnelReport, text: OperatorsTexts, publicOrigi
     text.item,
     text.kind,
     ...FUNNEL_STEPS.map((event) => text.events[event]),
-    text.events.open_tapped + ' / ' + text.events.viewed,
+    text.openRate,
   ];
   const rows = report.topItems
     .map((item, index) => {
@@ -147,7 +149,7 @@ function topItemsSection(report: FunnelReport, text: OperatorsTexts, publicOrigi
     .join('');
   return (
     `<section class="card wide" aria-labelledby="top-items"><h2 id="top-items">${escape(text.topItems)}</h2>` +
-    `<div class="scroll" role="region" aria-labelledby="top-items" tabindex="0"><table><thead><tr>${head.map((cell) => `<th scope="col">${escape(cell)}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table></div></section>`
+    `<div class="scroll" role="region" aria-label="${escape(text.scrollableTable)}" tabindex="0"><table><thead><tr>${head.map((cell) => `<th scope="col">${escape(cell)}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table></div></section>`
   );
 }
 
@@ -221,7 +223,7 @@ figure { margin: 0; }
 .scroll:focus-visible { outline: 2px solid #0072B2; outline-offset: 2px; }
 table { border-collapse: collapse; font-size: 0.875rem; font-variant-numeric: tabular-nums; }
 th, td { padding: 6px 8px; border-bottom: 1px solid #e3e3e3; text-align: right; white-space: nowrap; }
-th[scope="row"], thead th:nth-child(2) { text-align: left; white-space: normal; min-width: 10em; }
+th[scope="row"], thead th:nth-child(2) { text-align: left; white-space: normal; min-width: 12em; }
 caption { text-align: left; font-weight: 600; padding-bottom: 4px; }
 a { color: #005a8c; }
 footer { margin-top: 24px; font-size: 0.875rem; }

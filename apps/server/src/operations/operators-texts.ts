@@ -20,11 +20,15 @@ export interface OperatorsTexts {
   step: string;
   count: string;
   ofViews: string;
+  /** Opens tapped per view. */
+  openRate: string;
   untitled: string;
   links: string;
   metrics: string;
   readiness: string;
   json: string;
+  /** The scrollable box around a wide table, named apart from its section. */
+  scrollableTable: string;
   otherLanguage: string;
   events: Readonly<Record<FunnelEvent, string>>;
   channels: Readonly<Record<ShareChannel, string>>;
@@ -50,11 +54,13 @@ export const OPERATORS_TEXTS: Readonly<Record<Language, OperatorsTexts>> = {
     step: '步骤',
     count: '次数',
     ofViews: '占浏览',
+    openRate: '打开率',
     untitled: '（非公开或已删除）',
     links: '其他',
     metrics: 'Prometheus 指标',
     readiness: '就绪检查',
     json: 'JSON',
+    scrollableTable: '表格（可横向滚动）',
     otherLanguage: 'English',
     events: {
       viewed: '浏览',
@@ -96,11 +102,13 @@ export const OPERATORS_TEXTS: Readonly<Record<Language, OperatorsTexts>> = {
     step: 'Step',
     count: 'Count',
     ofViews: 'Of views',
+    openRate: 'Open rate',
     untitled: '(not public, or removed)',
     links: 'More',
     metrics: 'Prometheus metrics',
     readiness: 'Readiness',
     json: 'JSON',
+    scrollableTable: 'Table (scrolls sideways)',
     otherLanguage: '中文',
     events: {
       viewed: 'Viewed',

@@ -100,6 +100,8 @@ export async function buildOperationsApp({
   });
 
   ops.get('/', (_request, reply) => reply.redirect(OPERATORS_PAGE_PATH, 302));
+  // Browsers ask for one; the operators' pages have none.
+  ops.get('/favicon.ico', (_request, reply) => reply.code(204).send());
   ops.get(OPERATORS_STYLESHEET_PATH, (_request, reply) =>
     reply
       .type('text/css; charset=utf-8')

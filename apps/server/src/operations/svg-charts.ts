@@ -19,7 +19,7 @@ export const SERIES_COLORS = [
 /** Chart width in user units: the SVG scales to its column (font stays readable on a phone). */
 const WIDTH = 480;
 const FONT = 14;
-const LABEL_WIDTH = 120;
+const LABEL_WIDTH = 170;
 const VALUE_WIDTH = 64;
 
 export function escapeXml(text: string): string {
@@ -31,9 +31,22 @@ export function escapeXml(text: string): string {
     .replaceAll("'", '&#39;');
 }
 
+/** Roughly how wide a text is in the chart's font: CJK a full em, others a little over half. */
+function textWidth(text: string): number {
+  let width = 0;
+  for (const char of text) width += /[\u2e80-\uffef]/.test(char) ? FONT : FONT * 0.58;
+  return width;
+}
+
 /** A label cut to fit its column (the table behind the chart has it whole). */
-function fit(label: string, max = 9): string {
-  return label.length > max ? `${label.slice(0, max - 1)}…` : label;
+function fit(label: string, max = LABEL_WIDTH - 12): string {
+  if (textWidth(label) <= max) return label;
+  let cut = '';
+  for (const char of label) {
+    if (textWidth(`${cut}${char}…`) > max) break;
+    cut += char;
+  }
+  return `${cut}…`;
 }
 
 function svg(height: number, body: string): string {
@@ -71,13 +84,14 @@ export interface Series {
   values: readonly number[];
 }
 
-function legend(series: readonly Series[], y: number): string {
+/** One line of the legend: `series` are the chart's from `first` on (their colours follow). */
+function legend(series: readonly Series[], y: number, first: number): string {
   let x = 0;
   return series
     .map((one, index) => {
-      const color = SERIES_COLORS[index % SERIES_COLORS.length] ?? SERIES_COLORS[0];
+      const color = SERIES_COLORS[(first + index) % SERIES_COLORS.length] ?? SERIES_COLORS[0];
       const item = `<rect x="${x}" y="${y - 10}" width="12" height="12" fill="${color}"/><text x="${x + 16}" y="${y}">${escapeXml(one.name)}</text>`;
-      x += 24 + one.name.length * (one.name.match(/[^\x20-\x7e]/) ? FONT : FONT * 0.6);
+      x += 24 + textWidth(one.name);
       return item;
     })
     .join('');
@@ -111,7 +125,7 @@ export function groupedBarChart(groups: readonly string[], series: readonly Seri
     })
     .join('');
   const legends = [0, 1, 2]
-    .map((line) => legend(series.slice(line * 3, line * 3 + 3), 16 + line * 24))
+    .map((line) => legend(series.slice(line * 3, line * 3 + 3), 16 + line * 24, line * 3))
     .join('');
   return svg(legendHeight + groups.length * groupHeight, legends + body);
 }
@@ -144,7 +158,8 @@ export function lineChart(days: readonly string[], series: readonly Series[]): s
     .join('');
   const ticks = days
     .map((day, index) =>
-      index % 7 === 0 || index === days.length - 1
+      // Every week from the first day, and the last day unless a label is close to it.
+      index % 7 === 0 || (index === days.length - 1 && index % 7 >= 4)
         ? `<text x="${x(index).toFixed(1)}" y="${bottom + 18}" text-anchor="middle" font-size="${FONT - 2}">${escapeXml(day.slice(5))}</text>`
         : '',
     )
@@ -159,7 +174,7 @@ export function lineChart(days: readonly string[], series: readonly Series[]): s
     })
     .join('');
   const legends = [0, 1, 2]
-    .map((line) => legend(series.slice(line * 3, line * 3 + 3), 16 + line * 24))
+    .map((line) => legend(series.slice(line * 3, line * 3 + 3), 16 + line * 24, line * 3))
     .join('');
   return svg(bottom + 26, legends + grid + ticks + lines);
 }

@@ -46,6 +46,18 @@ describe('reportShareEvent', () => {
     expect(beacons).toHaveLength(1);
   });
 
+  it('sends at once when asked (the page is about to go to the store)', () => {
+    reportShareEvent('open_tapped', 'goods', ID);
+    reportShareEvent('store_fallback', 'goods', ID, { sendNow: true });
+    expect(beacons).toHaveLength(1);
+    expect(JSON.parse(beacons[0]?.body ?? '')).toEqual({
+      events: [
+        { event: 'open_tapped', kind: 'goods', id: ID },
+        { event: 'store_fallback', kind: 'goods', id: ID },
+      ],
+    });
+  });
+
   it('keeps beacons small and ignores a missing or malformed id', () => {
     for (let index = 0; index < 12; index += 1) reportShareEvent('viewed', 'cabinet', ID);
     reportShareEvent('viewed', 'cabinet', null);

@@ -38,8 +38,17 @@ function sendWhenHidden(): void {
   if (document.visibilityState === 'hidden') send();
 }
 
-/** Reports one event about a share item; does nothing on the server or without sendBeacon. */
-export function reportShareEvent(event: PageEvent, kind: ShareKind, id: string | null): void {
+/**
+ * Reports one event about a share item; does nothing on the server or without sendBeacon. With
+ * `sendNow`, it goes at once with whatever waits (the page is about to navigate away: leaving
+ * it to `pagehide` is not reliable in every browser).
+ */
+export function reportShareEvent(
+  event: PageEvent,
+  kind: ShareKind,
+  id: string | null,
+  { sendNow = false }: { sendNow?: boolean } = {},
+): void {
   if (typeof navigator === 'undefined' || typeof navigator.sendBeacon !== 'function') return;
   const publicId = parseShareId(id);
   if (!publicId) return;
@@ -49,7 +58,7 @@ export function reportShareEvent(event: PageEvent, kind: ShareKind, id: string |
     window.addEventListener('pagehide', send);
     document.addEventListener('visibilitychange', sendWhenHidden);
   }
-  if (queue.length >= MAX_BEACON_EVENTS) send();
+  if (sendNow || queue.length >= MAX_BEACON_EVENTS) send();
   else timer ??= setTimeout(send, BATCH_DELAY_MS);
 }
 

@@ -32,7 +32,9 @@ export function useOpenInApp(target: AppTarget): {
 
   /** The share funnel's count of this step (decision 18); nothing without an item. */
   function report(event: 'open_tapped' | 'store_fallback' | 'guide_shown') {
-    if (target) reportShareEvent(event, target.kind, target.id);
+    // The store fallback leaves the page at once: its beacon goes before.
+    if (target)
+      reportShareEvent(event, target.kind, target.id, { sendNow: event === 'store_fallback' });
   }
 
   function showGuide() {
