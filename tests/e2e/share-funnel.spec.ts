@@ -36,9 +36,9 @@ let dataDir = '';
 let origin = '';
 let ops = '';
 
-test.beforeAll(async ({}, testInfo) => {
+test.beforeAll(async () => {
   // A fresh demo database is seeded first (slow on a busy machine).
-  testInfo.setTimeout(120_000);
+  test.setTimeout(120_000);
   const base = Number(process.env.E2E_PORT ?? 18080);
   origin = `http://127.0.0.1:${base + 61}`;
   ops = `http://127.0.0.1:${base + 71}`;
