@@ -1,6 +1,8 @@
 // Requests per second and latency of the server itself, one process, one run: /health (the
 // floor of what a request costs), the three share pages, the privacy policy and the website, each
-// as a ratio of /health; then the share pages again at 64 connections (p99).
+// as a ratio of /health; then the share pages again at 64 connections (p99); then what the
+// metrics cost: the share pages on this server (metrics on: its operators' listener is open and
+// Prometheus scrapes it every second) and on a second one with them off, round after round.
 //
 //   npm run build && npm run bench:server [-- --duration 10] [-- --connections 16]
 //   npm run bench:server -- --smoke    a few seconds: every page answers, nothing is measured
@@ -58,13 +60,17 @@ function freePort() {
 }
 
 const port = await freePort();
+const opsPort = await freePort();
+const bareServerPort = await freePort();
 const origin = `http://127.0.0.1:${port}`;
+const bareOrigin = `http://127.0.0.1:${bareServerPort}`;
 const dataDir = await mkdtemp(join(tmpdir(), 'guquan-bench-server-'));
+const bareDataDir = await mkdtemp(join(tmpdir(), 'guquan-bench-server-bare-'));
 
 /** One load run against one path; fails on any answer that is not 2xx. */
-async function load(path, clients, seconds) {
+async function load(path, clients, seconds, on = origin) {
   const result = await autocannon({
-    url: `${origin}${path}`,
+    url: `${on}${path}`,
     connections: clients,
     duration: seconds,
     // Uncompressed unless --compressed: autocannon's HTTP parser stalls on answers compressed as
@@ -92,7 +98,7 @@ async function measureInRounds(runs) {
   const totals = runs.map(() => ({ requests: 0, seconds: 0, p99s: [] }));
   for (let round = 0; round < rounds; round += 1) {
     for (const [index, run] of runs.entries()) {
-      const result = await load(run.path, run.clients, slice);
+      const result = await load(run.path, run.clients, slice, run.origin);
       const total = totals[index];
       total.requests += result.requests;
       total.seconds += result.seconds;
@@ -106,7 +112,21 @@ async function measureInRounds(runs) {
   }));
 }
 
-const server = await startBuiltServer({ root, port, dataDir });
+// Metrics on (the operators' listener open, as in production with OPS_PORT) and off.
+const server = await startBuiltServer({ root, port, dataDir, env: { OPS_PORT: String(opsPort) } });
+const bareServer = await startBuiltServer({
+  root,
+  port: bareServerPort,
+  dataDir: bareDataDir,
+  env: { OPS_PORT: 'off' },
+});
+// Prometheus scrapes every 15 s; once a second here, so its cost shows if it has any.
+const scraping = setInterval(() => {
+  fetch(`http://127.0.0.1:${opsPort}/metrics`).then(
+    (response) => response.arrayBuffer(),
+    () => undefined,
+  );
+}, 1_000);
 try {
   // Warm up: the first request of each page renders it and resizes its images.
   for (const [, path] of TARGETS) {
@@ -116,6 +136,11 @@ try {
     );
     await Promise.all(images.map((url) => fetch(`${origin}${url.replaceAll('&amp;', '&')}`)));
     if (!smoke) await load(path, connections, 1);
+  }
+  for (const [, path, share] of TARGETS) {
+    if (!share) continue;
+    await (await fetch(`${bareOrigin}${path}`)).text();
+    if (!smoke) await load(path, connections, 1, bareOrigin);
   }
   const narrow = await measureInRounds(TARGETS.map(([, path]) => ({ path, clients: connections })));
   const shares = TARGETS.filter(([, , share]) => share);
@@ -138,11 +163,38 @@ try {
   ];
   console.log(smoke ? `Smoke run (${duration} s each, nothing measured):` : `${duration} s each:`);
   console.log(lines.join('\n'));
+
+  // The metrics' cost: each share page on both servers, alternately, in the same rounds.
+  const costRuns = shares.flatMap(([, path]) => [
+    { path, clients: connections, origin },
+    { path, clients: connections, origin: bareOrigin },
+  ]);
+  const cost = await measureInRounds(costRuns);
+  const costLines = [
+    `| share page | metrics on, req/s | metrics off, req/s | cost (target ≤ 5%) |`,
+    '| --- | ---: | ---: | ---: |',
+    ...shares.map(([name], index) => {
+      const on = cost[index * 2]?.rate ?? 0;
+      const off = cost[index * 2 + 1]?.rate ?? 1;
+      return `| ${name} | ${Math.round(on)} | ${Math.round(off)} | ${(((off - on) / off) * 100).toFixed(1)}% |`;
+    }),
+  ];
+  const metrics = await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text();
+  if (!metrics.includes('guquan_http_request_duration_seconds_count'))
+    throw new Error('the server with metrics on exported none');
+  console.log(`\nWhat the metrics cost (${connections} conn., /metrics scraped every second):`);
+  console.log(costLines.join('\n'));
 } finally {
-  const exited = once(server, 'exit');
-  const stopping = performance.now();
-  server.kill();
-  await exited;
-  console.error(`server stopped in ${Math.round(performance.now() - stopping)} ms`);
-  await rm(dataDir, { recursive: true, force: true });
+  clearInterval(scraping);
+  for (const [child, dir] of [
+    [server, dataDir],
+    [bareServer, bareDataDir],
+  ]) {
+    const exited = once(child, 'exit');
+    const stopping = performance.now();
+    child.kill();
+    await exited;
+    console.error(`server stopped in ${Math.round(performance.now() - stopping)} ms`);
+    await rm(dir, { recursive: true, force: true });
+  }
 }

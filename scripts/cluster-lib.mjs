@@ -118,10 +118,9 @@ export async function renderNginxConfig({ runDir, listen, serverPorts, cache }) 
 async function startPrometheus({ dir, port, targets, command = 'prometheus' }) {
   const configDir = join(dir, 'prometheus');
   await mkdir(join(configDir, 'targets'), { recursive: true });
-  const config = (await readFile(PROMETHEUS_CONFIG, 'utf8')).replace(
-    /^(\s*(?:scrape|evaluation)_interval:) 15s$/gm,
-    `$1 ${CLUSTER_SCRAPE_INTERVAL}`,
-  );
+  const config = (await readFile(PROMETHEUS_CONFIG, 'utf8'))
+    .replace(/^(\s*(?:scrape|evaluation)_interval:) 15s$/gm, `$1 ${CLUSTER_SCRAPE_INTERVAL}`)
+    .replace(/^(\s*scrape_timeout:) 10s$/m, `$1 ${CLUSTER_SCRAPE_INTERVAL}`);
   await writeFile(join(configDir, 'prometheus.yml'), config);
   await writeFile(join(configDir, 'alerts.yml'), await readFile(PROMETHEUS_ALERTS, 'utf8'));
   await writeFile(
@@ -134,7 +133,7 @@ async function startPrometheus({ dir, port, targets, command = 'prometheus' }) {
       `--config.file=${join(configDir, 'prometheus.yml')}`,
       `--storage.tsdb.path=${join(configDir, 'data')}`,
       `--web.listen-address=${HOST}:${port}`,
-      '--log.level=warn',
+      '--log.level=error',
     ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );

@@ -19,7 +19,8 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await cluster.stop();
+  // Undefined when the start failed (it cleaned up after itself).
+  await (cluster as Cluster | undefined)?.stop();
 });
 
 interface Target {
