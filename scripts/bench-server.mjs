@@ -124,22 +124,31 @@ async function measureInRounds(runs) {
   }));
 }
 
-// Metrics on (the operators' listener open, as in production with OPS_PORT) and off.
-const server = await startBuiltServer({ root, port, dataDir, env: { OPS_PORT: String(opsPort) } });
-const bareServer = await startBuiltServer({
-  root,
-  port: bareServerPort,
-  dataDir: bareDataDir,
-  env: { OPS_PORT: 'off' },
-});
-// Prometheus scrapes every 15 s; once a second here, so its cost shows if it has any.
-const scraping = setInterval(() => {
-  fetch(`http://127.0.0.1:${opsPort}/metrics`).then(
-    (response) => response.arrayBuffer(),
-    () => undefined,
-  );
-}, 1_000);
+// Metrics on (the operators' listener open, as in production with OPS_PORT) and off. Seeding a
+// fresh database takes a while on a busy machine: a few minutes' patience.
+const started = [];
+const startServer = async (settings) => {
+  const child = await startBuiltServer({ root, timeoutMs: 300_000, ...settings });
+  started.push([child, settings.dataDir]);
+  return child;
+};
+let scraping;
+let server;
+let bareServer;
 try {
+  server = await startServer({ port, dataDir, env: { OPS_PORT: String(opsPort) } });
+  bareServer = await startServer({
+    port: bareServerPort,
+    dataDir: bareDataDir,
+    env: { OPS_PORT: 'off' },
+  });
+  // Prometheus scrapes every 15 s; once a second here, so its cost shows if it has any.
+  scraping = setInterval(() => {
+    fetch(`http://127.0.0.1:${opsPort}/metrics`).then(
+      (response) => response.arrayBuffer(),
+      () => undefined,
+    );
+  }, 1_000);
   // Warm up: the first request of each page renders it and resizes its images.
   for (const [, path] of TARGETS) {
     const html = await (await fetch(`${origin}${path}`)).text();
@@ -207,10 +216,7 @@ try {
   console.log(costLines.join('\n'));
 } finally {
   clearInterval(scraping);
-  for (const [child, dir] of [
-    [server, dataDir],
-    [bareServer, bareDataDir],
-  ]) {
+  for (const [child, dir] of started) {
     const exited = once(child, 'exit');
     const stopping = performance.now();
     child.kill();
@@ -218,4 +224,5 @@ try {
     console.error(`server stopped in ${Math.round(performance.now() - stopping)} ms`);
     await rm(dir, { recursive: true, force: true });
   }
+  for (const dir of [dataDir, bareDataDir]) await rm(dir, { recursive: true, force: true });
 }

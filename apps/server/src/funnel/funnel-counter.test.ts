@@ -3,6 +3,8 @@ import type { Db } from '../db/database.ts';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { openTestDatabase, type TestDatabase } from '../test-support/test-database.ts';
 import { createFunnelCounter, type FunnelCount } from './funnel-counter.ts';
+import { addDays } from './funnel-days.ts';
+import { removeFunnelDaysBefore } from './funnel-repository.ts';
 
 /** Counts written by the counter: added to what is stored, never lost to a failed write. */
 const DAY = new Date('2026-06-01T04:00:00Z');
@@ -118,5 +120,29 @@ describe('the funnel counter', () => {
     counter.count(VIEW);
     expect(dropped).toEqual(['overflow']);
     await counter.stop();
+  });
+
+  it('keeps 400 days: the periodic work removes older days, and only those', async () => {
+    const today = '2026-06-01';
+    const rows = [-401, -400, -399, 0].map((back) => ({
+      day: addDays(today, back),
+      kind: 'goods' as const,
+      item_id: VIEW.id,
+      channel: 'weibo' as const,
+      event: 'link_copied' as const,
+      count: 1,
+    }));
+    await data.db.insertInto('share_funnel_days').values(rows).execute();
+    const removed = await removeFunnelDaysBefore(data.db, addDays(today, -400));
+    expect(removed).toBe(1);
+    const left = await data.db
+      .selectFrom('share_funnel_days')
+      .select('day')
+      .where('channel', '=', 'weibo')
+      .where('event', '=', 'link_copied')
+      .where('day', '<=', today)
+      .orderBy('day')
+      .execute();
+    expect(left.map((row) => row.day)).toEqual(['2025-04-27', '2025-04-28', '2026-06-01']);
   });
 });
