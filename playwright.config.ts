@@ -7,6 +7,8 @@ import { defineConfig, devices } from '@playwright/test';
  * driven in Debian's Chromium with an iPhone and an Android profile. Never a downloaded browser.
  */
 const port = Number(process.env.E2E_PORT ?? 18080);
+/** The server's operators' listener (OPS_PORT), next to the suite's ports: the funnel spec reads it. */
+export const E2E_OPS_PORT = port + 50;
 // The server starts on a fresh database, seeded with the demo data, on every run.
 const dataDir = join(tmpdir(), `guquan-e2e-data-${port}`);
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -48,7 +50,13 @@ export default defineConfig({
   webServer: {
     command: `rm -rf '${dataDir}' && node apps/server/dist/server.js`,
     url: `http://127.0.0.1:${port}/anime_merch_web/api/v1/health`,
-    env: { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir },
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      OPS_PORT: String(E2E_OPS_PORT),
+    },
     reuseExistingServer: false,
     timeout: 60_000,
   },

@@ -2,7 +2,9 @@
 // floor of what a request costs), the three share pages, the privacy policy and the website, each
 // as a ratio of /health; then the share pages again at 64 connections (p99); then what one-off
 // pages cost (server CPU per request, as a ratio of a cached page) and a hot share page's p99 at
-// 64 connections while a flood of one-off pages runs at 64 more (target: at most 100 ms).
+// 64 connections while a flood of one-off pages runs at 64 more (target: at most 100 ms); then
+// what the metrics cost: the share pages on this server (metrics on: its operators' listener is
+// open and scraped every second) and on a second one with them off, round after round.
 //
 //   npm run build && npm run bench:server [-- --duration 10] [-- --connections 16]
 //   npm run bench:server -- --smoke    a few seconds: every page answers, nothing is measured
@@ -103,13 +105,17 @@ const ONE_OFF_PAGES = [
 ];
 
 const port = await freePort();
+const opsPort = await freePort();
+const bareServerPort = await freePort();
 const origin = `http://127.0.0.1:${port}`;
+const bareOrigin = `http://127.0.0.1:${bareServerPort}`;
 const dataDir = await mkdtemp(join(tmpdir(), 'guquan-bench-server-'));
+const bareDataDir = await mkdtemp(join(tmpdir(), 'guquan-bench-server-bare-'));
 
 /** One load run against one path; fails on any answer that is not 2xx. */
-async function load(path, clients, seconds, { timeouts = 'fail' } = {}) {
+async function load(path, clients, seconds, { timeouts = 'fail', on = origin } = {}) {
   const result = await autocannon({
-    url: `${origin}${path}`,
+    url: `${on}${path}`,
     connections: clients,
     duration: seconds,
     // Uncompressed unless --compressed: autocannon's HTTP parser stalls on answers compressed as
@@ -191,11 +197,13 @@ const median = (numbers) => [...numbers].sort((a, b) => a - b)[Math.floor(number
 async function measureInRounds(runs) {
   const slice = smoke ? duration : 2;
   const rounds = Math.max(1, Math.round(duration / slice));
-  const totals = runs.map(() => ({ requests: 0, seconds: 0, p99s: [] }));
+  const totals = runs.map(() => ({ requests: 0, seconds: 0, cpuMs: 0, p99s: [] }));
   for (let round = 0; round < rounds; round += 1) {
     for (const [index, run] of runs.entries()) {
-      const result = await load(run.path, run.clients, slice);
+      const cpuBefore = run.pid === undefined ? 0 : await cpuMs(run.pid);
+      const result = await load(run.path, run.clients, slice, { on: run.origin ?? origin });
       const total = totals[index];
+      if (run.pid !== undefined) total.cpuMs += (await cpuMs(run.pid)) - cpuBefore;
       total.requests += result.requests;
       total.seconds += result.seconds;
       total.p99s.push(result.p99);
@@ -205,6 +213,8 @@ async function measureInRounds(runs) {
   return totals.map((total) => ({
     rate: total.requests / total.seconds,
     p99: total.requests === 0 ? `> ${slice * 1000}` : median(total.p99s),
+    // The server's own CPU per answer (ms): what the metrics add, whatever else the machine does.
+    cpuPerRequest: total.requests === 0 ? 0 : total.cpuMs / total.requests,
   }));
 }
 
@@ -233,8 +243,65 @@ async function measureEveryPath() {
   console.log(lines.join('\n'));
 }
 
-const server = await startBuiltServer({ root, port, dataDir });
+/**
+ * What the metrics cost: each share page on the server with metrics on (its operators' listener
+ * open, as in production with OPS_PORT, scraped every second) and on one with them off, in turn,
+ * in the same rounds.
+ */
+async function measureMetricsCost(server, bareServer) {
+  const shares = TARGETS.filter(([, , share]) => share);
+  for (const [, path] of shares) {
+    await (await fetch(`${bareOrigin}${path}`)).text();
+    if (!smoke) await load(path, connections, 1, { on: bareOrigin });
+  }
+  const cost = await measureInRounds(
+    shares.flatMap(([, path]) => [
+      { path, clients: connections, origin, pid: server.pid },
+      { path, clients: connections, origin: bareOrigin, pid: bareServer.pid },
+    ]),
+  );
+  const percent = (on, off) => `${(((off - on) / off) * 100).toFixed(1)}%`;
+  const metrics = await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text();
+  if (!metrics.includes('guquan_http_request_duration_seconds_count'))
+    throw new Error('the server with metrics on exported none');
+  console.log(
+    [
+      '',
+      `What the metrics cost (${connections} conn., /metrics scraped every second; target: share pages lose at most 5% of req/s):`,
+      // A server using all of a core answers 1/CPU-per-request: the CPU measure is the req/s it
+      // loses, and unlike req/s it holds on a machine that is busy with other work.
+      '| share page | req/s on | req/s off | fewer req/s | server CPU per request on | off | req/s lost at full CPU |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+      ...shares.map(([name], index) => {
+        const on = cost[index * 2];
+        const off = cost[index * 2 + 1];
+        const onRate = on?.rate ?? 0;
+        const offRate = off?.rate ?? 1;
+        const onCpu = on?.cpuPerRequest ?? 0;
+        const offCpu = off?.cpuPerRequest ?? 1;
+        return `| ${name} | ${Math.round(onRate)} | ${Math.round(offRate)} | ${percent(onRate, offRate)} | ${Math.round(onCpu * 1000)} µs | ${Math.round(offCpu * 1000)} µs | ${percent(offCpu, onCpu)} |`;
+      }),
+    ].join('\n'),
+  );
+}
+
+// Seeding a fresh database takes a while on a busy machine: a few minutes' patience.
+const started = [];
+const startServer = async (settings) => {
+  const child = await startBuiltServer({ root, timeoutMs: 300_000, ...settings });
+  started.push([child, settings.dataDir]);
+  return child;
+};
+let scraping;
 try {
+  const server = await startServer({ port, dataDir, env: { OPS_PORT: String(opsPort) } });
+  // Prometheus scrapes every 15 s; once a second here, so its cost shows if it has any.
+  scraping = setInterval(() => {
+    fetch(`http://127.0.0.1:${opsPort}/metrics`).then(
+      (response) => response.arrayBuffer(),
+      () => undefined,
+    );
+  }, 1_000);
   // Warm up: the first request of each page renders it and resizes its images.
   for (const [, path] of TARGETS) {
     const html = await (await fetch(`${origin}${path}`)).text();
@@ -285,11 +352,23 @@ try {
       `| during the flood | ${Math.round(hot.requests / hot.seconds)} | ${hot.p99} ms |`,
     ].join('\n'),
   );
+
+  if (values.only !== 'one-off') {
+    const bareServer = await startServer({
+      port: bareServerPort,
+      dataDir: bareDataDir,
+      env: { OPS_PORT: 'off' },
+    });
+    await measureMetricsCost(server, bareServer);
+  }
 } finally {
-  const exited = once(server, 'exit');
-  const stopping = performance.now();
-  server.kill();
-  await exited;
-  console.error(`server stopped in ${Math.round(performance.now() - stopping)} ms`);
-  await rm(dataDir, { recursive: true, force: true });
+  clearInterval(scraping);
+  for (const [child] of started) {
+    const exited = once(child, 'exit');
+    const stopping = performance.now();
+    child.kill();
+    await exited;
+    console.error(`server stopped in ${Math.round(performance.now() - stopping)} ms`);
+  }
+  for (const dir of [dataDir, bareDataDir]) await rm(dir, { recursive: true, force: true });
 }

@@ -39,6 +39,8 @@ export async function startBuiltServer({
       DATA_DIR: dataDir,
       // The link domain on the same port under another name: no second port to find free.
       LINK_ORIGIN: `http://localhost:${port}`,
+      // No operators' listener unless asked for: its demo default port may be taken.
+      OPS_PORT: 'off',
       ...env,
     },
     stdio: ['ignore', output, output],

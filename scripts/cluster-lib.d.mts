@@ -14,6 +14,8 @@ export interface ClusterServer {
   readonly child: ChildProcess;
   /** Each time it exited after it was ready, and was started again. */
   restarts: Restart[];
+  /** Its operators' listener (metrics, readiness), on the same host. */
+  opsPort: number;
 }
 
 export interface Cluster {
@@ -27,6 +29,8 @@ export interface Cluster {
   postgres: PostgresServer;
   redis: RedisServer;
   nginx: { pid: number | undefined; port: number; runDir: string };
+  /** Prometheus scraping every server's operators' listener (deploy/prometheus.yml). */
+  prometheus: { url: string; pid: number | undefined };
   /** Kills one app server at once (SIGKILL), as a crash would; its supervisor restarts it. */
   killServer: (index: number) => Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Stops nginx, the servers, Redis and PostgreSQL, and removes the temp dir. */
@@ -54,6 +58,8 @@ export interface StartClusterOptions {
   nginx?: string;
   /** How restarts of a server that exited are spaced (default RESTART_BACKOFF). */
   restartBackoff?: Backoff;
+  /** The prometheus binary (default from PATH). */
+  prometheus?: string;
 }
 
 export function startCluster(options?: StartClusterOptions): Promise<Cluster>;

@@ -1,5 +1,5 @@
-// The production-shaped cluster on one machine: PostgreSQL, Redis, INSTANCES app servers and nginx
-// in front (deploy/nginx.conf.template). `npm run cluster` (cluster.mjs), the cluster tests and
+// The production-shaped cluster on one machine: PostgreSQL, Redis, INSTANCES app servers, nginx
+// in front (deploy/nginx.conf.template) and Prometheus scraping the servers (deploy/prometheus.yml). `npm run cluster` (cluster.mjs), the cluster tests and
 // `npm run bench:cluster` start it with startCluster(); types in cluster-lib.d.mts.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -20,6 +20,10 @@ const ASSETS_DIR = join(ROOT, 'apps/web/dist/client/assets');
 const NGINX_TEMPLATE = join(ROOT, 'deploy/nginx.conf.template');
 // The servers' own 503 page and body, written by the build (apps/server/src/http/unavailable-page.ts).
 const ERRORS_DIR = join(ROOT, 'apps/web/dist/errors');
+const PROMETHEUS_CONFIG = join(ROOT, 'deploy/prometheus.yml');
+const PROMETHEUS_ALERTS = join(ROOT, 'deploy/alerts.yml');
+/** Scrapes this often here (15 s in deploy/), so a killed server shows as down within seconds. */
+const CLUSTER_SCRAPE_INTERVAL = '2s';
 export const HEALTH_PATH = '/anime_merch_web/api/v1/health';
 const READY_TIMEOUT_MS = 60_000;
 
@@ -106,6 +110,9 @@ function serverEnv(base, settings) {
     APP_MODE: base.APP_MODE ?? 'demo',
     HOST,
     PORT: String(settings.port),
+    // The operators' listener (metrics, readiness), scraped by the cluster's Prometheus.
+    OPS_HOST: HOST,
+    OPS_PORT: String(settings.opsPort),
     PUBLIC_ORIGIN: base.PUBLIC_ORIGIN ?? settings.origin,
     // The app's link domain, through nginx under its own server_name (LINK_HOST in the template).
     LINK_ORIGIN: base.LINK_ORIGIN ?? settings.linkOrigin,
@@ -141,6 +148,37 @@ export async function renderNginxConfig({ runDir, listen, serverPorts, cache, li
     if (!(name in values)) throw new Error(`nginx.conf.template: unknown placeholder ${match}`);
     return values[name];
   });
+}
+
+/**
+ * Prometheus as a child, on deploy/prometheus.yml and alerts.yml as they are (the scrape interval
+ * shortened), scraping `targets` (host:port of each server's operators' listener).
+ */
+async function startPrometheus({ dir, port, targets, command = 'prometheus' }) {
+  const configDir = join(dir, 'prometheus');
+  await mkdir(join(configDir, 'targets'), { recursive: true });
+  const config = (await readFile(PROMETHEUS_CONFIG, 'utf8'))
+    .replace(/^(\s*(?:scrape|evaluation)_interval:) 15s$/gm, `$1 ${CLUSTER_SCRAPE_INTERVAL}`)
+    .replace(/^(\s*scrape_timeout:) 10s$/m, `$1 ${CLUSTER_SCRAPE_INTERVAL}`);
+  await writeFile(join(configDir, 'prometheus.yml'), config);
+  await writeFile(join(configDir, 'alerts.yml'), await readFile(PROMETHEUS_ALERTS, 'utf8'));
+  await writeFile(
+    join(configDir, 'targets', 'guquan-web.json'),
+    `${JSON.stringify([{ targets, labels: { cluster: 'npm run cluster' } }], null, 2)}\n`,
+  );
+  const child = spawn(
+    command,
+    [
+      `--config.file=${join(configDir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${join(configDir, 'data')}`,
+      `--web.listen-address=${HOST}:${port}`,
+      '--log.level=error',
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const url = `http://${HOST}:${port}`;
+  await waitForHealth(`${url}/-/ready`, child, 'Prometheus');
+  return { url, port, child, pid: child.pid };
 }
 
 /**
@@ -191,8 +229,10 @@ export async function startCluster(options = {}) {
     const servers = [];
     for (let index = 0; index < instances; index += 1) {
       const port = await pickPort(ports ?? 0);
+      const opsPort = await pickPort(ports ?? 0);
       const env = serverEnv(serversEnv, {
         port,
+        opsPort,
         origin,
         linkOrigin,
         databaseUrl: postgres.url(),
@@ -215,6 +255,7 @@ export async function startCluster(options = {}) {
       const server = {
         index,
         port,
+        opsPort,
         get child() {
           return supervisor.child;
         },
@@ -231,7 +272,9 @@ export async function startCluster(options = {}) {
         `app server ${index + 1}`,
       );
       supervisor.watch();
-      log(`app server ${index + 1} on ${HOST}:${port} (pid ${supervisor.child.pid})`);
+      log(
+        `app server ${index + 1} on ${HOST}:${port}, operators on ${HOST}:${opsPort} (pid ${supervisor.child.pid})`,
+      );
     }
 
     const config = await renderNginxConfig({
@@ -253,6 +296,15 @@ export async function startCluster(options = {}) {
     await waitForHealth(`${origin}${HEALTH_PATH}`, nginx, 'nginx');
     log(`nginx on ${origin} (pid ${nginx.pid})`);
 
+    const prometheus = await startPrometheus({
+      dir,
+      port: await pickPort(ports ?? 0),
+      targets: servers.map((server) => `${HOST}:${server.opsPort}`),
+      ...(options.prometheus ? { command: options.prometheus } : {}),
+    });
+    stack.push(() => stopChild(prometheus.child));
+    log(`Prometheus on ${prometheus.url} (pid ${prometheus.pid})`);
+
     let stopping;
     return {
       origin,
@@ -262,6 +314,7 @@ export async function startCluster(options = {}) {
       postgres,
       redis,
       nginx: { pid: nginx.pid, port: nginxPort, runDir },
+      prometheus: { url: prometheus.url, pid: prometheus.pid },
       /**
        * Kills one app server at once (SIGKILL), as a crash would, and gives how it ended; its
        * supervisor starts it again.

@@ -1,6 +1,6 @@
 // `npm run cluster`: the production-shaped cluster on one machine (see README, "Running it for
-// real"): a throwaway PostgreSQL and Redis, INSTANCES app servers (default 2) and nginx in front
-// on PORT (default 8080). Needs a build (`npm run build`). Ctrl-C, or SIGTERM to the process
+// real"): a throwaway PostgreSQL and Redis, INSTANCES app servers (default 2), nginx in front
+// on PORT (default 8080) and Prometheus scraping the servers. Needs a build (`npm run build`). Ctrl-C, or SIGTERM to the process
 // group, stops everything it started.
 //
 //   PORT=8080 INSTANCES=2 NGINX_CACHE=on npm run cluster
@@ -30,7 +30,7 @@ let stopping = false;
 async function shutDown(signal) {
   if (stopping) return;
   stopping = true;
-  console.log(`\n${signal}: stopping nginx, the app servers, Redis and PostgreSQL…`);
+  console.log(`\n${signal}: stopping Prometheus, nginx, the app servers, Redis and PostgreSQL…`);
   // A start in progress finishes (or fails and cleans up) first, then everything is stopped.
   await starting?.then(
     (cluster) => cluster.stop(),
@@ -60,7 +60,9 @@ try {
     console.log(
       `\n谷圈 web cluster ready: ${cluster.origin}/anime_merch_web/website ` +
         `(${instances} app servers behind nginx; Ctrl-C stops everything)\n` +
-        `  the app's link domain: ${cluster.linkOrigin}/`,
+        `  the app's link domain: ${cluster.linkOrigin}/\n` +
+        `  Prometheus: ${cluster.prometheus.url}/targets (alerts: ${cluster.prometheus.url}/alerts); ` +
+        `operators' pages: ${cluster.servers.map((server) => `http://127.0.0.1:${server.opsPort}/funnel`).join(', ')}`,
     );
   }
 } catch (error) {

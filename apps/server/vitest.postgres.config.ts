@@ -22,6 +22,8 @@ export default defineConfig({
       'src/account-deletion/sms-sender.test.ts',
       'src/demo/demo-sms-sender.test.ts',
       'src/plugins/periodic-work.test.ts',
+      'src/operations/prometheus-config.test.ts',
+      'src/http/request-id.test.ts',
     ],
     env: { TEST_DATABASE: 'postgres' },
     globalSetup: ['src/test-support/postgres-global-setup.ts'],

@@ -1,5 +1,5 @@
 import compress from '@fastify/compress';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import {
   serializerCompiler,
   validatorCompiler,
@@ -35,12 +35,18 @@ import {
 } from './account-deletion/deletion-job.ts';
 import { deletionLosses } from './account-deletion/deletion-losses.ts';
 import { cancelPendingRequest } from './account-deletion/deletion-requests.ts';
-import { deliverQueuedTexts, TEXT_OUTBOX_INTERVAL_MS } from './account-deletion/text-outbox.ts';
+import {
+  deliverQueuedTexts,
+  outboxBacklog,
+  TEXT_OUTBOX_INTERVAL_MS,
+} from './account-deletion/text-outbox.ts';
 import { aliyunSmsSender, type SmsSender } from './account-deletion/sms-sender.ts';
 import { sessionRoutes } from './auth/session-routes.ts';
 import type { DemoMode } from './demo/demo-mode.ts';
 import type { SeedOptions } from './demo/seed/seed.ts';
 import { createShareReader, shareRepositories } from './shares/share-reader.ts';
+import { sql } from 'kysely';
+import { FUNNEL_RETENTION_DAYS } from '@guquan/contract/funnel-events';
 import { sendApiError } from './http/api-error.ts';
 import { apiRoute } from './http/api-paths.ts';
 import { handleClientError } from './http/client-errors.ts';
@@ -59,10 +65,21 @@ import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { schedulePeriodicWork } from './plugins/periodic-work.ts';
 import { registerStaticAssets } from './plugins/static-assets.ts';
 import { healthRoutes } from './health/health-routes.ts';
+import { loggerOptions, logOneLinePerRequest } from './http/logging.ts';
+import { REQUEST_ID_HEADER, requestIdGenerator } from './http/request-id.ts';
+import { createFunnelCounter } from './funnel/funnel-counter.ts';
+import { addDays, funnelDayOf } from './funnel/funnel-days.ts';
+import { removeFunnelDaysBefore } from './funnel/funnel-repository.ts';
+import { funnelRoutes } from './funnel/funnel-routes.ts';
+import { funnelVisitors, type FunnelVisitors } from './funnel/funnel-visitors.ts';
+import { createMetrics, instrumentRequests, type Metrics } from './operations/metrics.ts';
+import { attachOperations } from './operations/operations.ts';
+import { createReadiness } from './operations/readiness.ts';
+import { requestRouteLabel } from './operations/route-label.ts';
 import { credentialCache } from './wechat/credential-cache.ts';
 import { weChatApi } from './wechat/wechat-api.ts';
 import { weChatRoutes } from './wechat/wechat-routes.ts';
-import { UNCOUNTED, type CountAppLinkEvent } from './app-links/app-link-events.ts';
+import type { CountAppLinkEvent } from './app-links/app-link-events.ts';
 import { handoffRoutes } from './app-links/handoff-routes.ts';
 import { registerLinkDomain } from './app-links/link-domain.ts';
 
@@ -73,8 +90,9 @@ export interface AppOptions {
   webBuild?: WebBuild;
   /** false silences the logger (tests). */
   logger?: boolean;
-  /** Where log lines go instead of stdout (tests read them). */
+  /** Where log lines go instead of stdout (tests read them): JSON lines, or readable with `prettyLogs`. */
   logStream?: { write(line: string): void };
+  prettyLogs?: boolean;
   /** How the first start seeds an empty database (tests draw small images). */
   seed?: SeedOptions;
   /** Replaces the SMS sender of the mode (tests: a failing provider). */
@@ -107,6 +125,7 @@ async function openData(
   config: Config,
   demo: DemoMode | undefined,
   seed: SeedOptions,
+  metrics: Metrics | undefined,
 ): Promise<{ db: Db; phones: PhoneProtection }> {
   const paths = configuredPaths(config);
   const phones = await loadPhoneProtection(config.phoneKeys, paths.phoneKey);
@@ -114,6 +133,21 @@ async function openData(
     onConnectionError: (error) => {
       app.log.warn({ err: error }, 'a database connection broke; the pool replaces it');
     },
+    ...(metrics
+      ? {
+          onQueryError: metrics.database.queryFailed,
+          onPool: (pool, size) => {
+            metrics.watch({
+              pool: () => ({
+                size,
+                total: pool.totalCount,
+                idle: pool.idleCount,
+                waiting: pool.waitingCount,
+              }),
+            });
+          },
+        }
+      : {}),
   });
   app.addHook('onClose', () => db.destroy());
   await migrateToLatest(db, { phones });
@@ -144,15 +178,23 @@ function requireSmsConfig(config: Config) {
  * the page routes last, as their wildcard takes what is left.
  */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  const logger =
+    options.logger === false
+      ? false
+      : await loggerOptions(
+          config,
+          options.logStream
+            ? { stream: options.logStream, pretty: options.prettyLogs === true }
+            : undefined,
+        );
+  const prettyLogs =
+    logger !== false &&
+    (options.logStream ? options.prettyLogs === true : config.logFormat === 'pretty');
   const app = Fastify({
-    logger:
-      options.logger === false
-        ? false
-        : {
-            level: config.logLevel,
-            redact: ['req.headers.authorization', 'req.headers.cookie'],
-            ...(options.logStream ? { stream: options.logStream } : {}),
-          },
+    logger,
+    // Readable logs say one line per request (logOneLinePerRequest) instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: prettyLogs }),
+    genReqId: requestIdGenerator(config.trustProxy),
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     ...serverTimeoutOptions(options.timeouts ?? SERVER_TIMEOUTS),
@@ -172,6 +214,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Every answer names its request, so a report can be matched to the logs.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
+  if (prettyLogs) logOneLinePerRequest(app);
+  // Metrics exist where someone can read them: with the operators' listener.
+  const metrics = config.ops ? createMetrics({ version: packageJson.version }) : undefined;
 
   const demo = await loadDemoMode(config);
   // Apple's roots first: a production server without them stops here, before opening anything.
@@ -183,7 +233,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     onlineChecks: config.mode === 'production',
   });
   const build = options.webBuild ?? (await loadWebBuild(config.webDistDir));
-  const { db, phones } = await openData(app, config, demo, options.seed ?? {});
+  const { db, phones } = await openData(app, config, demo, options.seed ?? {}, metrics);
   // Which version and build run is the operators' to know: in the log at start, never in a public
   // answer (health/health-routes.ts). The uptime is the process's (its start time).
   app.addHook('onListen', (done) => {
@@ -203,15 +253,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   schedulePeriodicWork(app, {
     name: 'the account deletion job',
     intervalMs: DELETION_JOB_INTERVAL_MS,
-    run: () =>
-      runAccountDeletionJobAlone(db, config.database.engine, {
+    run: async () => {
+      const run = await runAccountDeletionJobAlone(db, config.database.engine, {
         paths,
         sms,
         phones,
         log: (message, details) => {
           app.log.warn(details, message);
         },
-      }),
+      });
+      if (run.ran) metrics?.deletionJob.succeeded(new Date(), run.value.deleted);
+    },
   });
 
   // Texts owed to users (the deletion notice) are retried sooner than the hourly job runs.
@@ -229,9 +281,39 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       }),
   });
 
+  // The share funnel: sums in memory, written once a second and when the server closes.
+  const funnelCounter = createFunnelCounter({
+    db,
+    ...(metrics ? { observer: metrics.funnel } : {}),
+    log: (message, details) => {
+      app.log.warn(details, message);
+    },
+  });
+  app.addHook('onReady', () => {
+    funnelCounter.start();
+    return Promise.resolve();
+  });
+  // After the server stopped taking requests (Fastify closes it first), before the database goes.
+  app.addHook('onClose', () => funnelCounter.stop());
+  const visitors: FunnelVisitors = funnelVisitors(funnelCounter, (userAgent) =>
+    build.renderer.shareChannel(userAgent),
+  );
+  // Daily rows older than 400 days go (any server may do it: deleting twice deletes nothing).
+  schedulePeriodicWork(app, {
+    name: 'removing old share-funnel days',
+    intervalMs: DELETION_JOB_INTERVAL_MS,
+    run: () => removeFunnelDaysBefore(db, addDays(funnelDayOf(new Date()), -FUNNEL_RETENTION_DAYS)),
+  });
+
   await registerSecurityHeaders(app, config.mode);
-  // TODO(share funnel, i21): count these with the funnel's server-side counter once it lands.
-  const countAppLinkEvent = options.countAppLinkEvent ?? UNCOUNTED;
+  // Link fallbacks and handoffs are steps of the share funnel: counted with the pages' own events.
+  const countAppLinkEvent: CountAppLinkEvent =
+    options.countAppLinkEvent ??
+    ((event, kind, item) => {
+      if (!kind || !item) return;
+      const channel = visitors.channelOfVisitor(item.userAgent);
+      if (channel) visitors.countFunnelEvent({ event, kind, id: item.id, channel });
+    });
   // The app's link domain takes its requests before any route of the site sees them.
   registerLinkDomain(app, {
     appLinks: config.appLinks,
@@ -245,13 +327,38 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   installErrorHandling(app);
   answerUnavailableWhileClosing(app);
-  await registerRateLimits(app, config.redisUrl);
+  const rateLimits = await registerRateLimits(app, config.redisUrl, {
+    ...(metrics
+      ? {
+          onRefused: (request) => {
+            metrics.http.rateLimitRefusals.inc({ route: request.routeOptions.url ?? 'unmatched' });
+          },
+        }
+      : {}),
+  });
+  if (metrics) {
+    instrumentRequests(app, metrics, requestRouteLabel(build.renderer.staticPagePaths()));
+    metrics.watch({
+      ...(rateLimits.redisUp ? { redisUp: rateLimits.redisUp } : {}),
+      outbox: () => outboxBacklog(db, new Date()),
+    });
+  }
   await registerStaticAssets(app, build.assetsDir);
   await registerOpenApi(app);
 
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
+      await api.register(funnelRoutes, {
+        visitors,
+        ...(metrics
+          ? {
+              onBot: (events: number) => {
+                metrics.funnel.dropped('bot', events);
+              },
+            }
+          : {}),
+      });
       await api.register(shareRoutes, { shares });
       await api.register(sessionRoutes, { sessions });
       await api.register(membershipRoutes, { sessions, membership });
@@ -315,6 +422,21 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     wechat: config.wechat !== null,
     ...(options.renderBudget ? { renderBudget: options.renderBudget } : {}),
     linkOrigin: config.appLinks.origin,
+    ...(metrics ? { observer: metrics.pages } : {}),
   });
+
+  if (config.ops && metrics) {
+    const readiness = createReadiness({
+      database: () => sql`select 1`.execute(db),
+      ...(rateLimits.redisUp ? { redisUp: rateLimits.redisUp } : {}),
+    });
+    await attachOperations(app, {
+      metrics,
+      readiness,
+      db,
+      publicOrigin: config.publicOrigin,
+      logger: app.log.child({ listener: 'operators' }),
+    });
+  }
   return app;
 }

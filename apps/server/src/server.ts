@@ -5,6 +5,7 @@ import { DatabaseConnectionError } from './db/database.ts';
 import { listenAlsoOn } from './http/extra-listener.ts';
 import { MigrationError } from './db/migrations.ts';
 import { WebBuildMissingError } from './pages/web-build.ts';
+import { operationsOf } from './operations/operations.ts';
 
 /** Starts the server: read the configuration, build the app, listen, and close gracefully. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -39,13 +40,34 @@ async function main(): Promise<void> {
     const link = await listenAlsoOn(app, { host: config.host, port: linkPort });
     closeLink = link.close;
   }
+  // The operators' listener: metrics, readiness and the funnel page, never on the public port.
+  const ops = operationsOf(app);
+  let opsUrl: string | undefined;
+  if (ops && config.ops) {
+    try {
+      await ops.listen({ host: config.ops.host, port: config.ops.port });
+    } catch (error) {
+      await Promise.all([closeLink?.(), app.close()]);
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ConfigError(
+        `Invalid configuration:\n  OPS_PORT: the operators' listener cannot listen on ${config.ops.host}:${config.ops.port} (${reason}); set OPS_PORT to a free port, or to off`,
+      );
+    }
+    const address = ops.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.ops.port;
+    const host = config.ops.host.includes(':') ? `[${config.ops.host}]` : config.ops.host;
+    opsUrl = `http://${host}:${port}/funnel`;
+  }
   app.log.info(
     {
       mode: config.mode,
       url: `${config.publicOrigin}/anime_merch_web/website`,
       linkOrigin: config.appLinks.origin,
+      ...(opsUrl ? { operators: opsUrl } : {}),
     },
-    '谷圈 web is ready',
+    opsUrl
+      ? `谷圈 web is ready at ${config.publicOrigin}/anime_merch_web/website (operators: ${opsUrl})`
+      : `谷圈 web is ready at ${config.publicOrigin}/anime_merch_web/website`,
   );
 }
 

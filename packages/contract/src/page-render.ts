@@ -1,3 +1,4 @@
+import type { ShareChannel } from './funnel-events.ts';
 import type { Language } from './language.ts';
 import type { LanguageAlternate } from './search-pages.ts';
 import type { ShareResult } from './share.ts';
@@ -111,4 +112,6 @@ export interface PageRenderModule {
    * for the sitemap: the website and each legal document's current version.
    */
   indexedPagePaths(): string[];
+  /** The share funnel's channel of a User-Agent (decision 18): WeChat, QQ, …, Safari, Chrome. */
+  shareChannel(userAgent: string | undefined): ShareChannel;
 }

@@ -167,3 +167,21 @@ export async function purgeFinishedTexts(db: Kysely<Database>, now: Date): Promi
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** The texts still owed (not sent, not given up) and how long the oldest has waited. */
+export async function outboxBacklog(
+  db: Kysely<Database>,
+  now: Date,
+): Promise<{ backlog: number; oldestAgeSeconds: number }> {
+  const row = await db
+    .selectFrom('text_outbox')
+    .select((eb) => [eb.fn.countAll<number>().as('backlog'), eb.fn.min('queued_at').as('oldest')])
+    .where('sent_at', 'is', null)
+    .where('failed_at', 'is', null)
+    .executeTakeFirst();
+  const oldest = row?.oldest ? Date.parse(row.oldest) : undefined;
+  return {
+    backlog: row?.backlog ?? 0,
+    oldestAgeSeconds: oldest === undefined ? 0 : Math.max(0, (now.getTime() - oldest) / 1000),
+  };
+}

@@ -7,7 +7,15 @@ import type { ShareKind } from '@guquan/contract/share-paths';
  */
 export type AppLinkEvent = 'link_fallback' | 'handoff_minted' | 'handoff_claimed';
 
-export type CountAppLinkEvent = (event: AppLinkEvent, kind: ShareKind | null) => void;
+/** The item an event is about, and the User-Agent that tells its channel (never kept). */
+export interface AppLinkEventItem {
+  id: string;
+  userAgent: string | undefined;
+}
 
-/** Until the share funnel's counter is wired in (app.ts), events are not counted. */
-export const UNCOUNTED: CountAppLinkEvent = () => undefined;
+/** `item` is undefined when the event names no item (the link domain's root). */
+export type CountAppLinkEvent = (
+  event: AppLinkEvent,
+  kind: ShareKind | null,
+  item?: AppLinkEventItem,
+) => void;

@@ -78,7 +78,7 @@ export function fallbackLocation(
   url: string,
   publicOrigin: string,
   language: Language,
-): { location: string; kind: ShareKind | null } | undefined {
+): { location: string; kind: ShareKind | null; id?: string } | undefined {
   const parsed = new URL(url, 'http://link.internal');
   if (parsed.pathname === '/')
     return {
@@ -88,7 +88,8 @@ export function fallbackLocation(
   const match = /^\/([^/]+)\/([^/]*)$/.exec(parsed.pathname);
   const kind = match ? KIND_OF_SEGMENT.get(match[1] ?? '') : undefined;
   if (!match || !kind) return undefined;
-  const query = new URLSearchParams({ id: decodedSegment(match[2] ?? ''), lang: language });
+  const id = decodedSegment(match[2] ?? '');
+  const query = new URLSearchParams({ id, lang: language });
   query.set(APP_MISSING_PARAM, APP_MISSING_VALUE);
   const image =
     kind === 'goods' ? parseImageIndex(parsed.searchParams.get(IMAGE_PARAM)) : undefined;
@@ -148,7 +149,13 @@ export function registerLinkDomain(
     reply.header('x-robots-tag', NOINDEX);
     if (fallback) {
       // A link of the app's reached the web: the app is not installed here (or this is a computer).
-      countEvent('link_fallback', fallback.kind);
+      countEvent(
+        'link_fallback',
+        fallback.kind,
+        fallback.id === undefined
+          ? undefined
+          : { id: fallback.id, userAgent: request.headers['user-agent'] },
+      );
       return reply
         .code(302)
         .header('cache-control', FALLBACK_CACHE_CONTROL)

@@ -1,7 +1,12 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TEST_APP_LINKS_ENV, TEST_PHONE_ENV, TEST_SMS_ENV } from '../test-support/test-app.ts';
-import { ConfigError, loadConfig } from './env.ts';
+import {
+  PRODUCTION_APP_STORE_TEST_ENV,
+  TEST_APP_LINKS_ENV,
+  TEST_PHONE_ENV,
+  TEST_SMS_ENV,
+} from '../test-support/test-app.ts';
+import { ConfigError, DEMO_OPS_PORT, loadConfig } from './env.ts';
 
 const DIST = '/srv/web/dist';
 const DATA = '/srv/data';
@@ -237,5 +242,35 @@ describe('loadConfig', () => {
         DEFAULTS,
       ),
     ).toThrow(/an id of its own/);
+  });
+
+  it('opens the operators’ listener on loopback: by default in demo mode, only when asked in production', () => {
+    expect(loadConfig({}, DEFAULTS).ops).toEqual({ host: '127.0.0.1', port: DEMO_OPS_PORT });
+    expect(loadConfig({ OPS_PORT: '9464' }, DEFAULTS).ops).toEqual({
+      host: '127.0.0.1',
+      port: 9464,
+    });
+    expect(loadConfig({ OPS_PORT: 'off' }, DEFAULTS).ops).toBeNull();
+    const production = {
+      APP_MODE: 'production',
+      PUBLIC_ORIGIN: 'https://www.example.com',
+      ...PRODUCTION_APP_STORE_TEST_ENV,
+      ...TEST_SMS_ENV,
+      ...TEST_PHONE_ENV,
+    };
+    expect(loadConfig(production, DEFAULTS).ops).toBeNull();
+    expect(
+      loadConfig({ ...production, OPS_HOST: '10.0.0.5', OPS_PORT: '9464' }, DEFAULTS).ops,
+    ).toEqual({ host: '10.0.0.5', port: 9464 });
+    // Demo mode stays on this machine, and the listener never shares the public port.
+    expect(() => loadConfig({ OPS_HOST: '0.0.0.0' }, DEFAULTS)).toThrow(/OPS_HOST/);
+    expect(() => loadConfig({ PORT: '9000', OPS_PORT: '9000' }, DEFAULTS)).toThrow(/OPS_PORT/);
+    expect(() => loadConfig({ OPS_PORT: 'on' }, DEFAULTS)).toThrow(/OPS_PORT/);
+  });
+
+  it('logs readable lines in demo mode and JSON in production unless LOG_FORMAT says', () => {
+    expect(loadConfig({}, DEFAULTS).logFormat).toBe('pretty');
+    expect(loadConfig({ LOG_FORMAT: 'json' }, DEFAULTS).logFormat).toBe('json');
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' }, DEFAULTS)).toThrow(/LOG_FORMAT/);
   });
 });

@@ -25,6 +25,15 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Readable lines for a person at a terminal (demo), JSON lines for a log collector (production).
+  LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
+  // The operators' listener (metrics, readiness, the funnel page): never the public port.
+  OPS_HOST: z.string().min(1).default('127.0.0.1'),
+  OPS_PORT: z
+    .union([z.literal('off'), z.coerce.number().int().min(0).max(65535)], {
+      error: 'must be a port (0-65535) or off',
+    })
+    .optional(),
   PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
   WEB_DIST_DIR: z.string().min(1).optional(),
   DATA_DIR: directoryPath.optional(),
@@ -61,11 +70,27 @@ export const DEMO_BUNDLE_ID = 'com.guquan.app';
 
 export type AppMode = 'demo' | 'production';
 
+/** The operators' listener in demo mode when OPS_PORT does not say (README "Configuration"). */
+export const DEMO_OPS_PORT = 8090;
+
+/** Where the operators' listener listens (ops-app.ts), or null: none. */
+export interface OpsListenerConfig {
+  host: string;
+  port: number;
+}
+
 export interface Config {
   mode: AppMode;
   host: string;
   port: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** `pretty` (one readable line per event) or `json` (one JSON object per line). */
+  logFormat: 'pretty' | 'json';
+  /**
+   * The operators' listener: /metrics, /health/live, /health/ready and the funnel page. On by
+   * default in demo mode (DEMO_OPS_PORT), only when OPS_PORT is set in production; null when off.
+   */
+  ops: OpsListenerConfig | null;
   /** The origin the site is reached at, for absolute URLs (link previews). */
   publicOrigin: string;
   /** The web app's build: `client/` (assets, template, manifest) and `server/` (renderer). */
@@ -152,9 +177,23 @@ export function loadConfig(
         problems.push(`  ${name}: required in production (${what})`);
       }
     }
-  } else if (!LOOPBACK_HOSTS.has(values.HOST)) {
+  } else {
+    if (!LOOPBACK_HOSTS.has(values.HOST)) {
+      problems.push(
+        `  HOST: demo mode only listens on this machine (127.0.0.1, localhost or ::1), not ${values.HOST}; set APP_MODE=production to serve others`,
+      );
+    }
+    if (!LOOPBACK_HOSTS.has(values.OPS_HOST)) {
+      problems.push(
+        `  OPS_HOST: demo mode only listens on this machine (127.0.0.1, localhost or ::1), not ${values.OPS_HOST}`,
+      );
+    }
+  }
+  const opsPort =
+    values.OPS_PORT ?? (values.APP_MODE === 'demo' ? DEMO_OPS_PORT : ('off' as const));
+  if (opsPort !== 'off' && opsPort !== 0 && opsPort === values.PORT) {
     problems.push(
-      `  HOST: demo mode only listens on this machine (127.0.0.1, localhost or ::1), not ${values.HOST}; set APP_MODE=production to serve others`,
+      `  OPS_PORT: the operators' listener needs a port of its own, not PORT (${values.PORT})`,
     );
   }
   const environment = values.APPLE_ENVIRONMENT ?? 'Sandbox';
@@ -194,6 +233,8 @@ export function loadConfig(
     host: values.HOST,
     port: values.PORT,
     logLevel: values.LOG_LEVEL,
+    logFormat: values.LOG_FORMAT ?? (values.APP_MODE === 'demo' ? 'pretty' : 'json'),
+    ops: opsPort === 'off' ? null : { host: values.OPS_HOST, port: opsPort },
     publicOrigin,
     webDistDir: values.WEB_DIST_DIR ?? defaults.webDistDir,
     dataDir,

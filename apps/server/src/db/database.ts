@@ -1,5 +1,5 @@
 import Sqlite from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
@@ -14,14 +14,38 @@ export type Db = Kysely<Database>;
  * beside the server instead of failing at once; secure_delete overwrites what is deleted (a
  * deleted account, an old plain phone number) instead of leaving it in free pages of the file.
  */
-export function openSqliteDatabase(file: string): Db {
+export function openSqliteDatabase(file: string, hooks: DatabaseHooks = {}): Db {
   mkdirSync(dirname(file), { recursive: true });
   const sqlite = new Sqlite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('secure_delete = ON');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({
+    dialect: new SqliteDialect({ database: sqlite }),
+    log: queryErrorLog(hooks),
+  });
+}
+
+/** What the server watches of its database (the metrics): failed queries, the pool's counts. */
+export interface DatabaseHooks {
+  /**
+   * A connection broke (PostgreSQL restarted, a backend was terminated, the network dropped),
+   * idle in the pool or held by a request or job: the pool replaces it.
+   */
+  onConnectionError?: (error: Error) => void;
+  /** A query failed (any reason). */
+  onQueryError?: () => void;
+  /** The PostgreSQL pool, once open (its total, idle and waiting counts). */
+  onPool?: (pool: pg.Pool, size: number) => void;
+}
+
+function queryErrorLog({ onQueryError }: DatabaseHooks) {
+  return onQueryError
+    ? (event: LogEvent) => {
+        if (event.level === 'error') onQueryError();
+      }
+    : undefined;
 }
 
 /** The database could not be reached at start-up: the message names DATABASE_URL's target. */
@@ -45,14 +69,9 @@ const numericInt8: pg.CustomTypesConfig = {
         (pg.types.getTypeParser(oid, format) as unknown),
 };
 
-export interface PostgresOptions {
+export interface PostgresOptions extends DatabaseHooks {
   url: string;
   poolSize: number;
-  /**
-   * A connection broke (PostgreSQL restarted, a backend was terminated, the network dropped),
-   * idle in the pool or held by a request or job: the pool replaces it.
-   */
-  onConnectionError?: (error: Error) => void;
 }
 
 /**
@@ -93,7 +112,11 @@ export async function openPostgresDatabase(options: PostgresOptions): Promise<Db
       { cause: error },
     );
   }
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  options.onPool?.(pool, options.poolSize);
+  return new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    log: queryErrorLog(options),
+  });
 }
 
 /** A driver message never quotes the password, but a message must never leak it either. */
@@ -108,12 +131,9 @@ function withoutPassword(message: string, url: string): string {
 }
 
 /** The database the configuration names: SQLite in DATA_DIR, or PostgreSQL at DATABASE_URL. */
-export async function openDatabase(
-  config: DatabaseConfig,
-  hooks: { onConnectionError?: (error: Error) => void } = {},
-): Promise<Db> {
+export async function openDatabase(config: DatabaseConfig, hooks: DatabaseHooks = {}): Promise<Db> {
   return config.engine === 'sqlite'
-    ? openSqliteDatabase(config.file)
+    ? openSqliteDatabase(config.file, hooks)
     : openPostgresDatabase({ url: config.url, poolSize: config.poolSize, ...hooks });
 }
 

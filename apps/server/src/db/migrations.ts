@@ -19,6 +19,7 @@ import { textOutboxTable } from './migrations/0007-text-outbox.ts';
 import { weChatCredentialsTable } from './migrations/0008-wechat-credentials.ts';
 import { subscriptionGroupColumns } from './migrations/0009-subscription-group.ts';
 import { appLinkHandoffTables } from './migrations/0010-app-link-handoffs.ts';
+import { shareFunnelTable } from './migrations/0011-share-funnel.ts';
 
 /** What migrations that change data may need: the phone keys (0006 encrypts the numbers). */
 export type MigrationContext = PhoneEncryptionContext;
@@ -39,6 +40,7 @@ export function migrations(context: MigrationContext): Readonly<Record<string, M
     '0008-wechat-credentials': weChatCredentialsTable,
     '0009-subscription-group': subscriptionGroupColumns,
     '0010-app-link-handoffs': appLinkHandoffTables,
+    '0011-share-funnel': shareFunnelTable,
   };
 }
 

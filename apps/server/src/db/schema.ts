@@ -1,4 +1,6 @@
 import type { Generated } from 'kysely';
+import type { FunnelEvent, ShareChannel } from '@guquan/contract/funnel-events';
+import type { ShareKind } from '@guquan/contract/share-paths';
 
 /**
  * The database as Kysely sees it. Portable types only, so the same tables work on SQLite and
@@ -317,6 +319,18 @@ export interface AppLinkClaimsTable {
   claimed_at: string;
 }
 
+/** The share funnel's daily counts (funnel/funnel-repository.ts): no visitor's data, only sums. */
+export interface ShareFunnelDaysTable {
+  /** YYYY-MM-DD, China Standard Time. */
+  day: string;
+  kind: ShareKind;
+  /** The item's public id. */
+  item_id: string;
+  channel: ShareChannel;
+  event: FunnelEvent;
+  count: number;
+}
+
 export interface Database {
   images: ImagesTable;
   users: UsersTable;
@@ -346,4 +360,5 @@ export interface Database {
   wechat_credentials: WeChatCredentialsTable;
   app_link_handoffs: AppLinkHandoffsTable;
   app_link_claims: AppLinkClaimsTable;
+  share_funnel_days: ShareFunnelDaysTable;
 }

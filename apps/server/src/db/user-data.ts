@@ -64,6 +64,10 @@ export const USER_DATA: { readonly [T in TableName]: TableUserData<T> } = {
   app_link_handoffs: {
     noUserColumn: "a shared item's kind and public id behind a handoff code, for 14 days",
   },
+  // The share funnel's daily sums (docs/decisions/0018-share-funnel-and-operators-listener.md).
+  share_funnel_days: {
+    noUserColumn: "counts per day, share kind, item, channel and event: nobody's data",
+  },
   media_deletions: { noUserColumn: 'image files whose rows are gone, until they are removed' },
   text_outbox: {
     noUserColumn:

@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import type { ApiError } from '@guquan/contract/api-error';
 
-export function apiError(code: string, message: string): ApiError {
-  return { error: { code, message } };
+export function apiError(code: string, message: string, requestId?: string): ApiError {
+  return { error: { code, message, ...(requestId === undefined ? {} : { requestId }) } };
 }
 
 export function sendApiError(
@@ -11,5 +11,9 @@ export function sendApiError(
   code: string,
   message: string,
 ): FastifyReply {
-  return reply.code(status).header('cache-control', 'no-store').send(apiError(code, message));
+  // The request's id (request-id.ts) lets a visitor's report be found in the logs.
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .send(apiError(code, message, reply.request.id));
 }

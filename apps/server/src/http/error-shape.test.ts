@@ -4,9 +4,25 @@ import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import { listenOnLoopback, parseRawResponse, rawExchange } from '../test-support/raw-http.ts';
 import { buildTestApp } from '../test-support/test-app.ts';
 
-/** Exactly the one error shape: `{ error: { code, message } }`, nothing else. */
+/**
+ * Exactly the one error shape: `{ error: { code, message } }` and, once a request exists (not
+ * for what Node's parser refuses first), its `requestId`; nothing else.
+ */
 function expectOurShape(body: unknown, code: string): void {
-  expect(body).toEqual({ error: { code, message: expect.any(String) as string } });
+  const hasId =
+    typeof body === 'object' &&
+    body !== null &&
+    'error' in body &&
+    typeof body.error === 'object' &&
+    body.error !== null &&
+    'requestId' in body.error;
+  expect(body).toEqual({
+    error: {
+      code,
+      message: expect.any(String) as string,
+      ...(hasId ? { requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) as string } : {}),
+    },
+  });
 }
 
 let app: FastifyInstance;

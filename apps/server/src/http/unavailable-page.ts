@@ -14,9 +14,10 @@ export const UNAVAILABLE_ERROR = {
 
 /**
  * The page a visitor sees: plain HTML in both languages, without scripts or anything that needs
- * the database or the web build, and a link to try again.
+ * the database or the web build, and a link to try again. A server's carries the request's id
+ * (request-id.ts), so a visitor's report can be found in the logs; nginx's has none.
  */
-export const UNAVAILABLE_PAGE = `<!doctype html>
+const unavailablePage = (requestId?: string) => `<!doctype html>
 <html lang="zh-CN">
 <head>
 <meta charset="utf-8">
@@ -30,17 +31,24 @@ export const UNAVAILABLE_PAGE = `<!doctype html>
 <p>服务正在恢复，请稍后再试。</p>
 <p lang="en">This page is briefly unavailable. Please try again in a moment.</p>
 <p><a href="">重试 · Try again</a></p>
-</main>
+${requestId === undefined ? '' : referenceLine(requestId)}</main>
 </body>
 </html>
 `;
+
+function referenceLine(requestId: string): string {
+  return `<p><small>编号 · Reference: <code>${requestId.replace(/[^A-Za-z0-9._:-]/g, '')}</code></small></p>\n`;
+}
+
+/** nginx's page, when no server can answer. */
+export const UNAVAILABLE_PAGE = unavailablePage();
 
 export function sendUnavailablePage(reply: FastifyReply): FastifyReply {
   return reply
     .code(503)
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
-    .send(UNAVAILABLE_PAGE);
+    .send(unavailablePage(reply.request.id));
 }
 
 /** Writes 503.html and 503.json, nginx's answers when no server can (deploy/nginx.conf.template). */

@@ -36,7 +36,12 @@ import {
   type CachedPage,
   type RenderedPageCache,
 } from './rendered-page-cache.ts';
-import { createSharePages, showsOwnItem, type ShareRead } from './share-page-cache.ts';
+import {
+  createSharePages,
+  showsOwnItem,
+  type SharePageObserver,
+  type ShareRead,
+} from './share-page-cache.ts';
 import {
   contentEtag,
   loadStaticPages,
@@ -52,6 +57,14 @@ export interface PageRoutesOptions extends DocumentSettings {
   renderedPageCacheBytes?: number;
   /** Renders of pages that name an item, per client (render-budget.ts). */
   renderBudget?: RenderBudgetOptions;
+  /** Told where pages come from (operations/metrics.ts). */
+  observer?: PageObserver;
+}
+
+/** What the page routes tell the metrics: share-page cache hits and renders, pages built ahead. */
+export interface PageObserver extends SharePageObserver {
+  evicted(): void;
+  prebuiltServed(): void;
 }
 
 const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
@@ -165,14 +178,17 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
     cache,
     render: renderSharePage,
     reuseMs: SHARE_REUSE_SECONDS * 1000,
+    ...(options.observer ? { observer: options.observer } : {}),
   });
 
   /** A page built ahead (or, in a build without them, rendered once per language and class). */
   async function sendStaticPage(page: PageRequest, path: string): Promise<FastifyReply> {
     const { request, reply, language, userAgent } = page;
     const clientClass = renderer.clientClass(userAgent);
+    const prebuilt = statics.find(path, language, clientClass);
+    if (prebuilt) options.observer?.prebuiltServed();
     const built =
-      statics.find(path, language, clientClass) ??
+      prebuilt ??
       (await cachedRender(`static\n${path}\n${language}\n${clientClass}`, async () =>
         servedStaticPage(
           await renderStaticPage(options.build, path, language, userAgent),
@@ -292,7 +308,13 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
       if (error instanceof Error && isDatabaseUnavailable(error)) throw error;
       request.log.error({ err: error }, 'rendering a page failed');
       const { language } = requestLanguageChoice(request);
-      const failure = renderFailurePage(options.build, request.url, language, production);
+      const failure = renderFailurePage(
+        options.build,
+        request.url,
+        language,
+        production,
+        request.id,
+      );
       return sendFinishedPage(request, reply, finished(failure), {
         cacheControl: 'no-store',
         language,
@@ -311,6 +333,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
     app.log.warn('No pages built ahead for this build: static pages are rendered on request');
   const cache = createRenderedPageCache({
     maxBytes: options.renderedPageCacheBytes ?? DEFAULT_CACHE_BYTES,
+    ...(options.observer ? { onEvict: () => options.observer?.evicted() } : {}),
   });
   const sendPage = pageSender(options, statics, cache);
   const toWebsite = (request: FastifyRequest, reply: FastifyReply) => {

@@ -11,6 +11,8 @@ interface PlainPageTexts {
   title: string;
   message: string;
   retry: string;
+  /** Before the request's id, which lets a visitor's report find the log lines. */
+  reference: string;
 }
 
 const FAILURE_TEXTS: Readonly<Record<Language, PlainPageTexts>> = {
@@ -18,11 +20,13 @@ const FAILURE_TEXTS: Readonly<Record<Language, PlainPageTexts>> = {
     title: '页面出错了',
     message: '页面暂时无法显示，请稍后重试。',
     retry: '重试',
+    reference: '编号',
   },
   en: {
     title: 'Something went wrong',
     message: 'This page cannot be shown right now. Please try again.',
     retry: 'Try again',
+    reference: 'Reference',
   },
 };
 
@@ -31,11 +35,13 @@ const BUSY_TEXTS: Readonly<Record<Language, PlainPageTexts>> = {
     title: '请稍后再试',
     message: '短时间内打开的新页面太多了，请稍等片刻再试。',
     retry: '重试',
+    reference: '编号',
   },
   en: {
     title: 'Please try again shortly',
     message: 'Too many new pages were opened from here in a short time. Please wait a moment.',
     retry: 'Try again',
+    reference: 'Reference',
   },
 };
 
@@ -53,12 +59,17 @@ function plainPage(
   url: string,
   language: Language,
   production: boolean,
+  requestId?: string,
 ): RenderedDocument {
+  const reference =
+    requestId === undefined
+      ? ''
+      : `<p><small>${escapeHtml(text.reference)}: <code>${escapeHtml(requestId)}</code></small></p>`;
   const html = fillTemplate(build.template, {
     language,
     title: text.title,
     head: `<meta name="robots" content="${NOINDEX}">` + pageAssets(build, [], `${BASE_PATH}/`).head,
-    appHtml: `<main role="alert"><h1>${escapeHtml(text.title)}</h1><p>${escapeHtml(text.message)}</p><p><a href="${escapeHtml(url)}">${escapeHtml(text.retry)}</a></p></main>`,
+    appHtml: `<main role="alert"><h1>${escapeHtml(text.title)}</h1><p>${escapeHtml(text.message)}</p><p><a href="${escapeHtml(url)}">${escapeHtml(text.retry)}</a></p>${reference}</main>`,
     scripts: '',
   });
   return { status, html, csp: pageContentSecurityPolicy(html, production), robots: NOINDEX };
@@ -70,8 +81,10 @@ export function renderFailurePage(
   url: string,
   language: Language,
   production: boolean,
+  /** The request's id, shown so that a visitor's report finds the log lines. */
+  requestId?: string,
 ): RenderedDocument {
-  return plainPage(build, 500, FAILURE_TEXTS[language], url, language, production);
+  return plainPage(build, 500, FAILURE_TEXTS[language], url, language, production, requestId);
 }
 
 /**

@@ -112,7 +112,14 @@ export interface RenderedPageCache {
  * a new one would pass the limit. A Map keeps insertion order, so reading an entry moves it to the
  * end and the first entry is always the least recently used.
  */
-export function createRenderedPageCache({ maxBytes }: { maxBytes: number }): RenderedPageCache {
+export function createRenderedPageCache({
+  maxBytes,
+  onEvict,
+}: {
+  maxBytes: number;
+  /** Told of each page dropped to make room (a metric). */
+  onEvict?: () => void;
+}): RenderedPageCache {
   const entries = new Map<string, { page: CachedPage; bytes: number }>();
   let bytes = 0;
   const remove = (key: string) => {
@@ -125,7 +132,10 @@ export function createRenderedPageCache({ maxBytes }: { maxBytes: number }): Ren
   const shrink = (keep: string) => {
     for (const [oldest] of entries) {
       if (bytes <= maxBytes) return;
-      if (oldest !== keep) remove(oldest);
+      if (oldest !== keep) {
+        remove(oldest);
+        onEvict?.();
+      }
     }
   };
   return {

@@ -66,6 +66,13 @@ export function shareContentVersion(
   return `W/"${digest}"`;
 }
 
+/** What the share pages tell the metrics (operations/metrics.ts), where it happens. */
+export interface SharePageObserver {
+  cacheHit(): void;
+  cacheMiss(): void;
+  rendered(seconds: number): void;
+}
+
 export interface SharePageSource {
   buildId: string;
   /** The app's link domain (LINK_ORIGIN) the pages link to; '' when there is none. */
@@ -78,6 +85,7 @@ export interface SharePageSource {
   reuseMs: number;
   /** Milliseconds; tests move it. */
   now?: () => number;
+  observer?: SharePageObserver;
 }
 
 /** How many pages' last reads are remembered at most (each is a few hundred bytes). */
@@ -98,6 +106,7 @@ export function createSharePages({
   render,
   reuseMs,
   now = () => Date.now(),
+  observer,
 }: SharePageSource) {
   const pageOnce = pagesOnce(cache);
   const reading = new Map<string, Promise<ShareRead>>();
@@ -144,7 +153,18 @@ export function createSharePages({
      * many ask.
      */
     page(fresh: ShareRead, mayRender: () => boolean = () => true): Promise<CachedPage | undefined> {
-      return pageOnce(fresh.version, () => render(fresh), mayRender);
+      if (cache.get(fresh.version)) observer?.cacheHit();
+      else observer?.cacheMiss();
+      return pageOnce(
+        fresh.version,
+        async () => {
+          const started = performance.now();
+          const page = await render(fresh);
+          observer?.rendered((performance.now() - started) / 1000);
+          return page;
+        },
+        mayRender,
+      );
     },
   };
 }

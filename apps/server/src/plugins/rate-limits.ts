@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { ConfigError } from '../config/env.ts';
 
@@ -61,10 +61,13 @@ export async function connectRateLimitRedis(url: string): Promise<Redis> {
 export async function registerRateLimits(
   app: FastifyInstance,
   redisUrl: string | undefined,
-): Promise<void> {
+  { onRefused }: { onRefused?: (request: FastifyRequest) => void } = {},
+): Promise<RateLimitState> {
+  // Every route's own limit inherits it (the plugin merges route options over these).
+  const refusals = onRefused ? { onExceeded: onRefused } : {};
   if (!redisUrl) {
-    await app.register(rateLimit, { global: false });
-    return;
+    await app.register(rateLimit, { global: false, ...refusals });
+    return {};
   }
   const redis = await connectRateLimitRedis(redisUrl);
   let warned = false;
@@ -91,5 +94,13 @@ export async function registerRateLimits(
     redis,
     nameSpace: KEY_PREFIX,
     skipOnError: true,
+    ...refusals,
   });
+  return { redisUp: () => redis.status === 'ready' };
+}
+
+/** What the readiness check and the metrics read of the limiter. */
+export interface RateLimitState {
+  /** Whether Redis answers now; absent without REDIS_URL. */
+  redisUp?: () => boolean;
 }

@@ -70,6 +70,7 @@ export async function buildTestApp(
     logStream?: { write(line: string): void };
     /** Link fallbacks and handoffs are counted here. */
     countAppLinkEvent?: CountAppLinkEvent;
+    prettyLogs?: boolean;
   } = {},
 ): Promise<FastifyInstance> {
   const temp = env.DATA_DIR === undefined ? await makeTempDataDir() : undefined;
@@ -94,7 +95,9 @@ export async function buildTestApp(
   );
   const app = await buildApp(config, {
     webBuild: overrides.webBuild ?? (await loadTestWebBuild()),
-    ...(overrides.logStream ? { logStream: overrides.logStream } : { logger: false }),
+    ...(overrides.logStream
+      ? { logStream: overrides.logStream, prettyLogs: overrides.prettyLogs === true }
+      : { logger: false }),
     seed: { imageScale: TEST_IMAGE_SCALE },
     ...(overrides.smsSender ? { smsSender: overrides.smsSender } : {}),
     ...(overrides.timeouts ? { timeouts: overrides.timeouts } : {}),

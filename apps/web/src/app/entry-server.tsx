@@ -19,6 +19,7 @@ import type { ShareLoaderContext } from '../features/share/share-loader';
 import { indexedPagePaths, searchHeadOf } from '../config/search-indexing';
 import { isStaticRoute } from '../config/static-routes';
 import { clientClassSamples, detectClient } from '../lib/client/client-info';
+import { shareChannel } from '../lib/client/share-channel';
 import { titleForMatches } from '../lib/routing/document-title';
 import { AppProviders } from './app-providers';
 import { hydrationDataScript } from './hydration-data';
@@ -122,7 +123,7 @@ export function staticPagePaths(): string[] {
   return routeTable.filter(isStaticRoute).map((entry) => `${BASE_PATH}${entry.path}`);
 }
 
-export { clientClassSamples, routeTable, indexedPagePaths };
+export { clientClassSamples, routeTable, indexedPagePaths, shareChannel };
 
 // Checked here so a change of the contract breaks the web build, not the server at run time.
 export const pageRenderModule: PageRenderModule = {
@@ -132,4 +133,5 @@ export const pageRenderModule: PageRenderModule = {
   clientClassSamples,
   staticPagePaths,
   indexedPagePaths,
+  shareChannel,
 };

@@ -19,6 +19,8 @@ import { drawPicture } from './demo-images.ts';
 import { DEMO_MEMBER_KEY, seedDemoMembership } from './demo-membership.ts';
 import { demoDesignImages, seedDesigns } from './seed-designs.ts';
 import { seedAccountDeletionDemo } from './demo-account-deletion.ts';
+import { seedDemoFunnel } from './demo-funnel.ts';
+import type { ShareKind } from '@guquan/contract/share-paths';
 import type { PhoneProtection } from '../../crypto/phone-protection.ts';
 
 export interface SeedOptions {
@@ -146,12 +148,16 @@ export async function seedDemoData(
     }
     await seedAccountDeletionDemo(trx, users, daysAgo, phones);
 
+    // Public items in the order of the story (the demo links first), for the funnel's counts.
+    const shared: Record<ShareKind, string[]> = { goods: [], cabinet: [], note: [] };
     const goodsIds = new Map<string, number>();
     for (const goods of DEMO_GOODS) {
+      const publicId = goods.publicId ?? newPublicId();
+      if (goods.visibility === 'public' && !goods.removed) shared.goods.push(publicId);
       const row = await trx
         .insertInto('goods')
         .values({
-          public_id: goods.publicId ?? newPublicId(),
+          public_id: publicId,
           owner_id: lookup(users, goods.owner, 'user'),
           name: goods.name,
           work: goods.work,
@@ -183,10 +189,12 @@ export async function seedDemoData(
     }
 
     for (const cabinet of DEMO_CABINETS) {
+      const publicId = cabinet.publicId ?? newPublicId();
+      if (cabinet.visibility === 'public' && !cabinet.removed) shared.cabinet.push(publicId);
       const row = await trx
         .insertInto('cabinets')
         .values({
-          public_id: cabinet.publicId ?? newPublicId(),
+          public_id: publicId,
           owner_id: lookup(users, cabinet.owner, 'user'),
           name: cabinet.name,
           cover_image_id: imageId(cabinet.cover),
@@ -211,10 +219,12 @@ export async function seedDemoData(
     }
 
     for (const note of DEMO_NOTES) {
+      const publicId = note.publicId ?? newPublicId();
+      if (note.visibility === 'public' && !note.removed) shared.note.push(publicId);
       const row = await trx
         .insertInto('notes')
         .values({
-          public_id: note.publicId ?? newPublicId(),
+          public_id: publicId,
           author_id: lookup(users, note.author, 'user'),
           title: note.title,
           text: note.text,
@@ -264,6 +274,14 @@ export async function seedDemoData(
       imageId,
       daysAgo,
     });
+    // The share funnel of the last 30 days (up to today, not the story's day), kinds taking turns.
+    const items = [0, 1, 2, 3, 4, 5].flatMap((index) =>
+      (['goods', 'cabinet', 'note'] as const).flatMap((kind) => {
+        const id = shared[kind][index];
+        return id === undefined ? [] : [{ kind, id }];
+      }),
+    );
+    await seedDemoFunnel(trx, items);
   });
 }
 

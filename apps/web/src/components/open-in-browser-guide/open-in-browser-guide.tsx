@@ -27,6 +27,8 @@ export interface OpenInBrowserGuideProps {
   texts: OpenInBrowserGuideTexts;
   /** The link to copy; the current page's address when not given. */
   url?: string;
+  /** Told when the link reached the clipboard (the share funnel counts it). */
+  onCopied?: () => void;
 }
 
 /**
@@ -47,7 +49,7 @@ function subscribeToLocation(onChange: () => void): () => void {
   };
 }
 
-function GuideDialog({ onClose, texts, url }: Omit<OpenInBrowserGuideProps, 'open'>) {
+function GuideDialog({ onClose, texts, url, onCopied }: Omit<OpenInBrowserGuideProps, 'open'>) {
   const titleId = useId();
   const linkId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
@@ -62,7 +64,8 @@ function GuideDialog({ onClose, texts, url }: Omit<OpenInBrowserGuideProps, 'ope
   async function copyLink() {
     const copied = await copyToClipboard(link, inputRef.current);
     setCopyState(copied ? 'copied' : 'failed');
-    if (!copied) inputRef.current?.select();
+    if (copied) onCopied?.();
+    else inputRef.current?.select();
   }
 
   return (

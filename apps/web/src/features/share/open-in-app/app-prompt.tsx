@@ -4,6 +4,7 @@ import type { ShareKind } from '@guquan/contract/share-paths';
 import { OpenInBrowserGuide } from '../../../components/open-in-browser-guide/open-in-browser-guide';
 import { needsBrowserForStores } from '../../../lib/client/app-opening';
 import { useClientInfo } from '../../../lib/client/client-info-context';
+import { reportShareEvent } from '../../../lib/funnel/report-share-event';
 import { fill, useShareTexts } from '../share-texts';
 import type { ShareCard } from '../wechat/wechat-js-sdk';
 import { useWeChat } from '../wechat/use-wechat';
@@ -104,6 +105,9 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
         <OpenInBrowserGuide
           open={guideOpen}
           onClose={closeGuide}
+          onCopied={() => {
+            if (target) reportShareEvent('link_copied', target.kind, target.id);
+          }}
           texts={{
             ...text.guide,
             hint: fill(text.guide.hint, {

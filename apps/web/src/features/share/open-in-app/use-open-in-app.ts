@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useLinkOrigin } from '../../../lib/app-links/link-origin';
 import { useClientInfo } from '../../../lib/client/client-info-context';
+import { reportShareEvent } from '../../../lib/funnel/report-share-event';
 import { keepLanguage } from '../share-links';
 import { watchAppLaunch } from './app-fallback';
 import { launchPlan, storeDestination, type AppTarget, type Destination } from './app-link';
@@ -42,6 +43,18 @@ export function useOpenInApp(
     [],
   );
 
+  /** The share funnel's count of this step (decision 18); nothing without an item. */
+  function report(event: 'open_tapped' | 'store_fallback' | 'guide_shown') {
+    // The store fallback leaves the page at once: its beacon goes before.
+    if (target)
+      reportShareEvent(event, target.kind, target.id, { sendNow: event === 'store_fallback' });
+  }
+
+  function showGuide() {
+    report('guide_shown');
+    setGuideOpen(true);
+  }
+
   function go(destination: Destination) {
     if (destination.type === 'url') browserLocation.assign(destination.href);
     else void navigate(keepLanguage(destination.to, search));
@@ -49,6 +62,7 @@ export function useOpenInApp(
 
   /** To a store, with the share text copied first (started now, within the tap). */
   function toStore(destination: Destination) {
+    report('store_fallback');
     if (destination.type === 'route') {
       go(destination);
       return;
@@ -61,9 +75,10 @@ export function useOpenInApp(
   const openApp: AppTap = (event) => {
     // The link in the server's HTML is for taps before this code arrived; now the plan decides.
     event?.preventDefault();
+    report('open_tapped');
     const plan = launchPlan(target, client, navigator.userAgent, linkOrigin);
     if (plan.type === 'guide') {
-      setGuideOpen(true);
+      showGuide();
       return;
     }
     if (plan.type === 'download') {
@@ -78,6 +93,7 @@ export function useOpenInApp(
         plan.fallback.type === 'url' ? copyHandoffText({ target, title, linkOrigin }) : null;
       cancelWatch.current = watchAppLaunch(document, window, plan.fallbackDelayMs, () => {
         cancelWatch.current = null;
+        report('store_fallback');
         if (copied)
           void copied.then(() => {
             go(plan.fallback);
@@ -99,9 +115,7 @@ export function useOpenInApp(
     openApp,
     getApp,
     guideOpen,
-    showGuide: () => {
-      setGuideOpen(true);
-    },
+    showGuide,
     closeGuide: () => {
       setGuideOpen(false);
     },

@@ -3,6 +3,7 @@ import { useLoaderData, useLocation } from 'react-router';
 import type { ShareItems } from '@guquan/contract/share';
 import type { ShareKind } from '@guquan/contract/share-paths';
 import { PageColumn } from '../../../components/page-column/page-column';
+import { reportShareEvent } from '../../../lib/funnel/report-share-event';
 import { OpenAppBar } from '../open-app-bar/open-app-bar';
 import { AppPromptProvider, useAppPrompt } from '../open-in-app/app-prompt';
 import { ShareFailureView } from '../share-failure/share-failure-view';
@@ -36,6 +37,14 @@ function PromptTitle({ title }: { title: string }) {
   useEffect(() => {
     setTitle(title);
   }, [setTitle, title]);
+  return null;
+}
+
+/** Counts one view of the item shown (the share funnel, decision 18), once it is on screen. */
+function ViewReport({ kind, id }: { kind: ShareKind; id: string | null }) {
+  useEffect(() => {
+    reportShareEvent('viewed', kind, id);
+  }, [kind, id]);
   return null;
 }
 
@@ -81,6 +90,7 @@ export function SharePage<K extends ShareKind>({
                   {children(loaded.item)}
                   <PromptTitle title={titleOf(kind, loaded.item)} />
                   <WeChatShareCard kind={kind} id={id ?? ''} item={loaded.item} />
+                  <ViewReport kind={kind} id={id} />
                 </>
               ) : (
                 failure(loaded.state)

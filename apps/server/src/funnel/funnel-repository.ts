@@ -1,0 +1,228 @@
+import type { Kysely } from 'kysely';
+import { FUNNEL_EVENTS, type FunnelEvent, type ShareChannel } from '@guquan/contract/funnel-events';
+import type { EventCounts } from '@guquan/contract/funnel';
+import type { ShareKind } from '@guquan/contract/share-paths';
+import type { Database } from '../db/schema.ts';
+
+/**
+ * The only code that reads and writes the funnel's daily counts (`share_funnel_days`). Counts
+ * are added (an upsert adding to the stored count), never overwritten, so several servers can
+ * write the same row in any order and every event counts once.
+ */
+type Db = Kysely<Database>;
+
+export interface FunnelCountRow {
+  day: string;
+  kind: ShareKind;
+  itemId: string;
+  channel: ShareChannel;
+  event: FunnelEvent;
+  count: number;
+}
+
+/** Rows per statement: SQLite allows 32,766 parameters, six a row. */
+const ROWS_PER_STATEMENT = 1000;
+
+/** Adds the counts in one transaction (the caller's, if it is one): all of them or none. */
+export async function addFunnelCounts(db: Db, rows: readonly FunnelCountRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const add = async (trx: Db) => {
+    for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+      await trx
+        .insertInto('share_funnel_days')
+        .values(
+          rows.slice(start, start + ROWS_PER_STATEMENT).map((row) => ({
+            day: row.day,
+            kind: row.kind,
+            item_id: row.itemId,
+            channel: row.channel,
+            event: row.event,
+            count: row.count,
+          })),
+        )
+        .onConflict((conflict) =>
+          conflict.columns(['day', 'kind', 'item_id', 'channel', 'event']).doUpdateSet((eb) => ({
+            count: eb('share_funnel_days.count', '+', eb.ref('excluded.count')),
+          })),
+        )
+        .execute();
+    }
+  };
+  if (db.isTransaction) await add(db);
+  else await db.transaction().execute(add);
+}
+
+const ITEM_TABLES = { goods: 'goods', cabinet: 'cabinets', note: 'notes' } as const;
+
+/** Which of these public ids are items of this kind (the rest are never counted). */
+export async function existingItems(
+  db: Db,
+  kind: ShareKind,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom(ITEM_TABLES[kind])
+    .select('public_id')
+    .where('public_id', 'in', [...ids])
+    .execute();
+  return new Set(rows.map((row) => row.public_id));
+}
+
+export interface DayRange {
+  from: string;
+  to: string;
+}
+
+export interface ItemFilter {
+  kind: ShareKind;
+  id: string;
+}
+
+export function zeroCounts(): EventCounts {
+  return Object.fromEntries(FUNNEL_EVENTS.map((event) => [event, 0])) as EventCounts;
+}
+
+function inRange(db: Db, range: DayRange, item?: ItemFilter) {
+  let query = db
+    .selectFrom('share_funnel_days')
+    .where('day', '>=', range.from)
+    .where('day', '<=', range.to);
+  if (item) query = query.where('kind', '=', item.kind).where('item_id', '=', item.id);
+  return query;
+}
+
+/** Counts per day and event in the range (days without any event are left out). */
+export async function countsByDay(
+  db: Db,
+  range: DayRange,
+  item?: ItemFilter,
+): Promise<{ day: string; event: FunnelEvent; count: number }[]> {
+  return inRange(db, range, item)
+    .select(['day', 'event', (eb) => eb.fn.sum<number | string>('count').as('count')])
+    .groupBy(['day', 'event'])
+    .orderBy('day')
+    .execute()
+    .then((rows) => rows.map((row) => ({ ...row, count: Number(row.count) })));
+}
+
+/** Counts per channel and event in the range. */
+export async function countsByChannel(
+  db: Db,
+  range: DayRange,
+): Promise<{ channel: ShareChannel; event: FunnelEvent; count: number }[]> {
+  return inRange(db, range)
+    .select(['channel', 'event', (eb) => eb.fn.sum<number | string>('count').as('count')])
+    .groupBy(['channel', 'event'])
+    .execute()
+    .then((rows) => rows.map((row) => ({ ...row, count: Number(row.count) })));
+}
+
+/** Counts per kind of share and event in the range. */
+export async function countsByKind(
+  db: Db,
+  range: DayRange,
+): Promise<{ kind: ShareKind; event: FunnelEvent; count: number }[]> {
+  return inRange(db, range)
+    .select(['kind', 'event', (eb) => eb.fn.sum<number | string>('count').as('count')])
+    .groupBy(['kind', 'event'])
+    .execute()
+    .then((rows) => rows.map((row) => ({ ...row, count: Number(row.count) })));
+}
+
+export interface ItemFunnel {
+  kind: ShareKind;
+  id: string;
+  counts: EventCounts;
+}
+
+/** The `limit` most viewed items of the range, each with its own counts of every event. */
+export async function mostViewedItems(
+  db: Db,
+  range: DayRange,
+  limit: number,
+): Promise<ItemFunnel[]> {
+  const top = await inRange(db, range)
+    .where('event', '=', 'viewed')
+    .select(['kind', 'item_id', (eb) => eb.fn.sum<number | string>('count').as('views')])
+    .groupBy(['kind', 'item_id'])
+    .orderBy('views', 'desc')
+    .orderBy('kind')
+    .orderBy('item_id')
+    .limit(limit)
+    .execute();
+  if (top.length === 0) return [];
+  const rows = await inRange(db, range)
+    .where((eb) =>
+      eb.or(
+        top.map((item) => eb.and([eb('kind', '=', item.kind), eb('item_id', '=', item.item_id)])),
+      ),
+    )
+    .select(['kind', 'item_id', 'event', (eb) => eb.fn.sum<number | string>('count').as('count')])
+    .groupBy(['kind', 'item_id', 'event'])
+    .execute();
+  return top.map((item) => {
+    const counts = zeroCounts();
+    for (const row of rows) {
+      if (row.kind === item.kind && row.item_id === item.item_id)
+        counts[row.event] = Number(row.count);
+    }
+    return { kind: item.kind, id: item.item_id, counts };
+  });
+}
+
+/**
+ * What the operators' page calls each item: its name or title while it is public and not
+ * removed; nothing otherwise (the page then shows the id alone).
+ */
+export async function publicItemTitles(
+  db: Db,
+  items: readonly { kind: ShareKind; id: string }[],
+): Promise<Map<string, string>> {
+  const titles = new Map<string, string>();
+  const idsOf = (kind: ShareKind) =>
+    items.filter((item) => item.kind === kind).map((item) => item.id);
+  const goods = idsOf('goods');
+  const cabinets = idsOf('cabinet');
+  const notes = idsOf('note');
+  if (goods.length > 0) {
+    const rows = await db
+      .selectFrom('goods')
+      .select(['public_id', 'name'])
+      .where('visibility', '=', 'public')
+      .where('removed_at', 'is', null)
+      .where('public_id', 'in', goods)
+      .execute();
+    for (const row of rows) titles.set(`goods:${row.public_id}`, row.name);
+  }
+  if (cabinets.length > 0) {
+    const rows = await db
+      .selectFrom('cabinets')
+      .select(['public_id', 'name'])
+      .where('visibility', '=', 'public')
+      .where('removed_at', 'is', null)
+      .where('public_id', 'in', cabinets)
+      .execute();
+    for (const row of rows) titles.set(`cabinet:${row.public_id}`, row.name);
+  }
+  if (notes.length > 0) {
+    const rows = await db
+      .selectFrom('notes')
+      .select(['public_id', 'title'])
+      .where('visibility', '=', 'public')
+      .where('removed_at', 'is', null)
+      .where('public_id', 'in', notes)
+      .execute();
+    for (const row of rows) titles.set(`note:${row.public_id}`, row.title);
+  }
+  return titles;
+}
+
+/** Removes the days before `firstKept`; returns how many rows went. */
+export async function removeFunnelDaysBefore(db: Db, firstKept: string): Promise<number> {
+  const result = await db
+    .deleteFrom('share_funnel_days')
+    .where('day', '<', firstKept)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,289 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * The server's Prometheus metrics, one registry per app (the operators' listener serves it at
+ * /metrics). Every label has a bounded set of values: routes by their pattern (never a raw URL or
+ * an id), status by class, events and reasons by name. Process memory, CPU and event-loop delay
+ * are prom-client's default metrics.
+ */
+
+/** Request durations, from a cached page (a few ms) to a slow render (seconds). */
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export interface PoolStats {
+  size: number;
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+/** Values read when Prometheus scrapes, from the parts that own them. */
+export interface MetricsSources {
+  /** The PostgreSQL pool's counts; undefined on SQLite (one connection, no pool). */
+  pool?: () => PoolStats;
+  /** Whether Redis answers; undefined without REDIS_URL. */
+  redisUp?: () => boolean;
+  /** The text outbox's unsent messages and the age of the oldest, in seconds (0 when empty). */
+  outbox?: () => Promise<{ backlog: number; oldestAgeSeconds: number }>;
+}
+
+export function createMetrics({ version }: { version: string }) {
+  const registry = new Registry();
+  const registers = [registry];
+  collectDefaultMetrics({ register: registry });
+  // Gauges named like counters, which `promtool check metrics` refuses; prom-client's
+  // nodejs_active_handles, _requests and _resources (by type) say the same.
+  for (const name of [
+    'nodejs_active_handles_total',
+    'nodejs_active_requests_total',
+    'nodejs_active_resources_total',
+  ])
+    registry.removeSingleMetric(name);
+
+  new Gauge({
+    name: 'guquan_build_info',
+    help: 'The running build: its version and Node.js version (always 1).',
+    labelNames: ['version', 'node_version'],
+    registers,
+  }).set({ version, node_version: process.version }, 1);
+
+  const requestDuration = new Histogram({
+    name: 'guquan_http_request_duration_seconds',
+    help: 'Time to answer a request, by route pattern, method and status class.',
+    labelNames: ['method', 'route', 'status_class'],
+    buckets: DURATION_BUCKETS,
+    registers,
+  });
+  const inFlight = new Gauge({
+    name: 'guquan_http_requests_in_flight',
+    help: 'Requests being answered now.',
+    registers,
+  });
+  const sharePageCacheHits = new Counter({
+    name: 'guquan_share_page_cache_hits_total',
+    help: 'Share pages sent from the cache of rendered pages.',
+    registers,
+  });
+  const sharePageCacheMisses = new Counter({
+    name: 'guquan_share_page_cache_misses_total',
+    help: 'Share pages not in the cache of rendered pages (rendered, or waiting on a render).',
+    registers,
+  });
+  const pageCacheEvictions = new Counter({
+    name: 'guquan_page_cache_evictions_total',
+    help: 'Rendered pages dropped from the cache to stay within its size.',
+    registers,
+  });
+  const sharePageRenders = new Histogram({
+    name: 'guquan_share_page_render_duration_seconds',
+    help: 'Time to render a share page (the count is the number of renders).',
+    buckets: DURATION_BUCKETS,
+    registers,
+  });
+  const prebuiltPagesServed = new Counter({
+    name: 'guquan_prebuilt_pages_served_total',
+    help: 'Pages sent as built ahead by `npm run build` (the website and the legal pages).',
+    registers,
+  });
+  const queryErrors = new Counter({
+    name: 'guquan_db_query_errors_total',
+    help: 'Database queries that failed.',
+    registers,
+  });
+  const rateLimitRefusals = new Counter({
+    name: 'guquan_rate_limit_refusals_total',
+    help: 'Requests refused by a rate limit (429), by route pattern.',
+    labelNames: ['route'],
+    registers,
+  });
+  const deletionJobLastSuccess = new Gauge({
+    name: 'guquan_account_deletion_last_success_timestamp_seconds',
+    help: 'When this server last ran the account deletion job to its end (Unix time; 0: not yet).',
+    registers,
+  });
+  const accountsDeleted = new Counter({
+    name: 'guquan_accounts_deleted_total',
+    help: 'Accounts the deletion job deleted on this server.',
+    registers,
+  });
+  const funnelReceived = new Counter({
+    name: 'guquan_funnel_events_received_total',
+    help: 'Share-funnel events received (from pages, or counted by the server itself), by event.',
+    labelNames: ['event'],
+    registers,
+  });
+  const funnelFlushed = new Counter({
+    name: 'guquan_funnel_events_flushed_total',
+    help: 'Share-funnel events written to the database.',
+    registers,
+  });
+  const funnelDropped = new Counter({
+    name: 'guquan_funnel_events_dropped_total',
+    help: 'Share-funnel events not counted, by reason (bot, unknown_item, overflow, write_failed).',
+    labelNames: ['reason'],
+    registers,
+  });
+
+  return {
+    registry,
+    http: { requestDuration, inFlight, rateLimitRefusals },
+    /** What the page routes report (pages/page-routes.ts: PageObserver). */
+    pages: {
+      cacheHit: () => {
+        sharePageCacheHits.inc();
+      },
+      cacheMiss: () => {
+        sharePageCacheMisses.inc();
+      },
+      rendered: (seconds: number) => {
+        sharePageRenders.observe(seconds);
+      },
+      evicted: () => {
+        pageCacheEvictions.inc();
+      },
+      prebuiltServed: () => {
+        prebuiltPagesServed.inc();
+      },
+    },
+    database: {
+      queryFailed: () => {
+        queryErrors.inc();
+      },
+    },
+    deletionJob: {
+      succeeded: (at: Date, deleted: number) => {
+        deletionJobLastSuccess.set(at.getTime() / 1000);
+        accountsDeleted.inc(deleted);
+      },
+    },
+    /** What the funnel counter reports (funnel/funnel-counter.ts: FunnelObserver). */
+    funnel: {
+      received: (event: string) => {
+        funnelReceived.inc({ event });
+      },
+      flushed: (count: number) => {
+        funnelFlushed.inc(count);
+      },
+      dropped: (reason: string, count = 1) => {
+        funnelDropped.inc({ reason }, count);
+      },
+    },
+    /** Registers the gauges read at scrape time from the parts that own them. */
+    watch(sources: MetricsSources): void {
+      const { pool, redisUp, outbox } = sources;
+      if (pool) {
+        const poolGauge = (name: string, help: string, read: (stats: PoolStats) => number) =>
+          new Gauge({
+            name,
+            help,
+            registers,
+            collect() {
+              this.set(read(pool()));
+            },
+          });
+        poolGauge('guquan_db_pool_size', 'Connections the pool may open at most.', (s) => s.size);
+        poolGauge(
+          'guquan_db_pool_connections_in_use',
+          'Connections checked out of the pool now.',
+          (s) => s.total - s.idle,
+        );
+        poolGauge(
+          'guquan_db_pool_waiting',
+          'Queries waiting for a free connection.',
+          (s) => s.waiting,
+        );
+      }
+      if (redisUp) {
+        new Gauge({
+          name: 'guquan_redis_up',
+          help: 'Whether Redis (the shared rate-limit counters) answers: 1 or 0.',
+          registers,
+          collect() {
+            this.set(redisUp() ? 1 : 0);
+          },
+        });
+      }
+      if (outbox) {
+        // Both gauges come from one query per scrape (prom-client collects metrics in parallel).
+        const readOutbox = sharedFor(1_000, outbox);
+        const outboxGauge = (
+          name: string,
+          help: string,
+          read: (state: { backlog: number; oldestAgeSeconds: number }) => number,
+        ) =>
+          new Gauge({
+            name,
+            help,
+            registers,
+            async collect() {
+              try {
+                this.set(read(await readOutbox()));
+              } catch {
+                // The database is away: the gauge goes missing from this scrape rather than lie.
+                this.reset();
+              }
+            },
+          });
+        outboxGauge(
+          'guquan_text_outbox_backlog',
+          'Texts owed to users not sent yet.',
+          (s) => s.backlog,
+        );
+        outboxGauge(
+          'guquan_text_outbox_oldest_age_seconds',
+          'How long the oldest unsent text has waited (0 when none waits).',
+          (s) => s.oldestAgeSeconds,
+        );
+      }
+    },
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/** One call of `read` answers every caller for `ms`. */
+function sharedFor<T>(ms: number, read: () => Promise<T>): () => Promise<T> {
+  let last: { at: number; value: Promise<T> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (!last || now - last.at >= ms) last = { at: now, value: read() };
+    return last.value;
+  };
+}
+
+/** `2xx`, `4xx`, … */
+function statusClass(status: number): string {
+  return `${Math.floor(status / 100)}xx`;
+}
+
+/**
+ * Times every request of `app` (and counts those in flight), labelled with `routeOf(request)`: a
+ * route pattern, never the URL. The in-flight count goes down when the response's connection is
+ * done with it, answered or aborted.
+ */
+export function instrumentRequests(
+  app: FastifyInstance,
+  metrics: Metrics,
+  routeOf: (request: FastifyRequest) => string,
+): void {
+  const { requestDuration, inFlight } = metrics.http;
+  app.addHook('onRequest', (_request, reply, done) => {
+    inFlight.inc();
+    reply.raw.once('close', () => {
+      inFlight.dec();
+    });
+    done();
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    requestDuration.observe(
+      {
+        method: request.method,
+        route: routeOf(request),
+        status_class: statusClass(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+    done();
+  });
+}

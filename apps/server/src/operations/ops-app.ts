@@ -1,0 +1,146 @@
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+} from 'fastify';
+import { funnelQuerySchema } from '@guquan/contract/funnel';
+import { FUNNEL_RETENTION_DAYS } from '@guquan/contract/funnel-events';
+import { parseAcceptLanguage, pickLanguage } from '@guquan/contract/language';
+import type { Db } from '../db/database.ts';
+import { daySpan } from '../funnel/funnel-days.ts';
+import { funnelCounts, funnelReport, lastDays } from '../funnel/funnel-report.ts';
+import type { Metrics } from './metrics.ts';
+import {
+  FUNNEL_API_PATH,
+  OPERATORS_PAGE_PATH,
+  OPERATORS_STYLESHEET,
+  OPERATORS_STYLESHEET_PATH,
+  operatorsPage,
+} from './operators-page.ts';
+import type { Readiness } from './readiness.ts';
+
+/**
+ * The operators' listener: a second Fastify instance on OPS_HOST:OPS_PORT, never the public port
+ * and never behind nginx's public server. Prometheus scrapes `/metrics`; orchestrators and load
+ * balancers ask `/health/live` and `/health/ready`; people read the funnel at `/funnel` and its
+ * JSON at `/api/funnel`. Nothing here names a visitor: the funnel holds sums only (decision 18).
+ */
+export const METRICS_PATH = '/metrics';
+export const LIVE_PATH = '/health/live';
+export const READY_PATH = '/health/ready';
+
+/** Days the operators' page shows. */
+const PAGE_DAYS = 30;
+
+export interface OperationsOptions {
+  metrics: Metrics;
+  readiness: Readiness;
+  db: Db;
+  /** The site's public origin: the operators' page links items to their share pages there. */
+  publicOrigin: string;
+  logger: FastifyBaseLogger;
+  now?: () => Date;
+}
+
+const SECURITY_HEADERS = {
+  // No script at all; the page's one stylesheet is its own.
+  'content-security-policy':
+    "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-robots-tag': 'noindex, nofollow',
+} as const;
+
+function sendError(reply: FastifyReply, status: number, code: string, message: string) {
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .send({ error: { code, message, requestId: reply.request.id } });
+}
+
+export async function buildOperationsApp({
+  metrics,
+  readiness,
+  db,
+  publicOrigin,
+  logger,
+  now = () => new Date(),
+}: OperationsOptions): Promise<FastifyInstance> {
+  // Prometheus asks every few seconds: its requests are not logged.
+  const ops = Fastify({
+    loggerInstance: logger,
+    logController: new LogController({ disableRequestLogging: true }),
+  });
+  ops.addHook('onSend', (_request, reply, payload, done) => {
+    reply.headers(SECURITY_HEADERS);
+    done(null, payload);
+  });
+  ops.setErrorHandler((error, request, reply) => {
+    request.log.error({ err: error }, 'an operators’ request failed');
+    return sendError(reply, 500, 'internal_error', 'Something went wrong.');
+  });
+  ops.setNotFoundHandler((_request, reply) =>
+    sendError(reply, 404, 'not_found', 'There is nothing at this address.'),
+  );
+
+  ops.get(METRICS_PATH, async (_request, reply) => {
+    const text = await metrics.registry.metrics();
+    return reply.header('cache-control', 'no-store').type(metrics.registry.contentType).send(text);
+  });
+  ops.get(LIVE_PATH, (_request, reply) =>
+    reply.header('cache-control', 'no-store').send({ status: 'live' }),
+  );
+  ops.get(READY_PATH, async (_request, reply) => {
+    const report = await readiness.check();
+    return reply
+      .code(report.ready ? 200 : 503)
+      .header('cache-control', 'no-store')
+      .send({ status: report.ready ? 'ready' : 'unavailable', ...report });
+  });
+
+  ops.get('/', (_request, reply) => reply.redirect(OPERATORS_PAGE_PATH, 302));
+  // Browsers ask for one; the operators' pages have none.
+  ops.get('/favicon.ico', (_request, reply) => reply.code(204).send());
+  ops.get(OPERATORS_STYLESHEET_PATH, (_request, reply) =>
+    reply
+      .type('text/css; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .send(OPERATORS_STYLESHEET),
+  );
+  ops.get(OPERATORS_PAGE_PATH, async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    const lang = typeof query.lang === 'string' ? query.lang.slice(0, 35) : undefined;
+    const header = request.headers['accept-language'];
+    const language = pickLanguage(
+      lang,
+      parseAcceptLanguage(typeof header === 'string' ? header.slice(0, 512) : undefined),
+    );
+    const report = await funnelReport(db, lastDays(PAGE_DAYS, now()));
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(operatorsPage({ report, language, publicOrigin }));
+  });
+  ops.get(FUNNEL_API_PATH, async (request, reply) => {
+    const query = funnelQuerySchema.safeParse(request.query);
+    if (!query.success) {
+      const detail = query.error.issues
+        .slice(0, 3)
+        .map((issue) => `${issue.path.join('.') || '(query)'}: ${issue.message}`)
+        .join('; ');
+      return sendError(reply, 400, 'bad_request', `Invalid query: ${detail}`);
+    }
+    if (daySpan(query.data.from, query.data.to) > FUNNEL_RETENTION_DAYS) {
+      return sendError(
+        reply,
+        400,
+        'bad_request',
+        `Invalid query: at most ${FUNNEL_RETENTION_DAYS} days at once`,
+      );
+    }
+    return reply.header('cache-control', 'no-store').send(await funnelCounts(db, query.data));
+  });
+  await ops.ready();
+  return ops;
+}

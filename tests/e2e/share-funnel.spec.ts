@@ -1,0 +1,158 @@
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { funnelResponseSchema, type FunnelResponse } from '@guquan/contract/funnel';
+import { EVENTS_PATH } from '@guquan/contract/funnel-events';
+import { shareTexts } from '../../apps/web/src/features/share/share-texts.ts';
+import { REAL_USER_AGENTS } from '../../apps/web/src/test-support/real-user-agents.ts';
+import { startBuiltServer } from '../../scripts/bench-support.mjs';
+import {
+  BASE_PATH,
+  DEMO_IDS,
+  expect,
+  expectNoAxeViolations,
+  open,
+  test,
+  waitForApp,
+  withLang,
+} from './fixtures.ts';
+
+/**
+ * The share funnel end to end: visitors view a share page and tap "open in app" (inside WeChat:
+ * the guide, then "copy link"; in Safari: the store after the app did not open), the page sends
+ * its beacons, and the operators find exactly those counts in /api/funnel and on their page. On a
+ * server of its own, so that no other test's visits count.
+ */
+const ITEM = DEMO_IDS.goods.noPrice;
+const PAGE = withLang(`${BASE_PATH}/AppShare/goodsShare?id=${ITEM}`, 'zh-CN');
+const OPEN_IN_APP = shareTexts('zh-CN').openInApp.goods;
+const userAgentOf = (name: string) =>
+  REAL_USER_AGENTS.find((sample) => sample.name === name)?.userAgent ?? '';
+
+let server: ChildProcess | undefined;
+let dataDir = '';
+let origin = '';
+let ops = '';
+
+test.beforeAll(async () => {
+  // A fresh demo database is seeded first (slow on a busy machine).
+  test.setTimeout(120_000);
+  const base = Number(process.env.E2E_PORT ?? 18080);
+  origin = `http://127.0.0.1:${base + 61}`;
+  ops = `http://127.0.0.1:${base + 71}`;
+  dataDir = await mkdtemp(join(tmpdir(), 'guquan-e2e-funnel-'));
+  server = await startBuiltServer({
+    port: base + 61,
+    dataDir,
+    env: { OPS_PORT: String(base + 71) },
+    output: 'ignore',
+  });
+});
+
+test.afterAll(async () => {
+  if (server && server.exitCode === null && server.signalCode === null) {
+    const exited = once(server, 'exit');
+    server.kill();
+    await exited;
+  }
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** The day as the funnel counts it (China time). */
+function today(): string {
+  return new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10);
+}
+
+async function funnel(query: string): Promise<FunnelResponse> {
+  const answer = await fetch(`${ops}/api/funnel?from=${today()}&to=${today()}${query}`);
+  return funnelResponseSchema.parse(await answer.json());
+}
+
+test('views and taps on share pages are on the operators’ page @once', async ({
+  openContext,
+  consoleGuard,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const before = (await funnel(`&kind=goods&id=${ITEM}`)).totals;
+
+  // Inside WeChat: a view, a tap that shows the guide, the link copied.
+  const wechat = await openContext({
+    userAgent: userAgentOf('WeChat on iPhone'),
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
+  const inWeChat = await wechat.newPage();
+  const beacons: { contentType: string | null; body: string }[] = [];
+  inWeChat.on('request', (request) => {
+    if (request.url().endsWith(EVENTS_PATH))
+      beacons.push({
+        contentType: request.headers()['content-type'] ?? null,
+        body: request.postData() ?? '',
+      });
+  });
+  await open(inWeChat, `${origin}${PAGE}`);
+  await waitForApp(inWeChat);
+  await inWeChat.getByRole('link', { name: OPEN_IN_APP }).click();
+  const guide = inWeChat.getByRole('dialog');
+  await expect(guide).toBeVisible();
+  await guide.getByRole('button', { name: /复制/ }).click();
+  await expect(guide.getByRole('status')).not.toBeEmpty();
+  await inWeChat.close({ runBeforeUnload: true });
+  // text/plain: a simple request, no CORS preflight.
+  await expect.poll(() => beacons.length).toBeGreaterThanOrEqual(1);
+  expect(beacons.every((beacon) => beacon.contentType?.startsWith('text/plain'))).toBe(true);
+
+  // In Safari: a view, a tap, the app not installed, so the store.
+  const safari = await openContext({ userAgent: userAgentOf('Safari on iPhone') });
+  const inSafari = await safari.newPage();
+  const cdp = await safari.newCDPSession(inSafari);
+  await cdp.send('Page.enable');
+  const navigations: string[] = [];
+  cdp.on('Page.frameRequestedNavigation', (event: { url: string }) => {
+    navigations.push(event.url);
+  });
+  // The app is not installed: its Universal Link goes nowhere and the page stays visible.
+  await inSafari.route(/^https:\/\/link\.guquan\.example\//, (route) => route.abort('aborted'));
+  await open(inSafari, `${origin}${PAGE}`);
+  await waitForApp(inSafari);
+  await inSafari.getByRole('link', { name: OPEN_IN_APP }).click();
+  await expect.poll(() => navigations.length).toBe(1);
+  // No interception from here on: a browser sends a beacon as the page goes, and Playwright's
+  // routing would hold it up. The store itself is unreachable here: an error page takes its place.
+  await inSafari.unrouteAll();
+  await expect
+    .poll(() => navigations.find((url) => url.startsWith('https://apps.apple.com/')), {
+      timeout: 10_000,
+    })
+    .toBeDefined();
+  consoleGuard.allow(/ERR_NAME_NOT_RESOLVED|apps\.apple\.com/);
+
+  const expected = {
+    ...before,
+    viewed: before.viewed + 2,
+    open_tapped: before.open_tapped + 2,
+    guide_shown: before.guide_shown + 1,
+    link_copied: before.link_copied + 1,
+    store_fallback: before.store_fallback + 1,
+  };
+  await expect
+    .poll(async () => (await funnel(`&kind=goods&id=${ITEM}`)).totals, { timeout: 10_000 })
+    .toEqual(expected);
+
+  // The operators' page shows today's numbers (its tables hold the numbers behind each chart).
+  const all = (await funnel('')).totals;
+  const operators = await (await openContext({})).newPage();
+  await operators.goto(`${ops}/funnel?lang=en`);
+  const perDay = operators.getByRole('table', { name: 'Per day' });
+  const todayRow = perDay.getByRole('row', { name: new RegExp(`^${today()}`) });
+  await expect(todayRow.getByRole('cell').nth(0)).toHaveText(all.viewed.toLocaleString('en-US'));
+  await expect(todayRow.getByRole('cell').nth(1)).toHaveText(
+    all.open_tapped.toLocaleString('en-US'),
+  );
+  await expectNoAxeViolations(operators);
+  await operators.screenshot({
+    path: testInfo.outputPath('operators-page.png'),
+    fullPage: true,
+  });
+});
