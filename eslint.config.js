@@ -166,6 +166,7 @@ export default tseslint.config(
                 'apps/server/src/media',
                 'apps/server/src/membership',
                 'apps/server/src/pages',
+                'apps/server/src/pictures',
                 'apps/server/src/shares',
               ],
               from: [

@@ -19,6 +19,13 @@ import { JOB_LOCKS, runAlone } from './db/run-alone.ts';
 import { findServableImage } from './media/media-repository.ts';
 import { mediaRoutes } from './media/media-routes.ts';
 import { createResizedImages } from './media/resized-images.ts';
+import { itemUniversalLink } from './pictures/item-link.ts';
+import { loadPictureFonts, type PictureFonts } from './pictures/picture-fonts.ts';
+import { pictureRoutes, posterRoutes } from './pictures/picture-routes.ts';
+import { createPictureStore } from './pictures/picture-store.ts';
+import { createRenderQueue } from './pictures/render-queue.ts';
+import { SHARE_REUSE_SECONDS } from './pages/page-cache-policy.ts';
+import { recentShareReads } from './shares/recent-share-reads.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimits } from './plugins/rate-limits.ts';
 import { shareRoutes } from './shares/share-routes.ts';
@@ -60,6 +67,15 @@ import { weChatRoutes } from './wechat/wechat-routes.ts';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 
+/**
+ * Pictures drawn at once per server (a drawing keeps a core busy for tens of milliseconds), how
+ * many may wait behind them, and how many new ones a client may start per minute (a scan of ids
+ * cannot keep the CPU busy).
+ */
+const PICTURE_DRAWINGS_AT_ONCE = 2;
+const PICTURE_DRAWINGS_WAITING = 128;
+const PICTURE_DRAWINGS_PER_CLIENT_MINUTE = 60;
+
 export interface AppOptions {
   /** A web build already loaded (tests share one); otherwise read from config.webDistDir. */
   webBuild?: WebBuild;
@@ -73,6 +89,8 @@ export interface AppOptions {
   smsSender?: SmsSender;
   /** Replaces the client timeouts (tests: a stalled request answered within a second). */
   timeouts?: ServerTimeouts;
+  /** Replaces how many new pictures a client may have drawn per minute (tests: a few). */
+  pictureDrawingsPerMinute?: number;
 }
 
 /**
@@ -171,6 +189,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const build = options.webBuild ?? (await loadWebBuild(config.webDistDir));
   const { db, phones } = await openData(app, config, demo, options.seed ?? {});
   const shares = createShareReader(shareRepositories(db));
+  // Pictures and posters read an item at most once a second, as the share pages do.
+  const recentShares = recentShareReads(shares, SHARE_REUSE_SECONDS * 1000);
   const sessions = sessionStore(db, {
     // Logging in again during the cool-off withdraws a deletion request (privacy policy 11.5).
     onLogin: (trx, userId, at) => cancelPendingRequest(trx, userId, 'login', at),
@@ -224,6 +244,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     async (api) => {
       await api.register(healthRoutes, { version: packageJson.version });
       await api.register(shareRoutes, { shares });
+      await api.register(posterRoutes, { shares: recentShares, link: itemUniversalLink });
       await api.register(sessionRoutes, { sessions });
       await api.register(membershipRoutes, { sessions, membership });
       await api.register(designRoutes, { designs: designRepository(db), sessions });
@@ -254,9 +275,26 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
     { prefix: API_BASE_PATH },
   );
+  const resized = createResizedImages(paths.media, paths.mediaCache);
   await app.register(mediaRoutes, {
     findImage: (publicId) => findServableImage(db, publicId),
-    resized: createResizedImages(paths.media, paths.mediaCache),
+    resized,
+  });
+  let fonts: PictureFonts | undefined;
+  await app.register(pictureRoutes, {
+    shares: recentShares,
+    // The store reports a disk that refuses pictures once, until a write succeeds again.
+    store: createPictureStore(paths.mediaCache, (error) => {
+      app.log.warn({ err: error }, 'pictures cannot be kept on disk: sent from memory instead');
+    }),
+    queue: createRenderQueue(PICTURE_DRAWINGS_AT_ONCE, PICTURE_DRAWINGS_WAITING),
+    fonts: () => (fonts ??= loadPictureFonts()),
+    photos: async (imageId, width) => {
+      const image = await findServableImage(db, imageId);
+      return image && resized.pathOf(image, width);
+    },
+    link: itemUniversalLink,
+    drawingsPerMinute: options.pictureDrawingsPerMinute ?? PICTURE_DRAWINGS_PER_CLIENT_MINUTE,
   });
 
   await app.register(pageRoutes, {

@@ -63,6 +63,8 @@ export async function buildTestApp(
     webBuild?: WebBuild;
     smsSender?: SmsSender;
     timeouts?: ServerTimeouts;
+    /** Replaces how many new pictures one client may have drawn per minute. */
+    pictureDrawingsPerMinute?: number;
     /** Log lines go here (at env.LOG_LEVEL) instead of nowhere. */
     logStream?: { write(line: string): void };
   } = {},
@@ -88,6 +90,9 @@ export async function buildTestApp(
     seed: { imageScale: TEST_IMAGE_SCALE },
     ...(overrides.smsSender ? { smsSender: overrides.smsSender } : {}),
     ...(overrides.timeouts ? { timeouts: overrides.timeouts } : {}),
+    ...(overrides.pictureDrawingsPerMinute === undefined
+      ? {}
+      : { pictureDrawingsPerMinute: overrides.pictureDrawingsPerMinute }),
   });
   if (temp) app.addHook('onClose', temp.remove);
   await app.ready();
