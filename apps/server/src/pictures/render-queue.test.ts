@@ -23,8 +23,13 @@ describe('the render queue', () => {
 
   it('refuses at once past `maxWaiting`, and frees its slot when a task fails', async () => {
     const queue = createRenderQueue(1, 1);
-    let release = () => undefined as void;
-    const first = queue.run(() => new Promise<void>((resolve) => (release = resolve)));
+    let release: () => void = () => undefined;
+    const first = queue.run(
+      () =>
+        new Promise<void>((resolve) => {
+          release = resolve;
+        }),
+    );
     const second = queue.run(() => Promise.reject(new Error('drawing failed')));
     await expect(queue.run(() => Promise.resolve())).rejects.toBeInstanceOf(RenderQueueFull);
     expect(queue.load).toEqual({ running: 1, waiting: 1 });

@@ -8,6 +8,7 @@ import { AppPromptProvider } from '../open-in-app/app-prompt';
 import { ShareFailureView } from '../share-failure/share-failure-view';
 import { fetchShare, type LoadedShare, type ShareLoaderData } from '../share-loader';
 import { ShareSkeleton } from '../share-skeleton/share-skeleton';
+import { PosterAction } from '../share-poster/poster-action';
 import { WeChatShareCard } from '../wechat/wechat-share-card';
 
 /**
@@ -65,6 +66,7 @@ export function SharePage<K extends ShareKind>({
               loaded.state === 'ok' ? (
                 <>
                   {children(loaded.item)}
+                  <PosterAction kind={kind} id={loaded.item.id} />
                   <WeChatShareCard kind={kind} id={id ?? ''} item={loaded.item} />
                 </>
               ) : (
