@@ -1,6 +1,7 @@
 // Requests per second and latency of the server itself, one process, one run: /health (the
 // floor of what a request costs), the three share pages, the privacy policy and the website, each
-// as a ratio of /health; then the share pages again at 64 connections (p99).
+// as a ratio of /health; then the share pages again at 64 connections (p99); then the preview
+// cards and posters (scripts/bench-pictures.mjs).
 //
 //   npm run build && npm run bench:server [-- --duration 10] [-- --connections 16]
 //   npm run bench:server -- --smoke    a few seconds: every page answers, nothing is measured
@@ -14,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { once } from 'node:events';
+import { benchPictures } from './bench-pictures.mjs';
 import { loadDemoIds, startBuiltServer } from './bench-support.mjs';
 
 const { values } = parseArgs({
@@ -106,7 +108,8 @@ async function measureInRounds(runs) {
   }));
 }
 
-const server = await startBuiltServer({ root, port, dataDir });
+// Behind a proxy of its own: the pictures' bench is many clients (X-Forwarded-For).
+const server = await startBuiltServer({ root, port, dataDir, env: { TRUST_PROXY: '127.0.0.1' } });
 try {
   // Warm up: the first request of each page renders it and resizes its images.
   for (const [, path] of TARGETS) {
@@ -138,6 +141,15 @@ try {
   ];
   console.log(smoke ? `Smoke run (${duration} s each, nothing measured):` : `${duration} s each:`);
   console.log(lines.join('\n'));
+  const pictures = await benchPictures({
+    origin,
+    pid: server.pid,
+    ids: DEMO_IDS,
+    smoke,
+    measureInRounds,
+    connections,
+  });
+  console.log(pictures.join('\n'));
 } finally {
   const exited = once(server, 'exit');
   const stopping = performance.now();
