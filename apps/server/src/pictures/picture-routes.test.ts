@@ -2,7 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiErrorSchema } from '@guquan/contract/api-error';
 import { posterApiPath, posterSchema } from '@guquan/contract/poster';
 import { shareSchemas } from '@guquan/contract/share';
@@ -21,6 +21,10 @@ import { buildTestApp, makeTempDataDir } from '../test-support/test-app.ts';
 import { openTestDataDirDatabase } from '../test-support/test-engine.ts';
 import { decodeQrCodes, previewOf } from '../test-support/pictures.ts';
 import { itemUniversalLink } from './item-link.ts';
+
+// Pictures are drawn here, several a test: seconds each on a busy machine (the first loads the
+// layout engine), past the default 5 s.
+vi.setConfig({ testTimeout: 60_000 });
 
 const PAGES: Readonly<Record<ShareKind, string>> = {
   goods: `${BASE_PATH}/AppShare/goodsShare`,
@@ -56,30 +60,33 @@ async function expectNoPicture(app: FastifyInstance, path: string) {
   expect(apiErrorSchema.parse(res.json()).error.code).toBe('not_found');
 }
 
-describe('preview cards, posters and squares', () => {
-  let app: FastifyInstance;
-  let db: Db;
-  let dataDir: string;
-  let removeDir: () => Promise<void>;
-
+/** A demo server of its own for a block of tests, with a second connection to change its data. */
+function serverForBlock() {
+  const server = {} as { app: FastifyInstance; db: Db; dataDir: string };
+  let removeDir: () => Promise<void> = () => Promise.resolve();
   beforeAll(async () => {
     const temp = await makeTempDataDir();
-    ({ dataDir } = temp);
     removeDir = temp.remove;
-    app = await buildTestApp({ DATA_DIR: dataDir });
-    db = await openTestDataDirDatabase(dataDir);
+    server.dataDir = temp.dataDir;
+    server.app = await buildTestApp({ DATA_DIR: temp.dataDir });
+    server.db = await openTestDataDirDatabase(temp.dataDir);
   });
   afterAll(async () => {
-    await db.destroy();
-    await app.close();
+    await server.db.destroy();
+    await server.app.close();
     await removeDir();
   });
+  return server;
+}
+
+describe('preview cards, posters and squares', () => {
+  const server = serverForBlock();
 
   it.each(ITEMS)(
     "a %s page's og:image is its 1200×630 card: a JPEG under 300 kB, with size, alt and a large Twitter card",
     async (kind, id) => {
       for (const language of ['zh-CN', 'en'] as const) {
-        const preview = await previewOf(app, `${PAGES[kind]}?id=${id}&lang=${language}`);
+        const preview = await previewOf(server.app, `${PAGES[kind]}?id=${id}&lang=${language}`);
         expect(preview.status).toBe(200);
         expect(preview.path).toMatch(
           new RegExp(`^${PICTURES_PATH}/${kind}/${id}/card\\.${language}\\.[0-9a-z]{22}\\.jpg$`),
@@ -88,11 +95,11 @@ describe('preview cards, posters and squares', () => {
         expect(preview.twitterCard).toBe('summary_large_image');
         expect(preview.twitterImage).toBe(`http://127.0.0.1:8080${preview.path}`);
         const item = shareSchemas[kind].parse(
-          (await app.inject({ url: shareApiPath(kind, id) })).json(),
+          (await server.app.inject({ url: shareApiPath(kind, id) })).json(),
         );
         const title = 'name' in item ? item.name : item.title;
         expect(preview.alt).toContain(title);
-        const card = await expectJpeg(app, preview.path, 1200, 630);
+        const card = await expectJpeg(server.app, preview.path, 1200, 630);
         expect(card.length).toBeLessThan(300_000);
       }
     },
@@ -108,7 +115,7 @@ describe('preview cards, posters and squares', () => {
   ] as const)(
     'a %s page that cannot show its item (%s) has the one neutral card, which names nothing',
     async (kind, id) => {
-      const preview = await previewOf(app, `${PAGES[kind]}?id=${id}&lang=zh-CN`);
+      const preview = await previewOf(server.app, `${PAGES[kind]}?id=${id}&lang=zh-CN`);
       expect(preview.status).toBeGreaterThanOrEqual(400);
       expect(preview.path).toMatch(
         new RegExp(`^${PICTURES_PATH}/neutral/card\\.zh-CN\\.[0-9a-z]{22}\\.jpg$`),
@@ -116,8 +123,11 @@ describe('preview cards, posters and squares', () => {
       expect(preview.path).not.toContain(id);
       expect(preview.alt).toBe('谷圈分享卡片');
       expect(preview.twitterCard).toBe('summary_large_image');
-      await expectJpeg(app, preview.path, 1200, 630);
-      const other = await previewOf(app, `${PAGES.goods}?id=${DEMO_IDS.goods.removed}&lang=zh-CN`);
+      await expectJpeg(server.app, preview.path, 1200, 630);
+      const other = await previewOf(
+        server.app,
+        `${PAGES.goods}?id=${DEMO_IDS.goods.removed}&lang=zh-CN`,
+      );
       expect(other.path).toBe(preview.path);
     },
   );
@@ -125,7 +135,7 @@ describe('preview cards, posters and squares', () => {
   it('the poster: its address from the API, a 1080×1440 JPEG whose QR code a camera reads as the item’s Universal Link', async () => {
     for (const [kind, id] of ITEMS) {
       for (const language of ['zh-CN', 'en'] as const) {
-        const res = await app.inject({ url: `${posterApiPath(kind, id)}?lang=${language}` });
+        const res = await server.app.inject({ url: `${posterApiPath(kind, id)}?lang=${language}` });
         expect(res.statusCode).toBe(200);
         const poster = posterSchema.parse(res.json());
         expect(poster.url).toMatch(
@@ -133,7 +143,7 @@ describe('preview cards, posters and squares', () => {
         );
         expect(poster).toMatchObject({ width: 1080, height: 1440 });
         expect(poster.alt).toContain(language === 'en' ? 'QR code' : '二维码');
-        const image = await expectJpeg(app, poster.url, 1080, 1440);
+        const image = await expectJpeg(server.app, poster.url, 1080, 1440);
         // As a phone's camera sees a poster shown on another phone, or printed postcard-size: the
         // whole poster about 360 pixels wide, its QR code under a hundred.
         for (const width of [1080, 360]) {
@@ -144,51 +154,64 @@ describe('preview cards, posters and squares', () => {
         }
       }
     }
-  }, 60_000);
+  }, 120_000);
 
   it('a poster for an item nobody may see is refused as the item is', async () => {
-    const refused = await app.inject({ url: posterApiPath('goods', DEMO_IDS.goods.private) });
+    const refused = await server.app.inject({
+      url: posterApiPath('goods', DEMO_IDS.goods.private),
+    });
     expect(refused.statusCode).toBe(403);
     expect(apiErrorSchema.parse(refused.json()).error.code).toBe('private');
-    const removed = await app.inject({ url: posterApiPath('cabinet', DEMO_IDS.cabinets.removed) });
+    const removed = await server.app.inject({
+      url: posterApiPath('cabinet', DEMO_IDS.cabinets.removed),
+    });
     expect(removed.statusCode).toBe(410);
-    const invalid = await app.inject({ url: posterApiPath('note', 'nope') });
+    const invalid = await server.app.inject({ url: posterApiPath('note', 'nope') });
     expect(invalid.statusCode).toBe(400);
   });
 
   it("WeChat's square: the first picture cut square, as a JPEG; the app's mark for an item without pictures", async () => {
     for (const [kind, id] of ITEMS) {
       const item = shareSchemas[kind].parse(
-        (await app.inject({ url: shareApiPath(kind, id) })).json(),
+        (await server.app.inject({ url: shareApiPath(kind, id) })).json(),
       );
       const url = pictureUrl(squareContent(kind, item));
       if (id === DEMO_IDS.notes.noImages) expect(url).toContain(`${PICTURES_PATH}/neutral/square.`);
-      await expectJpeg(app, url, 300, 300);
+      await expectJpeg(server.app, url, 300, 300);
     }
   });
 
   it('answers only the current address: a wrong version, an odd file name or another id is no picture', async () => {
-    const { path } = await previewOf(app, `${PAGES.goods}?id=${DEMO_IDS.goods.gallery}&lang=en`);
+    const { path } = await previewOf(
+      server.app,
+      `${PAGES.goods}?id=${DEMO_IDS.goods.gallery}&lang=en`,
+    );
     const stale = path.replace(/\.([0-9a-z]{22})\.jpg$/, '.0000000000000000000000.jpg');
-    await expectNoPicture(app, stale);
-    await expectNoPicture(app, path.replace('.jpg', '.png'));
-    await expectNoPicture(app, path.replace('card.en', 'card.fr'));
-    await expectNoPicture(app, path.replace('card.en', 'poster.en'));
-    await expectNoPicture(app, path.replace(DEMO_IDS.goods.gallery, DEMO_IDS.goods.noPrice));
-    await expectNoPicture(app, path.replace('/goods/', '/cabinet/'));
-    await expectNoPicture(app, `${PICTURES_PATH}/neutral/poster.en.0000000000000000000000.jpg`);
+    await expectNoPicture(server.app, stale);
+    await expectNoPicture(server.app, path.replace('.jpg', '.png'));
+    await expectNoPicture(server.app, path.replace('card.en', 'card.fr'));
+    await expectNoPicture(server.app, path.replace('card.en', 'poster.en'));
+    await expectNoPicture(server.app, path.replace(DEMO_IDS.goods.gallery, DEMO_IDS.goods.noPrice));
+    await expectNoPicture(server.app, path.replace('/goods/', '/cabinet/'));
     await expectNoPicture(
-      app,
+      server.app,
+      `${PICTURES_PATH}/neutral/poster.en.0000000000000000000000.jpg`,
+    );
+    await expectNoPicture(
+      server.app,
       `${PICTURES_PATH}/goods/${DEMO_IDS.goods.gallery}/${'card.en.'.repeat(9)}jpg`,
     );
-    await expectNoPicture(app, PICTURES_PATH);
+    await expectNoPicture(server.app, PICTURES_PATH);
   });
 
   it('keeps each picture on disk, serves it from there, answers If-None-Match with a 304', async () => {
-    const { path } = await previewOf(app, `${PAGES.note}?id=${DEMO_IDS.notes.hostile}&lang=en`);
-    await expectJpeg(app, path, 1200, 630);
+    const { path } = await previewOf(
+      server.app,
+      `${PAGES.note}?id=${DEMO_IDS.notes.hostile}&lang=en`,
+    );
+    await expectJpeg(server.app, path, 1200, 630);
     const file = join(
-      dataPaths(dataDir).mediaCache,
+      dataPaths(server.dataDir).mediaCache,
       'pictures',
       'note',
       DEMO_IDS.notes.hostile.slice(0, 2),
@@ -196,55 +219,42 @@ describe('preview cards, posters and squares', () => {
       path.split('/').at(-1) ?? '',
     );
     const kept = await stat(file);
-    const again = await app.inject({ url: path });
+    const again = await server.app.inject({ url: path });
     expect(again.statusCode).toBe(200);
     expect(again.rawPayload.length).toBe(kept.size);
     expect((await stat(file)).mtimeMs).toBe(kept.mtimeMs);
     const etag = again.headers.etag;
     expect(etag).toMatch(/^"[0-9a-z]{22}"$/);
-    const revalidated = await app.inject({ url: path, headers: { 'if-none-match': String(etag) } });
+    const revalidated = await server.app.inject({
+      url: path,
+      headers: { 'if-none-match': String(etag) },
+    });
     expect(revalidated.statusCode).toBe(304);
   });
 });
 
 describe('a change takes the old pictures down within a second', () => {
-  let app: FastifyInstance;
-  let db: Db;
-  let dataDir: string;
-  let removeDir: () => Promise<void>;
-
-  beforeAll(async () => {
-    const temp = await makeTempDataDir();
-    ({ dataDir } = temp);
-    removeDir = temp.remove;
-    app = await buildTestApp({ DATA_DIR: dataDir });
-    db = await openTestDataDirDatabase(dataDir);
-  });
-  afterAll(async () => {
-    await db.destroy();
-    await app.close();
-    await removeDir();
-  });
+  const server = serverForBlock();
 
   const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const page = `${PAGES.goods}?id=${DEMO_IDS.goods.wanted}&lang=zh-CN`;
 
   it('an edit gives a new address and retires the old one (and its file)', async () => {
-    const before = await previewOf(app, page);
-    await expectJpeg(app, before.path, 1200, 630);
-    await db
+    const before = await previewOf(server.app, page);
+    await expectJpeg(server.app, before.path, 1200, 630);
+    await server.db
       .updateTable('goods')
       .set({ name: '改过名字的谷子' })
       .where('public_id', '=', DEMO_IDS.goods.wanted)
       .execute();
     await wait(1_100);
-    const after = await previewOf(app, page);
+    const after = await previewOf(server.app, page);
     expect(after.path).not.toBe(before.path);
     expect(after.alt).toContain('改过名字的谷子');
-    await expectNoPicture(app, before.path);
-    await expectJpeg(app, after.path, 1200, 630);
+    await expectNoPicture(server.app, before.path);
+    await expectJpeg(server.app, after.path, 1200, 630);
     const folder = join(
-      dataPaths(dataDir).mediaCache,
+      dataPaths(server.dataDir).mediaCache,
       'pictures',
       'goods',
       DEMO_IDS.goods.wanted.slice(0, 2),
@@ -254,58 +264,58 @@ describe('a change takes the old pictures down within a second', () => {
   });
 
   it('made private: the card, the poster and the square stop at once, the page shows the neutral card', async () => {
-    const card = (await previewOf(app, page)).path;
+    const card = (await previewOf(server.app, page)).path;
     const poster = posterSchema.parse(
-      (await app.inject({ url: posterApiPath('goods', DEMO_IDS.goods.wanted) })).json(),
+      (await server.app.inject({ url: posterApiPath('goods', DEMO_IDS.goods.wanted) })).json(),
     ).url;
     const item = shareSchemas.goods.parse(
-      (await app.inject({ url: shareApiPath('goods', DEMO_IDS.goods.wanted) })).json(),
+      (await server.app.inject({ url: shareApiPath('goods', DEMO_IDS.goods.wanted) })).json(),
     );
     const square = pictureUrl(squareContent('goods', item));
-    for (const path of [card, poster, square]) await expectJpeg(app, path, ...sizeOf(path));
-    await db
+    for (const path of [card, poster, square]) await expectJpeg(server.app, path, ...sizeOf(path));
+    await server.db
       .updateTable('goods')
       .set({ visibility: 'private' })
       .where('public_id', '=', DEMO_IDS.goods.wanted)
       .execute();
     await wait(1_100);
-    for (const path of [card, poster, square]) await expectNoPicture(app, path);
-    expect((await previewOf(app, page)).path).toContain(`${PICTURES_PATH}/neutral/`);
+    for (const path of [card, poster, square]) await expectNoPicture(server.app, path);
+    expect((await previewOf(server.app, page)).path).toContain(`${PICTURES_PATH}/neutral/`);
     // Public again: the same content, the same addresses, served again.
-    await db
+    await server.db
       .updateTable('goods')
       .set({ visibility: 'public' })
       .where('public_id', '=', DEMO_IDS.goods.wanted)
       .execute();
     await wait(1_100);
-    expect((await previewOf(app, page)).path).toBe(card);
-    await expectJpeg(app, card, 1200, 630);
+    expect((await previewOf(server.app, page)).path).toBe(card);
+    await expectJpeg(server.app, card, 1200, 630);
   });
 
   it('removed: gone', async () => {
-    const card = (await previewOf(app, page)).path;
-    await db
+    const card = (await previewOf(server.app, page)).path;
+    await server.db
       .updateTable('goods')
       .set({ removed_at: new Date().toISOString() })
       .where('public_id', '=', DEMO_IDS.goods.wanted)
       .execute();
     await wait(1_100);
-    await expectNoPicture(app, card);
+    await expectNoPicture(server.app, card);
   });
 
   it('the card follows what it shows, not what it does not: likes change nothing', async () => {
     const id = DEMO_IDS.goods.noPrice;
     const item = shareSchemas.goods.parse(
-      (await app.inject({ url: shareApiPath('goods', id) })).json(),
+      (await server.app.inject({ url: shareApiPath('goods', id) })).json(),
     );
     const url = pictureUrl(cardContent('goods', item, 'en'));
-    await db
+    await server.db
       .updateTable('goods')
       .set({ likes: item.likes + 1 })
       .where('public_id', '=', id)
       .execute();
     await wait(1_100);
-    const preview = await previewOf(app, `${PAGES.goods}?id=${id}&lang=en`);
+    const preview = await previewOf(server.app, `${PAGES.goods}?id=${id}&lang=en`);
     expect(preview.path).toBe(url);
   });
 });
