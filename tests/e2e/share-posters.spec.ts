@@ -61,7 +61,7 @@ async function openPoster(page: Page, language: Language) {
 test.describe('share posters', () => {
   test.describe.configure({ timeout: 60_000 });
   for (const { route, id } of SHARES) {
-    test(`${route.path}: the poster opens full screen and the save button saves it (Safari)`, async ({
+    test(`${route.path}: the poster opens full screen and its save button saves it`, async ({
       page,
     }) => {
       const language: Language = route.id === 'cabinet-share' ? 'en' : 'zh-CN';
