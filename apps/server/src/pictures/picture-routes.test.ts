@@ -204,7 +204,7 @@ describe('preview cards, posters and squares', () => {
     await expectNoPicture(server.app, PICTURES_PATH);
   });
 
-  it('keeps each picture on disk, serves it from there, answers If-None-Match with a 304', async () => {
+  it('keeps each picture on disk and serves it again without drawing, answers If-None-Match with a 304', async () => {
     const { path } = await previewOf(
       server.app,
       `${PAGES.note}?id=${DEMO_IDS.notes.hostile}&lang=en`,

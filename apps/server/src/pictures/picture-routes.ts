@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -27,7 +25,7 @@ import { apiRoute } from '../http/api-paths.ts';
 import { VERSIONED_PICTURE_CACHE_CONTROL } from '../pages/page-cache-policy.ts';
 import { drawPicture, type PhotoSource } from './picture-drawing.ts';
 import type { PictureFonts } from './picture-fonts.ts';
-import type { MadePicture, PictureStore } from './picture-store.ts';
+import type { PictureStore } from './picture-store.ts';
 import { RenderQueueFull, type RenderQueue } from './render-queue.ts';
 
 export interface PictureRoutesOptions {
@@ -85,25 +83,20 @@ function currentNeutral(file: PictureFile): PictureContent | undefined {
   return pictureVersion(content) === file.version ? content : undefined;
 }
 
-async function send(
-  reply: FastifyReply,
-  made: MadePicture,
-  version: string,
-): Promise<FastifyReply> {
-  reply
+function send(reply: FastifyReply, picture: Buffer, version: string): FastifyReply {
+  return reply
     .type('image/jpeg')
     .header('cache-control', VERSIONED_PICTURE_CACHE_CONTROL)
-    .header('etag', `"${version}"`);
-  if ('bytes' in made) return reply.header('content-length', made.bytes.length).send(made.bytes);
-  const { size } = await stat(made.path);
-  return reply.header('content-length', size).send(createReadStream(made.path));
+    .header('etag', `"${version}"`)
+    .header('content-length', picture.length)
+    .send(picture);
 }
 
 /**
  * Preview cards, posters and WeChat squares (docs/decisions/0019-share-pictures.md), at addresses
  * that carry the hash of what they show. Each request checks that its address is the item's
  * current one (public, same content) before anything is sent, so a picture stops being served
- * within a second of a change. A picture made before is sent from disk; a new one is drawn once
+ * within a second of a change. A picture made before is sent from memory or disk; a new one is drawn once
  * per server at a time, in the render queue, and counts against the client's drawings per minute.
  */
 export const pictureRoutes: FastifyPluginCallbackZod<PictureRoutesOptions> = (
@@ -131,8 +124,8 @@ export const pictureRoutes: FastifyPluginCallbackZod<PictureRoutesOptions> = (
         .header('etag', `"${version}"`)
         .send();
     }
-    const path = await options.store.find(name);
-    if (path) return send(reply, { path }, version);
+    const kept = await options.store.find(name);
+    if (kept) return send(reply, kept, version);
     if (!options.store.drawing(name)) {
       const limit = await drawingLimit(request);
       if (!limit.isAllowed && limit.isExceeded) {
@@ -145,11 +138,11 @@ export const pictureRoutes: FastifyPluginCallbackZod<PictureRoutesOptions> = (
         );
       }
     }
+    let made: Buffer;
     try {
-      const made = await options.store.make(name, () =>
+      made = await options.store.make(name, () =>
         options.queue.run(() => drawPicture(content, options.fonts(), options.photos)),
       );
-      return await send(reply, made, version);
     } catch (error) {
       if (!(error instanceof RenderQueueFull)) throw error;
       reply.header('retry-after', '1');
@@ -160,6 +153,7 @@ export const pictureRoutes: FastifyPluginCallbackZod<PictureRoutesOptions> = (
         'The server is drawing many pictures; try again soon.',
       );
     }
+    return send(reply, made, version);
   }
 
   const hidden = { hide: true } as const;

@@ -26,10 +26,12 @@ describe('pictures on disk', () => {
     expect(await store.find(name('a'))).toBeUndefined();
     const made = await Promise.all([1, 2, 3].map(() => store.make(name('a'), draw)));
     expect(draw).toHaveBeenCalledTimes(1);
+    expect(made.map(String)).toEqual(['jpeg', 'jpeg', 'jpeg']);
     const path = join(dir, 'pictures', 'goods', 'go', ID, 'card.en.a.jpg');
-    expect(made).toEqual([{ path }, { path }, { path }]);
     expect(await readFile(path, 'utf8')).toBe('jpeg');
-    expect(await store.find(name('a'))).toBe(path);
+    expect(String(await store.find(name('a')))).toBe('jpeg');
+    // Another server (a store of its own) finds it on the shared disk.
+    expect(String(await createPictureStore(dir).find(name('a')))).toBe('jpeg');
     expect(await readdir(join(dir, 'pictures', 'goods', 'go', ID))).toEqual(['card.en.a.jpg']);
   });
 
@@ -46,6 +48,16 @@ describe('pictures on disk', () => {
     ]);
   });
 
+  it('keeps the most recent pictures in memory within its bound', async () => {
+    const store = createPictureStore(dir, () => undefined, 10);
+    await store.make(name('a'), () => Promise.resolve(Buffer.from('aaaaaa')));
+    await store.make(`goods/${ID}/poster.en.a.jpg`, () => Promise.resolve(Buffer.from('pppppp')));
+    await rm(join(dir, 'pictures'), { recursive: true });
+    // The poster (6 bytes) pushed the card out of 10 bytes: the card is gone with the disk.
+    expect(await store.find(name('a'))).toBeUndefined();
+    expect(String(await store.find(`goods/${ID}/poster.en.a.jpg`))).toBe('pppppp');
+  });
+
   it('a failed drawing keeps nothing and the next request draws again', async () => {
     const store = createPictureStore(dir);
     await expect(store.make(name('a'), () => Promise.reject(new Error('no')))).rejects.toThrow(
@@ -60,18 +72,15 @@ describe('pictures on disk', () => {
     await writeFile(join(dir, 'pictures'), 'in the way');
     const failures: unknown[] = [];
     const store = createPictureStore(dir, (error) => failures.push(error));
-    expect(await store.make(name('a'), () => Promise.resolve(Buffer.from('a')))).toEqual({
-      bytes: Buffer.from('a'),
-    });
-    expect(await store.make(name('b'), () => Promise.resolve(Buffer.from('b')))).toEqual({
-      bytes: Buffer.from('b'),
-    });
+    expect(String(await store.make(name('a'), () => Promise.resolve(Buffer.from('a'))))).toBe('a');
+    expect(String(await store.make(name('b'), () => Promise.resolve(Buffer.from('b'))))).toBe('b');
+    // Kept in memory all the same.
+    expect(String(await store.find(name('b')))).toBe('b');
     expect(failures).toHaveLength(1);
     await rm(join(dir, 'pictures'));
     await mkdir(join(dir, 'pictures'));
-    expect(await store.make(name('c'), () => Promise.resolve(Buffer.from('c')))).toHaveProperty(
-      'path',
-    );
+    await store.make(name('c'), () => Promise.resolve(Buffer.from('c')));
+    expect(await readdir(join(dir, 'pictures', 'goods', 'go', ID))).toEqual(['card.en.c.jpg']);
     await writeFile(join(dir, 'pictures', 'cabinet'), 'in the way again');
     await store.make(`cabinet/${'x'.repeat(16)}/card.en.a.jpg`, () =>
       Promise.resolve(Buffer.from('d')),

@@ -1,25 +1,55 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-/** A picture ready to send: its file, or (when the disk refused it) its bytes. */
-export type MadePicture = { path: string } | { bytes: Buffer };
-
 export interface PictureStore {
-  /** The file of a picture made before, if it is on disk. */
-  find(name: string): Promise<string | undefined>;
+  /** The bytes of a picture made before: from memory, else from disk; undefined if neither. */
+  find(name: string): Promise<Buffer | undefined>;
   /** Whether this server is drawing it right now (joining that costs nothing). */
   drawing(name: string): boolean;
   /**
    * The picture, drawn by `draw` unless this server is already drawing it (then the one drawing
-   * serves both), kept on disk for next time.
+   * serves both), kept on disk and in memory for next time.
    */
-  make(name: string, draw: () => Promise<Buffer>): Promise<MadePicture>;
+  make(name: string, draw: () => Promise<Buffer>): Promise<Buffer>;
+}
+
+/** The most recently sent pictures' bytes kept in memory (a card is ~40 kB, a poster ~80 kB). */
+const DEFAULT_MEMORY_BYTES = 32 * 1024 * 1024;
+
+/** A least-recently-used map of pictures' bytes, bounded by their total size. */
+function recentPictures(maxBytes: number) {
+  const entries = new Map<string, Buffer>();
+  let bytes = 0;
+  return {
+    get(name: string): Buffer | undefined {
+      const found = entries.get(name);
+      if (found) {
+        // Read again: the most recent now (a Map keeps insertion order).
+        entries.delete(name);
+        entries.set(name, found);
+      }
+      return found;
+    },
+    set(name: string, picture: Buffer): void {
+      const old = entries.get(name);
+      if (old) bytes -= old.length;
+      entries.delete(name);
+      if (picture.length > maxBytes) return;
+      entries.set(name, picture);
+      bytes += picture.length;
+      for (const [oldest, kept] of entries) {
+        if (bytes <= maxBytes) break;
+        entries.delete(oldest);
+        bytes -= kept.length;
+      }
+    },
+  };
 }
 
 /**
  * Pictures on disk beside the resized images (MEDIA_CACHE_DIR/pictures, shared by the servers and
- * safe to delete). `name` is the picture's address below PICTURES_PATH, made of checked parts
+ * safe to delete), the most recently sent also in memory (`memoryBytes`). `name` is the picture's address below PICTURES_PATH, made of checked parts
  * only. A file appears complete or not at all (written aside, then renamed), so a server never
  * sends half a picture another is writing; once a new version of a picture is written, the older
  * versions of it in its folder go. When the disk refuses the file (full, read-only), the picture
@@ -28,9 +58,11 @@ export interface PictureStore {
 export function createPictureStore(
   cacheDir: string,
   onWriteFailure: (error: unknown) => void = () => undefined,
+  memoryBytes = DEFAULT_MEMORY_BYTES,
 ): PictureStore {
   const root = join(cacheDir, 'pictures');
-  const inFlight = new Map<string, Promise<MadePicture>>();
+  const inFlight = new Map<string, Promise<Buffer>>();
+  const recent = recentPictures(memoryBytes);
   let writeFailing = false;
 
   function pathOf(name: string): string {
@@ -54,7 +86,7 @@ export function createPictureStore(
     );
   }
 
-  async function keep(path: string, bytes: Buffer): Promise<MadePicture> {
+  async function keep(path: string, bytes: Buffer): Promise<void> {
     const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
     try {
       await mkdir(dirname(path), { recursive: true });
@@ -64,20 +96,19 @@ export function createPictureStore(
       await rm(temporary, { force: true }).catch(() => undefined);
       if (!writeFailing) onWriteFailure(error);
       writeFailing = true;
-      return { bytes };
+      return;
     }
     writeFailing = false;
     await removeOlderVersions(path).catch(() => undefined);
-    return { path };
   }
 
   return {
     async find(name) {
-      const path = pathOf(name);
-      return stat(path).then(
-        (found) => (found.isFile() ? path : undefined),
-        () => undefined,
-      );
+      const remembered = recent.get(name);
+      if (remembered) return remembered;
+      const read = await readFile(pathOf(name)).catch(() => undefined);
+      if (read) recent.set(name, read);
+      return read;
     },
     drawing(name) {
       return inFlight.has(name);
@@ -86,7 +117,12 @@ export function createPictureStore(
       let pending = inFlight.get(name);
       if (!pending) {
         pending = draw()
-          .then((bytes) => keep(pathOf(name), bytes))
+          .then(async (bytes) => {
+            // Sent from memory whatever the disk says (full, read-only): logged, not failed.
+            await keep(pathOf(name), bytes);
+            recent.set(name, bytes);
+            return bytes;
+          })
           .finally(() => inFlight.delete(name));
         inFlight.set(name, pending);
       }
