@@ -5,6 +5,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { basename, join } from 'node:path';
 import { constants as zlib } from 'node:zlib';
 import { API_BASE_PATH, OPENAPI_PATH } from '@guquan/contract/site-paths';
 import packageJson from '../package.json' with { type: 'json' };
@@ -275,10 +276,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
     { prefix: API_BASE_PATH },
   );
-  const resized = createResizedImages(paths.media, paths.mediaCache);
   await app.register(mediaRoutes, {
     findImage: (publicId) => findServableImage(db, publicId),
-    resized,
+    resized: createResizedImages(paths.media, paths.mediaCache),
   });
   let fonts: PictureFonts | undefined;
   await app.register(pictureRoutes, {
@@ -289,9 +289,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     }),
     queue: createRenderQueue(PICTURE_DRAWINGS_AT_ONCE, PICTURE_DRAWINGS_WAITING),
     fonts: () => (fonts ??= loadPictureFonts()),
-    photos: async (imageId, width) => {
+    photos: async (imageId) => {
       const image = await findServableImage(db, imageId);
-      return image && resized.pathOf(image, width);
+      // The name comes from our own database; basename() keeps even a bad row inside the folder.
+      return image && join(paths.media, basename(image.fileName));
     },
     link: itemUniversalLink,
     drawingsPerMinute: options.pictureDrawingsPerMinute ?? PICTURE_DRAWINGS_PER_CLIENT_MINUTE,
