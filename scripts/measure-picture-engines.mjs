@@ -130,7 +130,7 @@ const engines = {
     const { pixels, width, height } = new Resvg(svg).render();
     return sharp(pixels, { raw: { width, height, channels: 4 } })
       .flatten({ background: '#fff' })
-      .jpeg({ quality: 84, mozjpeg: true })
+      .jpeg({ quality: 84 })
       .toBuffer();
   },
   'B satori + resvg (texts) + sharp': async () => {
@@ -144,7 +144,7 @@ const engines = {
       .toBuffer();
     return base()
       .composite([{ input: photoLayer }, { input: texts }])
-      .jpeg({ quality: 84, mozjpeg: true })
+      .jpeg({ quality: 84 })
       .toBuffer();
   },
   'C satori + sharp (librsvg)': async () => {
@@ -154,7 +154,7 @@ const engines = {
     ]);
     return base()
       .composite([{ input: photoLayer }, { input: Buffer.from(svg) }])
-      .jpeg({ quality: 84, mozjpeg: true })
+      .jpeg({ quality: 84 })
       .toBuffer();
   },
   ...(existsSync(MACHINE_FONT)
@@ -186,7 +186,7 @@ const engines = {
               { input: priceLayer, left: 678, top: 260 },
               { input: ownerLayer, left: 678, top: 540 },
             ])
-            .jpeg({ quality: 84, mozjpeg: true })
+            .jpeg({ quality: 84 })
             .toBuffer();
         },
       }
