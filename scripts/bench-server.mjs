@@ -4,7 +4,8 @@
 // pages cost (server CPU per request, as a ratio of a cached page) and a hot share page's p99 at
 // 64 connections while a flood of one-off pages runs at 64 more (target: at most 100 ms); then
 // what the metrics cost: the share pages on this server (metrics on: its operators' listener is
-// open and scraped every second) and on a second one with them off, round after round.
+// open and scraped every second) and on a second one with them off, round after round; then the
+// preview cards and posters (scripts/bench-pictures.mjs).
 //
 //   npm run build && npm run bench:server [-- --duration 10] [-- --connections 16]
 //   npm run bench:server -- --smoke    a few seconds: every page answers, nothing is measured
@@ -20,6 +21,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { once } from 'node:events';
+import { benchPictures } from './bench-pictures.mjs';
 import { loadDemoIds, startBuiltServer } from './bench-support.mjs';
 
 const { values } = parseArgs({
@@ -294,7 +296,12 @@ const startServer = async (settings) => {
 };
 let scraping;
 try {
-  const server = await startServer({ port, dataDir, env: { OPS_PORT: String(opsPort) } });
+  // Behind a proxy of its own: the pictures' bench is many clients (X-Forwarded-For).
+  const server = await startServer({
+    port,
+    dataDir,
+    env: { OPS_PORT: String(opsPort), TRUST_PROXY: '127.0.0.1' },
+  });
   // Prometheus scrapes every 15 s; once a second here, so its cost shows if it has any.
   scraping = setInterval(() => {
     fetch(`http://127.0.0.1:${opsPort}/metrics`).then(
@@ -360,6 +367,15 @@ try {
       env: { OPS_PORT: 'off' },
     });
     await measureMetricsCost(server, bareServer);
+    const pictures = await benchPictures({
+      origin,
+      pid: server.pid,
+      ids: DEMO_IDS,
+      smoke,
+      measureInRounds,
+      connections,
+    });
+    console.log(pictures.join('\n'));
   }
 } finally {
   clearInterval(scraping);

@@ -65,11 +65,21 @@ test.describe('share previews in the raw HTML', () => {
         `${baseURL}${fullPath(route)}?id=${id}&amp;lang=zh-CN`,
       );
       expect(metaContent(html, 'robots')).toBeUndefined();
+      // The item's 1200×630 preview card, a JPEG every previewer shows, at the address of its version.
       const image = metaContent(html, 'og:image');
-      expect(image).toMatch(new RegExp(`^${baseURL}${BASE_PATH}/media/[\\w-]{16}/\\d+\\.webp$`));
+      expect(image).toMatch(
+        new RegExp(
+          `^${baseURL}${BASE_PATH}/pictures/\\w+/${id}/card\\.zh-CN\\.[0-9a-z]{22}\\.jpg$`,
+        ),
+      );
+      expect(metaContent(html, 'twitter:image')).toBe(image);
+      expect(metaContent(html, 'og:image:width')).toBe('1200');
+      expect(metaContent(html, 'og:image:height')).toBe('630');
+      expect(metaContent(html, 'og:image:alt')?.length).toBeGreaterThan(4);
       const imageResponse = await request.get(image ?? '');
       expect(imageResponse.status()).toBe(200);
-      expect(imageResponse.headers()['content-type']).toBe('image/webp');
+      expect(imageResponse.headers()['content-type']).toBe('image/jpeg');
+      expect((await imageResponse.body()).length).toBeLessThan(300_000);
       // The page's largest image is asked for before any script runs.
       expect(html).toMatch(/<link rel="preload" as="image" href="[^"]+" imagesrcset="[^"]+"/);
       // …with the very widths the page's first <img> lists, or the browser would fetch it twice.
@@ -107,7 +117,7 @@ test.describe('share previews in the raw HTML', () => {
     { route: routeById('notes-share'), query: `?id=${DEMO_IDS.unknown}`, status: 404 },
   ] as const;
 
-  test('a missing, removed or private item answers its status with noindex and no item preview', async ({
+  test('a missing, removed or private item answers its status with noindex and the neutral card', async ({
     request,
   }) => {
     for (const { route, query, status } of FAILURES) {
@@ -115,7 +125,9 @@ test.describe('share previews in the raw HTML', () => {
       expect(response.status(), `${route.path}${query}`).toBe(status);
       const html = await response.text();
       expect(metaContent(html, 'robots'), `${route.path}${query}`).toBe('noindex, nofollow');
-      expect(metaContent(html, 'og:image')).toBeUndefined();
+      expect(metaContent(html, 'og:image'), `${route.path}${query}`).toMatch(
+        /\/anime_merch_web\/pictures\/neutral\/card\.zh-CN\.[0-9a-z]{22}\.jpg$/,
+      );
       expect(metaContent(html, 'og:type')).toBeUndefined();
     }
   });

@@ -5,9 +5,11 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { basename, join } from 'node:path';
 import { constants as zlib } from 'node:zlib';
 import { API_BASE_PATH, OPENAPI_PATH } from '@guquan/contract/site-paths';
 import packageJson from '../package.json' with { type: 'json' };
+import type { ShareKind } from '@guquan/contract/share-paths';
 import type { Config } from './config/env.ts';
 import { configuredPaths } from './config/data-paths.ts';
 import { openDatabase, type Db } from './db/database.ts';
@@ -18,6 +20,13 @@ import { reencryptPhones } from './db/phone-rotation.ts';
 import { findServableImage } from './media/media-repository.ts';
 import { mediaRoutes } from './media/media-routes.ts';
 import { createResizedImages } from './media/resized-images.ts';
+import { itemUniversalLink } from './app-links/item-universal-link.ts';
+import { loadPictureFonts, type PictureFonts } from './pictures/picture-fonts.ts';
+import { pictureRoutes, posterRoutes } from './pictures/picture-routes.ts';
+import { createPictureStore } from './pictures/picture-store.ts';
+import { createRenderQueue } from './pictures/render-queue.ts';
+import { SHARE_REUSE_SECONDS } from './pages/page-cache-policy.ts';
+import { recentShareReads } from './shares/recent-share-reads.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimits } from './plugins/rate-limits.ts';
 import { shareRoutes } from './shares/share-routes.ts';
@@ -85,6 +94,15 @@ import { registerLinkDomain } from './app-links/link-domain.ts';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 
+/**
+ * Pictures drawn at once per server (a drawing keeps a core busy for tens of milliseconds), how
+ * many may wait behind them, and how many new ones a client may start per minute (a scan of ids
+ * cannot keep the CPU busy).
+ */
+const PICTURE_DRAWINGS_AT_ONCE = 2;
+const PICTURE_DRAWINGS_WAITING = 128;
+const PICTURE_DRAWINGS_PER_CLIENT_MINUTE = 60;
+
 export interface AppOptions {
   /** A web build already loaded (tests share one); otherwise read from config.webDistDir. */
   webBuild?: WebBuild;
@@ -103,6 +121,8 @@ export interface AppOptions {
   renderBudget?: RenderBudgetOptions;
   /** Where link fallbacks, minted and claimed handoffs are counted (tests watch them). */
   countAppLinkEvent?: CountAppLinkEvent;
+  /** Replaces how many new pictures a client may have drawn per minute (tests: a few). */
+  pictureDrawingsPerMinute?: number;
 }
 
 /**
@@ -241,6 +261,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     done();
   });
   const shares = createShareReader(shareRepositories(db));
+  // A poster's QR code holds the item's Universal Link on the app's link domain.
+  const itemLink = (kind: ShareKind, id: string) =>
+    itemUniversalLink(config.appLinks, { kind, id });
+  // Pictures and posters read an item at most once a second, as the share pages do.
+  const recentShares = recentShareReads(shares, SHARE_REUSE_SECONDS * 1000);
   const sessions = sessionRepository(db, {
     // Logging in again during the cool-off withdraws a deletion request (privacy policy 11.5).
     onLogin: (trx, userId, at) => cancelPendingRequest(trx, userId, 'login', at),
@@ -360,6 +385,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           : {}),
       });
       await api.register(shareRoutes, { shares });
+      await api.register(posterRoutes, { shares: recentShares, link: itemLink });
       await api.register(sessionRoutes, { sessions });
       await api.register(membershipRoutes, { sessions, membership });
       const designs = designRepository(db);
@@ -412,6 +438,23 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         app.log.info(message);
       },
     }),
+  });
+  let fonts: PictureFonts | undefined;
+  await app.register(pictureRoutes, {
+    shares: recentShares,
+    // The store reports a disk that refuses pictures once, until a write succeeds again.
+    store: createPictureStore(paths.mediaCache, (error) => {
+      app.log.warn({ err: error }, 'pictures cannot be kept on disk: sent from memory instead');
+    }),
+    queue: createRenderQueue(PICTURE_DRAWINGS_AT_ONCE, PICTURE_DRAWINGS_WAITING),
+    fonts: () => (fonts ??= loadPictureFonts()),
+    photos: async (imageId) => {
+      const image = await findServableImage(db, imageId);
+      // The name comes from our own database; basename() keeps even a bad row inside the folder.
+      return image && join(paths.media, basename(image.fileName));
+    },
+    link: itemLink,
+    drawingsPerMinute: options.pictureDrawingsPerMinute ?? PICTURE_DRAWINGS_PER_CLIENT_MINUTE,
   });
 
   await app.register(pageRoutes, {

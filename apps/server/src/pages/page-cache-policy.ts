@@ -58,3 +58,12 @@ export const WECHAT_SHARE_PAGE_CACHE_CONTROL = 'private, no-cache';
  * allowed in the back-forward cache, which no-store would rule out (docs/decisions/0002-html-no-cache-not-no-store.md).
  */
 export const REVALIDATED_PAGE_CACHE_CONTROL = 'no-cache';
+
+/**
+ * Pictures whose address carries the version of what they show (preview cards, posters, WeChat
+ * squares: pictures/): browsers keep them a year without asking again (a change gives a new
+ * address), shared caches no longer than a share page (SHARE_FRESH_SECONDS plus
+ * SHARE_STALE_SECONDS), so a picture of an item made private or removed is gone from them within
+ * the same 5 seconds: the origin refuses any address that is no longer current.
+ */
+export const VERSIONED_PICTURE_CACHE_CONTROL = `public, max-age=31536000, immutable, s-maxage=${SHARE_FRESH_SECONDS}, stale-while-revalidate=${SHARE_STALE_SECONDS}`;

@@ -51,14 +51,19 @@ export function headTags(head: PageHead, facts: HeadFacts): string {
     tags.push(meta('property', 'og:title', head.previewTitle ?? facts.title));
     tags.push(meta('property', 'og:url', `${facts.origin}${facts.url}`));
     tags.push(meta('name', 'twitter:title', head.previewTitle ?? facts.title));
-    tags.push(meta('name', 'twitter:card', head.image ? 'summary_large_image' : 'summary'));
   }
+  // A preview card makes a large card wherever a preview is shown (even a neutral one).
+  if (head.ogType || head.image)
+    tags.push(meta('name', 'twitter:card', head.image ? 'summary_large_image' : 'summary'));
   if (head.image) {
     const src = `${facts.origin}${head.image.path}`;
     tags.push(meta('property', 'og:image', src));
     tags.push(meta('property', 'og:image:width', String(head.image.width)));
     tags.push(meta('property', 'og:image:height', String(head.image.height)));
-    if (head.image.alt) tags.push(meta('property', 'og:image:alt', head.image.alt));
+    if (head.image.alt) {
+      tags.push(meta('property', 'og:image:alt', head.image.alt));
+      tags.push(meta('name', 'twitter:image:alt', head.image.alt));
+    }
     tags.push(meta('name', 'twitter:image', src));
   }
   if (head.preloadImage) {

@@ -81,6 +81,8 @@ describe('robots.txt', () => {
     expect(robotsAllow(robots, `${BASE}/sitemap.xml`)).toBe(true);
     expect(robotsAllow(robots, `${BASE}/assets/index-abc.js`)).toBe(true);
     expect(robotsAllow(robots, `${BASE}/media/x/750.webp`)).toBe(true);
+    expect(robotsAllow(robots, `${BASE}/pictures/goods/x/card.en.v.jpg`)).toBe(true);
+    expect(robotsAllow(robots, `${BASE}/pictures/neutral/card.en.v.jpg`)).toBe(true);
     expect(robotsAllow(robots, `${BASE}/somewhere/new`)).toBe(false);
   });
 });

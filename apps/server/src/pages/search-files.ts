@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { languageAlternates, ROBOTS_PATH, SITEMAP_PATH } from '@guquan/contract/search-pages';
 import { ASSETS_PATH, BASE_PATH } from '@guquan/contract/site-paths';
 import { MEDIA_PATH, SHARE_KINDS, SHARE_PAGE_PATHS } from '@guquan/contract/share-paths';
+import { PICTURES_PATH } from '@guquan/contract/share-pictures';
 import { escapeHtml } from './html-document.ts';
 
 /**
@@ -18,7 +19,9 @@ export const ROBOTS_ALLOWED = [
   SITEMAP_PATH,
   ASSETS_PATH,
   `${MEDIA_PATH}/`,
-];
+  // Preview cards: link previewers that honour robots.txt (Twitter's, Facebook's) fetch og:image.
+  `${PICTURES_PATH}/`,
+] as const;
 export const ROBOTS_DISALLOWED = [`${BASE_PATH}/APPPage/`, `${BASE_PATH}/api/`, '/'] as const;
 
 export function robotsTxt(publicOrigin: string): string {

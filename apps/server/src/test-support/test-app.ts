@@ -66,6 +66,8 @@ export async function buildTestApp(
     smsSender?: SmsSender;
     timeouts?: ServerTimeouts;
     renderBudget?: RenderBudgetOptions;
+    /** Replaces how many new pictures one client may have drawn per minute. */
+    pictureDrawingsPerMinute?: number;
     /** Log lines go here (at env.LOG_LEVEL) instead of nowhere. */
     logStream?: { write(line: string): void };
     /** Link fallbacks and handoffs are counted here. */
@@ -103,6 +105,9 @@ export async function buildTestApp(
     ...(overrides.timeouts ? { timeouts: overrides.timeouts } : {}),
     ...(overrides.renderBudget ? { renderBudget: overrides.renderBudget } : {}),
     ...(overrides.countAppLinkEvent ? { countAppLinkEvent: overrides.countAppLinkEvent } : {}),
+    ...(overrides.pictureDrawingsPerMinute === undefined
+      ? {}
+      : { pictureDrawingsPerMinute: overrides.pictureDrawingsPerMinute }),
   });
   if (temp) app.addHook('onClose', temp.remove);
   await app.ready();

@@ -1,18 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatPrice } from './share-format';
-
-describe('formatPrice', () => {
-  it.each([
-    [3500, '¥35.00'],
-    [0, '¥0.00'],
-    [5, '¥0.05'],
-    [1999, '¥19.99'],
-    [1_280_000, '¥12,800.00'],
-    [123_456_789, '¥1,234,567.89'],
-  ])('shows %i fen as %s', (fen, text) => {
-    expect(formatPrice(fen)).toBe(text);
-  });
-});
+import { formatCount } from './share-format';
 
 describe('formatCount', () => {
   it.each([

@@ -1,16 +1,9 @@
 import type { Language } from '@guquan/contract/language';
 
 /**
- * Numbers and dates as the share pages show them. Written out rather than left to Intl, so the
+ * Counts as the share pages show them (prices: the contract's price.ts, which their pictures share). Written out rather than left to Intl, so the
  * server (Node's ICU) and the phone's browser always produce the same text and hydration matches.
  */
-
-/** ¥35.00 from 3500 fen; thousands grouped: ¥12,800.00. */
-export function formatPrice(fen: number): string {
-  const yuan = Math.floor(fen / 100);
-  const cents = String(fen % 100).padStart(2, '0');
-  return `¥${String(yuan).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`;
-}
 
 function oneDecimal(value: number): string {
   return (Math.floor(value * 10) / 10).toFixed(1).replace(/\.0$/, '');

@@ -2,13 +2,21 @@ import type { Language } from '@guquan/contract/language';
 import type { PageHead } from '@guquan/contract/page-render';
 import type { Image, ShareItems } from '@guquan/contract/share';
 import { imageUrl, type ShareKind } from '@guquan/contract/share-paths';
+import {
+  PICTURE_SIZES,
+  cardContent,
+  neutralContent,
+  pictureAlt,
+  pictureUrl,
+  type PictureContent,
+} from '@guquan/contract/share-pictures';
 import { pluralText } from '../../lib/i18n/plural';
 import { HERO_SLOT, slotSrcSet } from './share-image/image-slots';
 import { appBanner, shareTarget } from './open-in-app/app-link';
 import type { ShareLoaderData } from './share-loader';
 import { fill, shareTexts } from './share-texts';
 
-/** The width previews (WeChat, QQ, Weibo, Twitter) get: large enough, small enough to be quick. */
+/** The width of the page's first image, preloaded: its largest paint. */
 const PREVIEW_WIDTH = 750;
 const DESCRIPTION_LENGTH = 100;
 /** Previews cut titles at about 60 characters; the app's name must stay. */
@@ -62,8 +70,14 @@ const UNAVAILABLE: Readonly<Record<Language, string>> = {
   en: 'This share cannot be shown. Open the Goods Circle app to see more.',
 };
 
+/** A preview card (1200×630) as og:image and twitter:image: made by the server for this content. */
+function previewCard(content: PictureContent): NonNullable<PageHead['image']> {
+  return { path: pictureUrl(content), ...PICTURE_SIZES.card, alt: pictureAlt(content) };
+}
+
 /**
- * What a share page puts in <head>: link previews for an item, noindex for anything else, and on
+ * What a share page puts in <head>: link previews for an item (its preview card), noindex and a
+ * neutral card that reveals nothing for anything else, and on
  * every one Safari's Smart App Banner opening the app where the page's "open in app" does (the
  * first image of goods: the page opens on it).
  */
@@ -76,24 +90,22 @@ export function shareHead(
   const { kind, result } = data as ShareLoaderData<ShareKind>;
   const banner = appBanner(shareTarget(kind, search), linkOrigin);
   if (result instanceof Promise || result.state !== 'ok') {
-    return { noindex: true, description: UNAVAILABLE[language], appBanner: banner };
+    return {
+      noindex: true,
+      description: UNAVAILABLE[language],
+      appBanner: banner,
+      image: previewCard(neutralContent('card', language)),
+    };
   }
   const image = heroImageOf(kind, result.item);
-  // The server never enlarges an image: a small original is served at its own size.
-  const previewWidth = image ? Math.min(PREVIEW_WIDTH, image.width) : PREVIEW_WIDTH;
   return {
     ogType: 'article',
     previewTitle: previewTitleOf(kind, result.item, language),
     appBanner: banner,
     description: summaryOf(kind, result.item, language),
+    image: previewCard(cardContent(kind, result.item, language)),
     ...(image
       ? {
-          image: {
-            path: imageUrl(image.id, PREVIEW_WIDTH),
-            width: previewWidth,
-            height: Math.round((image.height / image.width) * previewWidth),
-            alt: image.alt,
-          },
           // The same srcset and sizes as the page's <img>, or the browser fetches it twice.
           preloadImage: {
             href: imageUrl(image.id, PREVIEW_WIDTH),

@@ -1,7 +1,7 @@
 import type { Goods } from '@guquan/contract/share';
 import { OpenAppButton } from '../open-app-button/open-app-button';
 import { PhotoGallery } from '../photo-gallery/photo-gallery';
-import { formatPrice } from '../share-format';
+import { formatPrice } from '@guquan/contract/price';
 import { useShareTexts } from '../share-texts';
 import { StatList } from '../stat-list/stat-list';
 import { StatusBadge } from '../status-badge/status-badge';

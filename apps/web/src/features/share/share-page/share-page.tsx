@@ -9,6 +9,7 @@ import { AppPromptProvider, useAppPrompt } from '../open-in-app/app-prompt';
 import { ShareFailureView } from '../share-failure/share-failure-view';
 import { fetchShare, type LoadedShare, type ShareLoaderData } from '../share-loader';
 import { ShareSkeleton } from '../share-skeleton/share-skeleton';
+import { PosterAction } from '../share-poster/poster-action';
 import { WeChatShareCard } from '../wechat/wechat-share-card';
 
 /**
@@ -89,6 +90,7 @@ export function SharePage<K extends ShareKind>({
                 <>
                   {children(loaded.item)}
                   <PromptTitle title={titleOf(kind, loaded.item)} />
+                  <PosterAction kind={kind} id={loaded.item.id} />
                   <WeChatShareCard kind={kind} id={id ?? ''} item={loaded.item} />
                   <ViewReport kind={kind} id={id} />
                 </>

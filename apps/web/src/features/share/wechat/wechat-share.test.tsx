@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WECHAT_JS_CONFIG_PATH } from '@guquan/contract/wechat';
 import { WECHAT_JS_SDK_URL } from '@guquan/contract/wechat-page';
 import { goodsFixture } from '../../../test-support/share-fixtures';
+import { pictureUrl, squareContent } from '@guquan/contract/share-pictures';
 import { GoodsView } from '../goods-view/goods-view';
 import { browserLocation } from '../open-in-app/browser-location';
 import { SharePage } from '../share-page/share-page';
@@ -130,7 +131,12 @@ describe('WeChat on a share page', () => {
       fake.ready();
     });
     const link = `${window.location.origin}/anime_merch_web/AppShare/goodsShare?id=goodsAAAAAAAAAA1&lang=zh-CN`;
-    const imgUrl = `${window.location.origin}/anime_merch_web/media/imageAAAAAAAAAA1/750.webp`;
+    // The item's first picture cut square, a JPEG at the address of that version (never WebP:
+    // older WeChat shows no WebP).
+    const imgUrl = `${window.location.origin}${pictureUrl(squareContent('goods', goodsFixture))}`;
+    expect(imgUrl).toMatch(
+      /\/anime_merch_web\/pictures\/goods\/goodsAAAAAAAAAA1\/square\.[0-9a-z]{22}\.jpg$/,
+    );
     await vi.waitFor(() => {
       expect(fake.wx.updateAppMessageShareData).toHaveBeenCalledWith({
         // What was shared, by name, with the app's name: as the link preview says.
