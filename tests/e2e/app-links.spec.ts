@@ -5,7 +5,7 @@ import { shareTexts } from '../../apps/web/src/features/share/share-texts.ts';
 import { BASE_PATH, DEMO_IDS, expect, open, test, waitForApp, withLang } from './fixtures.ts';
 
 /**
- * The whole way from a shared link to the app on a phone without it (decision 17): the share
+ * The whole way from a shared link to the app on a phone without it (docs/decisions/0017-app-links-and-handoffs.md): the share
  * page's "open in app" takes the item's Universal Link (App Link on Android) to the link domain,
  * which the app did not claim (it is not installed), so the link domain sends the visitor back to
  * the share page saying so; "Get the app" copies the share text with a code the server minted and

@@ -179,7 +179,7 @@ test.describe('production mode', () => {
     ALIYUN_SMS_TEMPLATE_ACCOUNT_DELETED: 'SMS_000002',
     // Phone numbers are stored encrypted: a fixed test key (32 bytes of 7s), never a real one.
     PHONE_ENCRYPTION_KEY: `test1:${Buffer.alloc(32, 7).toString('base64')}`,
-    // The app's link domain and what its association files say (decision 17).
+    // The app's link domain and what its association files say (docs/decisions/0017-app-links-and-handoffs.md).
     LINK_ORIGIN: 'https://link.example.com',
     APPLE_TEAM_ID: 'TESTTEAM01',
     ANDROID_CERT_FINGERPRINTS: Array.from({ length: 32 }, () => 'AB').join(':'),

@@ -26,7 +26,7 @@ const DEMO_MARKS = [
   'loadCertificateChain',
   'createStoreKitSigner',
   'seedDemoData',
-  'drawPicture',
+  'drawDemoPicture',
 ];
 
 /** A bundle's file and every chunk it imports statically, transitively: what it loads at start. */

@@ -2,7 +2,7 @@ import { PUBLIC_ID_PATTERN, type ShareKind } from './share-paths.ts';
 import { API_BASE_PATH } from './site-paths.ts';
 
 /**
- * The app's link domain (LINK_ORIGIN; decision 17): what the app opens, the Universal Link of an
+ * The app's link domain (LINK_ORIGIN; docs/decisions/0017-app-links-and-handoffs.md): what the app opens, the Universal Link of an
  * item, the handoff code of a share text. Plain code without zod: share pages import it at
  * start-up. The API's schemas are in app-links.ts.
  */
@@ -56,7 +56,7 @@ export function isItemTarget(kind: ShareKind, id: string): boolean {
   return Object.hasOwn(APP_PATH_SEGMENTS, kind) && PUBLIC_ID_PATTERN.test(id);
 }
 
-// --- Handoffs: the code a share text carries through an install (decision 17) ---
+// --- Handoffs: the code a share text carries through an install (docs/decisions/0017-app-links-and-handoffs.md) ---
 
 export const APP_LINK_HANDOFFS_PATH = `${API_BASE_PATH}/app-links/handoffs`;
 export const APP_LINK_CLAIMS_PATH = `${API_BASE_PATH}/app-links/claims`;

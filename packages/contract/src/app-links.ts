@@ -3,7 +3,7 @@ import { HANDOFF_CODE_PATTERN, MAX_IMAGE_INDEX } from './app-link-paths.ts';
 import { PUBLIC_ID_PATTERN } from './share-paths.ts';
 
 /**
- * The handoff API (decision 17): a share page mints a code for the item a visitor heads to the
+ * The handoff API (docs/decisions/0017-app-links-and-handoffs.md): a share page mints a code for the item a visitor heads to the
  * store from; the app, on its first launch, claims the code it found on the clipboard.
  */
 
@@ -37,7 +37,7 @@ export const claimHandoffRequestSchema = z.object({
     .pipe(handoffCodeSchema),
   /**
    * A random id the app made at its installation (a UUID): the same install claiming again counts
-   * once. Never stored as it is (decision 17).
+   * once. Never stored as it is (docs/decisions/0017-app-links-and-handoffs.md).
    */
   installId: z
     .string()

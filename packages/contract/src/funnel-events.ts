@@ -4,7 +4,7 @@ import type { ShareKind } from './share-paths.ts';
 /**
  * The share funnel's names and limits: plain code without zod, so a share page can report an
  * event without shipping the schemas (those are in funnel.ts, checked on the server).
- * What is counted, and why that is not tracking: docs/decisions/0018-share-funnel-and-operators-listener.md.
+ * What is counted, and why that is not tracking: docs/decisions/0018-share-funnel-and-operators-listener.md
  */
 
 /** Every event counted, in funnel order; the operators' page and `/api/funnel` use these names. */

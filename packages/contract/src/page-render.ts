@@ -112,6 +112,6 @@ export interface PageRenderModule {
    * for the sitemap: the website and each legal document's current version.
    */
   indexedPagePaths(): string[];
-  /** The share funnel's channel of a User-Agent (decision 18): WeChat, QQ, …, Safari, Chrome. */
+  /** The share funnel's channel of a User-Agent (docs/decisions/0018-share-funnel-and-operators-listener.md): WeChat, QQ, …, Safari, Chrome. */
   shareChannel(userAgent: string | undefined): ShareChannel;
 }

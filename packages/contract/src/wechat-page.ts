@@ -1,5 +1,5 @@
 /**
- * What a share page needs of WeChat's JS-SDK (decision 12) before it asks for anything: plain code
+ * What a share page needs of WeChat's JS-SDK (docs/decisions/0012-wechat.md) before it asks for anything: plain code
  * without zod, so every share page's start-up stays free of the schemas (share-paths.ts is the same
  * for shares). The signature request and its schemas are in wechat.ts, loaded only inside WeChat.
  */

@@ -2,7 +2,7 @@ import { APP_PATH_SEGMENTS } from '@guquan/contract/app-link-paths';
 import type { AppLinksConfig } from '../config/app-links-config.ts';
 
 /**
- * The two files that let the phones trust the link domain (decision 17). Both are built once from
+ * The two files that let the phones trust the link domain (docs/decisions/0017-app-links-and-handoffs.md). Both are built once from
  * the settings and served as they are: `application/json`, never a redirect, far under Apple's
  * 128 kB.
  */

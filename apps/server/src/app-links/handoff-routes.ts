@@ -26,7 +26,7 @@ import {
 import { itemUniversalLink } from './item-universal-link.ts';
 
 /**
- * The limits that make guessing hopeless (decision 17 has the arithmetic). Per client: what one
+ * The limits that make guessing hopeless (docs/decisions/0017-app-links-and-handoffs.md has the arithmetic). Per client: what one
  * phone or one shared address needs, many times over. Per code space: the misses (unknown or
  * expired codes) all clients together may make, and the codes all clients together may mint,
  * which bounds how many live codes a guess could hit.

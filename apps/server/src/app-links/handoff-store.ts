@@ -9,7 +9,7 @@ import type { Db } from '../db/database.ts';
 import { isUniqueViolation } from '../designs/unique-violation.ts';
 
 /**
- * Handoff codes in the database (decision 17). A code is stored as its digest, with the item it
+ * Handoff codes in the database (docs/decisions/0017-app-links-and-handoffs.md). A code is stored as its digest, with the item it
  * points at and its times; a claim as the digest of the code and the install id together. Nothing
  * about the visitor who minted it, nor anything that tells one install across codes.
  */

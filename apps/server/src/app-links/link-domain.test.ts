@@ -6,7 +6,7 @@ import { buildTestApp } from '../test-support/test-app.ts';
 import type { AppLinkEvent } from './app-link-events.ts';
 
 /**
- * The app's link domain (decision 17): another host name of the same server. Here the site is at
+ * The app's link domain (docs/decisions/0017-app-links-and-handoffs.md): another host name of the same server. Here the site is at
  * PUBLIC_ORIGIN (http://127.0.0.1:8080, Host 127.0.0.1:8080) and the link domain at
  * http://link.test (Host link.test), as a test may set it.
  */

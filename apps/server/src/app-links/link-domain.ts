@@ -16,7 +16,7 @@ import type { CountAppLinkEvent } from './app-link-events.ts';
 import { appleAppSiteAssociation, assetLinks } from './association-files.ts';
 
 /**
- * The app's link domain (decision 17), served by the same servers as the site: a request whose
+ * The app's link domain (docs/decisions/0017-app-links-and-handoffs.md), served by the same servers as the site: a request whose
  * Host is LINK_ORIGIN's host and port belongs to it, whichever listener it reached. It serves the
  * two association files, sends a link the app did not open to the same item's share page on the
  * site (the app is missing: "Get the app" first), and nothing else. The site's own host serves no
@@ -97,6 +97,7 @@ export function fallbackLocation(
   return {
     location: `${publicOrigin}${BASE_PATH}${sharePagePath(kind)}?${query.toString()}`,
     kind,
+    id,
   };
 }
 

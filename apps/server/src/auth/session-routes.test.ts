@@ -47,7 +47,11 @@ describe('demo log-in and sessions', () => {
     const again = await logout(`Bearer ${session.token}`);
     expect(again.statusCode).toBe(401);
     expect(again.json()).toEqual({
-      error: { code: 'unauthorized', message: expect.any(String) as string },
+      error: {
+        code: 'unauthorized',
+        message: expect.any(String) as string,
+        requestId: expect.any(String) as string,
+      },
     });
   });
 

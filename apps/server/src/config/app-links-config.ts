@@ -1,7 +1,7 @@
 import site from '../../../../content/site.json' with { type: 'json' };
 
 /**
- * The app's link domain (decision 17): the origin its Universal Links and App Links point at, and
+ * The app's link domain (docs/decisions/0017-app-links-and-handoffs.md): the origin its Universal Links and App Links point at, and
  * what the association files say about the app. Production requires all three settings; demo mode
  * has harmless defaults, and without LINK_ORIGIN listens on PORT + 1 for the link domain, so the
  * whole journey works after `npm start`.

@@ -257,6 +257,7 @@ describe('loadConfig', () => {
       ...PRODUCTION_APP_STORE_TEST_ENV,
       ...TEST_SMS_ENV,
       ...TEST_PHONE_ENV,
+      ...TEST_APP_LINKS_ENV,
     };
     expect(loadConfig(production, DEFAULTS).ops).toBeNull();
     expect(

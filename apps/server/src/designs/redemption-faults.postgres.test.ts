@@ -30,12 +30,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('PostgreSQL connections cut during a burst of redemptions', () => {
   it('answers each request 2xx, 409 or a clean 503, debits once, and recovers', async () => {
+    // conductor has the points, and draws neither of these (a designer cannot buy their own).
     const user = 'conductor';
     const token = await logIn(t.app, user);
     const before = await pointsOf(t.db, user);
-    const designs = [DEMO_IDS.designs.starry, DEMO_IDS.designs.sakura, DEMO_IDS.designs.shelf];
+    const designs = [DEMO_IDS.designs.sakura, DEMO_IDS.designs.shelf];
     const attempts = designs.flatMap((design) =>
-      Array.from({ length: 4 }, () => ({ design, key: randomUUID() })),
+      Array.from({ length: 6 }, () => ({ design, key: randomUUID() })),
     );
     const redeem = ({ design, key }: { design: string; key: string }) =>
       t.app.inject({
@@ -80,7 +81,6 @@ describe('PostgreSQL connections cut during a burst of redemptions', () => {
         .map(({ design }) => design),
     );
     const prices: Record<string, number> = {
-      [DEMO_IDS.designs.starry]: 300,
       [DEMO_IDS.designs.sakura]: 200,
       [DEMO_IDS.designs.shelf]: 150,
     };

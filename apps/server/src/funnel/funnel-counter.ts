@@ -8,7 +8,8 @@ import { addFunnelCounts, existingItems, type FunnelCountRow } from './funnel-re
  * The share funnel's counts, added up in memory and written at most once a second in one
  * transaction (an upsert adding to the stored counts), and once more when the server closes.
  * A `kill -9` loses at most the last second. Only items that exist are counted, so made-up ids
- * cannot fill the table. What is counted, and why that is not tracking: decision 18.
+ * cannot fill the table. What is counted, and why that is not tracking:
+ * docs/decisions/0018-share-funnel-and-operators-listener.md
  */
 export interface FunnelCount {
   event: FunnelEvent;

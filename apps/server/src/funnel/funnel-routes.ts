@@ -30,7 +30,7 @@ function beaconOf(body: unknown): unknown {
 }
 
 /**
- * `POST /api/v1/events`: a share page's events (decision 18). Counted by day, kind, item,
+ * `POST /api/v1/events`: a share page's events (docs/decisions/0018-share-funnel-and-operators-listener.md). Counted by day, kind, item,
  * channel and event; nothing of the request is kept (the User-Agent only picks the channel, and
  * says whether it is a bot, which is not counted). 204 whatever happens to a valid beacon.
  */

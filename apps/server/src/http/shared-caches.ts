@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * What shared caches (nginx's proxy cache in deploy/nginx.conf.template, a CDN) may keep, and
- * for how long: the one rule for everything the site lets them hold. Decision 13 says why.
+ * for how long: the one rule for everything the site lets them hold. docs/decisions/0013-shared-caches-five-seconds.md says why.
  *
  * THE PROMISE: a change (an item made private, removed, its owner in the deletion cool-off,
  * edited) reaches every visitor within SHARED_CACHE_PROMISE_SECONDS, behind one shared cache, for

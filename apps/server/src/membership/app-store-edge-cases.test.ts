@@ -68,7 +68,11 @@ describe('dates a signed payload cannot mean', () => {
     const response = await submit(who, sign(who, { [field]: value }).signedTransaction);
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
-      error: { code: 'invalid_transaction', message: expect.any(String) as string },
+      error: {
+        code: 'invalid_transaction',
+        message: expect.any(String) as string,
+        requestId: expect.any(String) as string,
+      },
     });
   });
 

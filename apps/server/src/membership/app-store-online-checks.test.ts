@@ -88,7 +88,11 @@ describe("when Apple's OCSP cannot be reached", () => {
     });
     expect(response.statusCode).toBe(503);
     expect(response.json()).toEqual({
-      error: { code: 'verification_unavailable', message: expect.any(String) as string },
+      error: {
+        code: 'verification_unavailable',
+        message: expect.any(String) as string,
+        requestId: expect.any(String) as string,
+      },
     });
     expect(await db.selectFrom('app_store_transactions').selectAll().execute()).toEqual([]);
   });

@@ -24,7 +24,7 @@ import type { Readiness } from './readiness.ts';
  * The operators' listener: a second Fastify instance on OPS_HOST:OPS_PORT, never the public port
  * and never behind nginx's public server. Prometheus scrapes `/metrics`; orchestrators and load
  * balancers ask `/health/live` and `/health/ready`; people read the funnel at `/funnel` and its
- * JSON at `/api/funnel`. Nothing here names a visitor: the funnel holds sums only (decision 18).
+ * JSON at `/api/funnel`. Nothing here names a visitor: the funnel holds sums only (docs/decisions/0018-share-funnel-and-operators-listener.md).
  */
 export const METRICS_PATH = '/metrics';
 export const LIVE_PATH = '/health/live';

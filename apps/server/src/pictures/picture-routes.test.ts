@@ -48,7 +48,7 @@ async function expectJpeg(app: FastifyInstance, path: string, width: number, hei
   expect(res.statusCode, path).toBe(200);
   expect(res.headers['content-type']).toBe('image/jpeg');
   expect(res.headers['cache-control']).toBe(
-    'public, max-age=31536000, immutable, s-maxage=1, stale-while-revalidate=3',
+    'public, max-age=31536000, immutable, s-maxage=1, stale-while-revalidate=2',
   );
   const metadata = await sharp(res.rawPayload).metadata();
   expect(metadata.format).toBe('jpeg');

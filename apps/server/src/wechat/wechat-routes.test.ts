@@ -96,7 +96,11 @@ describe('POST wechat/js-config', () => {
       const res = await ask(refusing, { url: `${ORIGIN}${GOODS_PAGE}` });
       expect(res.statusCode).toBe(503);
       expect(res.json()).toEqual({
-        error: { code: 'wechat_unavailable', message: 'WeChat cannot be reached now.' },
+        error: {
+          code: 'wechat_unavailable',
+          message: 'WeChat cannot be reached now.',
+          requestId: expect.any(String) as string,
+        },
       });
       const page = await refusing.inject({ url: GOODS_PAGE, headers: { 'user-agent': WECHAT_UA } });
       expect(page.statusCode).toBe(200);

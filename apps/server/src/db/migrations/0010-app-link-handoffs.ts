@@ -3,7 +3,7 @@ import { isoTimestamp } from './iso-timestamp.ts';
 import { serialId } from './serial-id.ts';
 
 /**
- * Handoff codes (decision 17): a share text's code, its target and its times, nothing about the
+ * Handoff codes (docs/decisions/0017-app-links-and-handoffs.md): a share text's code, its target and its times, nothing about the
  * visitor. A claim is kept as a digest of the code and the app's install id together, so the same
  * install claiming again counts once, and no install can be recognised across codes. Both go 14
  * days after minting (7 valid, 7 more to answer "expired").

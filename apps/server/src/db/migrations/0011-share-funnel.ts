@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import { isPostgres } from '../database.ts';
 
 /**
- * The share funnel (decision 18): a count per day, kind of share, item, channel and event, added
+ * The share funnel (docs/decisions/0018-share-funnel-and-operators-listener.md): a count per day, kind of share, item, channel and event, added
  * to by every server once a second. Nothing about a visitor: no address, User-Agent, cookie or
  * identifier, only the item's public id and the sums. Days are China's (UTC+8); rows older than
  * 400 days are removed by the periodic work.

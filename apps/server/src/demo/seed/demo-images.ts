@@ -315,7 +315,7 @@ function watermark(w: number, h: number): string {
 }
 
 /** The picture as an SVG document of its own size times `scale` (the tests draw small ones). */
-export function drawPicture(
+export function drawDemoPicture(
   spec: PictureSpec,
   scale = 1,
 ): { svg: string; width: number; height: number } {

@@ -15,7 +15,7 @@ import {
   DEMO_USERS,
   type DemoImage,
 } from './demo-content.ts';
-import { drawPicture } from './demo-images.ts';
+import { drawDemoPicture } from './demo-images.ts';
 import { DEMO_MEMBER_KEY, seedDemoMembership } from './demo-membership.ts';
 import { demoDesignImages, seedDesigns } from './seed-designs.ts';
 import { seedAccountDeletionDemo } from './demo-account-deletion.ts';
@@ -71,7 +71,7 @@ async function drawImages(
   await mkdir(mediaDir, { recursive: true });
   const drawn = await Promise.all(
     images.map(async (image) => {
-      const { svg, width, height } = drawPicture(image.picture, scale);
+      const { svg, width, height } = drawDemoPicture(image.picture, scale);
       const publicId = newPublicId();
       const fileName = `${publicId}.webp`;
       // Effort 0: the flat drawings lose nothing by it, and the seed takes a third of the time.

@@ -2,7 +2,7 @@ import type { ShareChannel } from '@guquan/contract/funnel-events';
 import { detectClient, type InAppBrowser } from './client-info';
 
 /**
- * The channel a visitor came through, for the share funnel's counts (decision 18): the app whose
+ * The channel a visitor came through, for the share funnel's counts (docs/decisions/0018-share-funnel-and-operators-listener.md): the app whose
  * web view shows the page (the browser table of client-info.ts), else Safari, Chrome or another
  * browser. The server asks it of the request's User-Agent and keeps only the answer.
  */

@@ -8,7 +8,7 @@ import { parseShareId, type ShareKind } from '@guquan/contract/share-paths';
 
 /**
  * A share page's report of what happened on it (viewed, "open in app" tapped, …) for the share
- * funnel (decision 18): only the event, the kind of share and the item's public id; the server
+ * funnel (docs/decisions/0018-share-funnel-and-operators-listener.md): only the event, the kind of share and the item's public id; the server
  * adds the channel from the User-Agent and keeps nothing else. Sent with navigator.sendBeacon as
  * text/plain JSON (no CORS preflight, and it survives the page going away: a tap that opens the
  * app or the store hides or unloads the page). Events within half a second go together. Plain

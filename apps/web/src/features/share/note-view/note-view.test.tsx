@@ -85,6 +85,6 @@ describe('NoteView', () => {
     renderNote(noteFixture);
     await screen.findByRole('heading', { level: 1 });
     expect(screen.queryByText(/完整笔记/)).toBeNull();
-    expect(screen.getByRole('button', { name: '去 App 评论、收藏这篇笔记' })).toBeDefined();
+    expect(screen.getByRole('link', { name: '去 App 评论、收藏这篇笔记' })).toBeDefined();
   });
 });

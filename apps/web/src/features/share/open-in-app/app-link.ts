@@ -5,7 +5,7 @@ import { appOpening } from '../../../lib/client/app-opening';
 import type { ClientInfo } from '../../../lib/client/client-info';
 
 /**
- * Where "open in app" and "get the app" go (PRODUCT.md "Share pages", decision 17): the same item
+ * Where "open in app" and "get the app" go (PRODUCT.md "Share pages", docs/decisions/0017-app-links-and-handoffs.md): the same item
  * in the app, by its Universal Link (App Link on Android) on the link domain, the custom scheme
  * where a browser blocks those; the store when the app is missing. Pure functions of the target,
  * the visitor's browser, the link domain (the server's LINK_ORIGIN) and content/site.json.

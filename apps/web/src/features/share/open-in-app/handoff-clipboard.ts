@@ -11,7 +11,7 @@ export interface HandoffFacts {
 }
 
 /**
- * Copies the share text the app claims after its installation (decision 17), from inside the tap:
+ * Copies the share text the app claims after its installation (docs/decisions/0017-app-links-and-handoffs.md), from inside the tap:
  * browsers let a page write the clipboard only within a user's gesture, and Safari only when the
  * write starts in it. So the write starts here, at once, with a `ClipboardItem` whose text is a
  * promise; the text itself (its code comes from the server) follows when it is ready. Where

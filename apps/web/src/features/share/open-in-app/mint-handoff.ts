@@ -10,7 +10,7 @@ import {
 const MINT_TIMEOUT_MS = 3_000;
 
 /**
- * The share text for a target with a code the server minted for it (decision 17), or, when no code
+ * The share text for a target with a code the server minted for it (docs/decisions/0017-app-links-and-handoffs.md), or, when no code
  * can be had (the server is away, slow, or says no), with the item's Universal Link alone, which
  * the app opens without a claim. Never rejects. Loaded only when a visitor heads for the store:
  * no share page needs it to start.

@@ -16,7 +16,7 @@ export type AppTap = (event?: MouseEvent<HTMLElement>) => void;
  * "Open in app" and "get the app" for a target. Opening tries the app from the tap itself
  * (browsers open apps only on a user gesture): the Universal Link, whose link domain brings the
  * visitor back here when the app is missing; or the custom scheme, then the store. Every way to a
- * store copies the share text in the same tap (decision 17), so the app opens on this item after
+ * store copies the share text in the same tap (docs/decisions/0017-app-links-and-handoffs.md), so the app opens on this item after
  * its installation. Where the browser opens neither app nor store (WeChat, …): the guide.
  */
 export function useOpenInApp(
@@ -43,7 +43,7 @@ export function useOpenInApp(
     [],
   );
 
-  /** The share funnel's count of this step (decision 18); nothing without an item. */
+  /** The share funnel's count of this step (docs/decisions/0018-share-funnel-and-operators-listener.md); nothing without an item. */
   function report(event: 'open_tapped' | 'store_fallback' | 'guide_shown') {
     // The store fallback leaves the page at once: its beacon goes before.
     if (target)

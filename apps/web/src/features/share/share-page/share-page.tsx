@@ -41,7 +41,7 @@ function PromptTitle({ title }: { title: string }) {
   return null;
 }
 
-/** Counts one view of the item shown (the share funnel, decision 18), once it is on screen. */
+/** Counts one view of the item shown (the share funnel, docs/decisions/0018-share-funnel-and-operators-listener.md), once it is on screen. */
 function ViewReport({ kind, id }: { kind: ShareKind; id: string | null }) {
   useEffect(() => {
     reportShareEvent('viewed', kind, id);

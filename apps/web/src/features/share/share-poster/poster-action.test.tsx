@@ -2,6 +2,8 @@ import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Poster } from '@guquan/contract/poster';
 import type { ClientInfo } from '../../../lib/client/client-info';
+import { EVENTS_PATH } from '@guquan/contract/funnel-events';
+import { sendQueuedShareEvents } from '../../../lib/funnel/report-share-event';
 import { renderShareRoute, stubLayoutApis } from '../../../test-support/share-route';
 import { PosterAction } from './poster-action';
 
@@ -38,6 +40,33 @@ async function openPoster(name = '分享海报') {
 }
 
 describe('分享海报', () => {
+  it('counts the poster opened in the share funnel, once per tap', async () => {
+    answer(POSTER);
+    const beacons: [string, string][] = [];
+    Object.defineProperty(navigator, 'sendBeacon', {
+      configurable: true,
+      value: (url: string, body: string) => {
+        beacons.push([url, body]);
+        return true;
+      },
+    });
+    try {
+      renderAction();
+      await openPoster();
+      sendQueuedShareEvents();
+      expect(beacons).toEqual([
+        [
+          EVENTS_PATH,
+          JSON.stringify({
+            events: [{ event: 'poster_opened', kind: 'goods', id: 'goodsAAAAAAAAAA1' }],
+          }),
+        ],
+      ]);
+    } finally {
+      Reflect.deleteProperty(navigator, 'sendBeacon');
+    }
+  });
+
   it('opens the poster full screen: asked for in the page’s language, with its alt text and a save button', async () => {
     const fetchMock = answer(POSTER);
     renderAction();

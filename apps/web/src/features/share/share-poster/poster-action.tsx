@@ -8,6 +8,7 @@ import {
   type ReactNode,
 } from 'react';
 import type { ShareKind } from '@guquan/contract/share-paths';
+import { reportShareEvent } from '../../../lib/funnel/report-share-event';
 import { useShareTexts } from '../share-texts';
 import buttons from '../../../components/button.module.css';
 import styles from './poster-action.module.css';
@@ -37,8 +38,9 @@ const PosterDialog = lazy(() =>
 );
 
 /**
- * 分享海报: opens the item's share poster. Only this button is in the page's start-up code; the
- * dialog, its texts and the poster's schema load when it is first tapped.
+ * 分享海报: opens the item's share poster (counted in the share funnel as `poster_opened`). Only
+ * this button is in the page's start-up code; the dialog, its texts and the poster's schema load
+ * when it is first tapped.
  */
 export function PosterAction({ kind, id }: { kind: ShareKind; id: string }) {
   const text = useShareTexts();
@@ -55,6 +57,8 @@ export function PosterAction({ kind, id }: { kind: ShareKind; id: string }) {
           void loadPosterDialog().catch(() => undefined);
         }}
         onClick={() => {
+          // A step of the share funnel (docs/decisions/0018-share-funnel-and-operators-listener.md).
+          reportShareEvent('poster_opened', kind, id);
           setOpen(true);
         }}
       >
