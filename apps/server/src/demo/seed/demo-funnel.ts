@@ -4,6 +4,7 @@ import type { ShareKind } from '@guquan/contract/share-paths';
 import type { Database } from '../../db/schema.ts';
 import { addDays, funnelDayOf } from '../../funnel/funnel-days.ts';
 import { addFunnelCounts, type FunnelCountRow } from '../../funnel/funnel-repository.ts';
+import { seededRandom } from './seeded-random.ts';
 
 /**
  * Thirty days of plausible share-funnel counts up to the day of the seed, so the operators' page
@@ -34,18 +35,6 @@ const CHANNELS: readonly {
   { channel: 'other', share: 0.05, open: 0.2, guide: false },
 ];
 
-function pseudoRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    // mulberry32
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /** A whole number near `mean` (never negative). */
 function near(mean: number, random: () => number): number {
   return Math.max(0, Math.round(mean * (0.75 + random() * 0.5)));
@@ -56,7 +45,7 @@ export async function seedDemoFunnel(
   items: readonly { kind: ShareKind; id: string }[],
   now = new Date(),
 ): Promise<void> {
-  const random = pseudoRandom(20_251_120);
+  const random = seededRandom(20_251_120);
   const today = funnelDayOf(now);
   const rows: FunnelCountRow[] = [];
   items.slice(0, ITEMS).forEach((item, rank) => {

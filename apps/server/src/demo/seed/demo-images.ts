@@ -4,6 +4,7 @@
  * would draw every character as a box. Each picture is fixed by its spec, so a re-seed draws the
  * same ones.
  */
+import { seededRandom } from './seeded-random.ts';
 
 export type PictureShape =
   | 'badge'
@@ -57,18 +58,6 @@ const PALETTES: readonly Palette[] = [
   ['#1e3c72', '#e63946', '#a8dadc', '#f1faee'], // blue and red
 ];
 
-function rng(seed: number): () => number {
-  // mulberry32: tiny, deterministic, good enough for placing stars.
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function star(cx: number, cy: number, r: number, fill: string, opacity = 1): string {
   const points: string[] = [];
   for (let i = 0; i < 10; i++) {
@@ -121,7 +110,7 @@ function face(cx: number, cy: number, r: number, hair: string, eyes: string): st
 
 function drawing(spec: PictureSpec, w: number, h: number): string {
   const [bg, main, accent, light] = PALETTES[spec.palette % PALETTES.length] ?? FIRST_PALETTE;
-  const random = rng(spec.palette * 7919 + spec.variant * 104729 + spec.shape.length);
+  const random = seededRandom(spec.palette * 7919 + spec.variant * 104729 + spec.shape.length);
   const m = Math.min(w, h);
   const defs =
     `<defs>` +
