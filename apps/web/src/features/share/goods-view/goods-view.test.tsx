@@ -51,6 +51,10 @@ describe('GoodsView', () => {
   it('loads the first image at once with the preloaded srcset and sizes, the rest lazily', async () => {
     renderGoods();
     const gallery = await screen.findByRole('region', { name: '图片' });
+    // The other images wait for the page to settle (a placeholder holds their place until then).
+    await waitFor(() => {
+      expect(gallery.querySelectorAll('img')).toHaveLength(3);
+    });
     const images = within(gallery).getAllByRole('img');
     expect(images).toHaveLength(3);
     const [first, ...rest] = images;
