@@ -229,7 +229,8 @@ export async function startCluster(options = {}) {
     const servers = [];
     for (let index = 0; index < instances; index += 1) {
       const port = await pickPort(ports ?? 0);
-      const opsPort = await pickPort(ports ?? 0);
+      // Not the app port just picked: nothing listens on it until the server starts.
+      const opsPort = await pickPort(ports ? [port + 1, ports[1]] : 0);
       const env = serverEnv(serversEnv, {
         port,
         opsPort,

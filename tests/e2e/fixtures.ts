@@ -4,6 +4,7 @@
  * fails a test on any console error or warning or uncaught page error (hydration mismatches
  * included), and small helpers to open routes and navigate inside the app.
  */
+import { readFileSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
 import {
   expect,
@@ -131,9 +132,23 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The URL of a route module's chunk: `/anime_merch_web/assets/<module>-<8-character hash>.js`. */
+let routeChunks: Readonly<Record<string, { file: string }>> | undefined;
+
+/**
+ * The URL of a route module's chunk (`/anime_merch_web/assets/<module>-<hash>.js`), exactly as the
+ * web build's manifest names it: a shared chunk may carry the same name (the contract's
+ * membership.ts, which the bridge simulator also imports, is `membership-<hash>.js` too).
+ */
 export function chunkPattern(module: string): RegExp {
-  return new RegExp(`${escapeRegExp(BASE_PATH)}/assets/${escapeRegExp(module)}-[\\w-]{8}\\.js$`);
+  routeChunks ??= JSON.parse(
+    readFileSync(
+      new URL('../../apps/web/dist/client/.vite/manifest.json', import.meta.url),
+      'utf8',
+    ),
+  ) as Record<string, { file: string }>;
+  const file = routeChunks[`src/app/routes/${module}.tsx`]?.file;
+  if (!file) throw new Error(`The web build has no chunk for the route module ${module}`);
+  return new RegExp(`${escapeRegExp(BASE_PATH)}/${escapeRegExp(file)}$`);
 }
 
 const routeModules = [...new Set(routeTable.map((entry) => entry.module))];

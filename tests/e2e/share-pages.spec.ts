@@ -279,7 +279,7 @@ test.describe('a shared item', () => {
   }) => {
     await open(page, withLang(sharePath('goods', DEMO_IDS.goods.gallery), 'zh-CN'));
     await waitForApp(page);
-    const bar = page.getByRole('button', { name: '打开', exact: true }).locator('..');
+    const bar = page.getByRole('link', { name: '打开', exact: true }).locator('..');
     const background = await bar.evaluate((element) => {
       let node: Element | null = element;
       while (node && getComputedStyle(node).position !== 'sticky') node = node.parentElement;

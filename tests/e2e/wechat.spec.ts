@@ -104,9 +104,10 @@ test.describe('with the WeChat settings', () => {
       tokenSeconds: 2,
       ticketSeconds: 2,
     });
-    // A port of its own next to the suite's, one per project (they may run at once).
+    // A port of its own next to the suite's, one per project (they may run at once); not the
+    // suite server's PORT + 1, where its link domain listens.
     const port =
-      Number(process.env.E2E_PORT ?? 18080) + (testInfo.project.name === 'android' ? 2 : 1);
+      Number(process.env.E2E_PORT ?? 18080) + (testInfo.project.name === 'android' ? 12 : 11);
     origin = `http://127.0.0.1:${port}`;
     dataDir = join(tmpdir(), `guquan-e2e-wechat-${port}`);
     await rm(dataDir, { recursive: true, force: true });
@@ -161,15 +162,19 @@ test.describe('with the WeChat settings', () => {
     const head = (selector: string) =>
       page.locator(`head meta[${selector}]`).getAttribute('content');
     const card = calls.find(([name]) => name === 'updateAppMessageShareData')?.[1];
+    // What the link preview says (the item's own name and the app's), and a square JPEG of it.
+    const title = await head('property="og:title"');
+    expect(title).toBe('五条悟 涩谷事变 闪光吧唧 58mm - 谷圈');
     expect(card).toEqual({
-      title: '谷子分享',
+      title,
       desc: await head('property="og:description"'),
       link: `${origin}${BASE_PATH}/AppShare/goodsShare?id=${DEMO_IDS.goods.gallery}&lang=zh-CN`,
-      imgUrl: await head('property="og:image"'),
+      imgUrl: expect.stringMatching(
+        /^http:\/\/127\.0\.0\.1:\d+\/anime_merch_web\/pictures\/goods\/[\w-]{16}\/square\.[0-9a-z]{22}\.jpg$/,
+      ) as string,
     });
-    expect(String(card?.imgUrl)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/anime_merch_web\/media\//);
     expect(calls.find(([name]) => name === 'updateTimelineShareData')?.[1]).toEqual({
-      title: '谷子分享',
+      title,
       link: card?.link,
       imgUrl: card?.imgUrl,
     });

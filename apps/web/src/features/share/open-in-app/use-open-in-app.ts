@@ -44,10 +44,13 @@ export function useOpenInApp(
   );
 
   /** The share funnel's count of this step (docs/decisions/0018-share-funnel-and-operators-listener.md); nothing without an item. */
-  function report(event: 'open_tapped' | 'store_fallback' | 'guide_shown') {
-    // The store fallback leaves the page at once: its beacon goes before.
-    if (target)
-      reportShareEvent(event, target.kind, target.id, { sendNow: event === 'store_fallback' });
+  function report(
+    event: 'open_tapped' | 'store_fallback' | 'guide_shown',
+    leaving = event === 'store_fallback',
+  ) {
+    // A tap that leaves the page (the app, the link domain, a store): its beacon goes before,
+    // with whatever waits (the view), as a page that is navigating away may not send it later.
+    if (target) reportShareEvent(event, target.kind, target.id, { sendNow: leaving });
   }
 
   function showGuide() {
@@ -75,8 +78,8 @@ export function useOpenInApp(
   const openApp: AppTap = (event) => {
     // The link in the server's HTML is for taps before this code arrived; now the plan decides.
     event?.preventDefault();
-    report('open_tapped');
     const plan = launchPlan(target, client, navigator.userAgent, linkOrigin);
+    report('open_tapped', plan.type !== 'guide');
     if (plan.type === 'guide') {
       showGuide();
       return;
