@@ -129,6 +129,30 @@ interface PageRequest {
   userAgent: string | undefined;
 }
 
+/** How many paths' routes are remembered at most (a path and its route, some tens of bytes). */
+const REMEMBERED_PAGE_PATHS = 2_000;
+
+/**
+ * The route's own spelling of a path (renderer.pagePath), remembered: React Router ranks every
+ * route on each match, which cost a hot page more than sending it. The oldest path is forgotten
+ * first, so a flood of one-off paths only ever costs the match it would have cost anyway.
+ */
+function rememberedPagePaths(
+  pagePath: (pathname: string) => string | undefined,
+): (pathname: string) => string | undefined {
+  const known = new Map<string, string | undefined>();
+  return (pathname) => {
+    if (known.has(pathname)) return known.get(pathname);
+    const path = pagePath(pathname);
+    if (known.size >= REMEMBERED_PAGE_PATHS) {
+      const oldest = known.keys().next();
+      if (!oldest.done) known.delete(oldest.value);
+    }
+    known.set(pathname, path);
+    return path;
+  };
+}
+
 /**
  * The address a share page is rendered for (its og:url): `app=missing` stays on it when the link
  * domain sent the visitor, as the page then offers the app first.
@@ -153,6 +177,7 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
     ...(options.linkOrigin ? { linkOrigin: options.linkOrigin } : {}),
   };
   const { renderer } = options.build;
+  const pagePathOf = rememberedPagePaths((pathname) => renderer.pagePath(pathname));
   const staticPaths = new Set(renderer.staticPagePaths());
   if (renderer.pagePath(NOT_FOUND_ADDRESS) !== undefined)
     throw new Error(`${NOT_FOUND_ADDRESS} is a route: the not-found page needs another address`);
@@ -291,7 +316,7 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
     const page: PageRequest = { request, reply, language, source, userAgent };
     const address = new URL(request.url, INTERNAL_ORIGIN);
     // The route's own spelling: every spelling the router takes for it is the same page.
-    const path = renderer.pagePath(address.pathname);
+    const path = pagePathOf(address.pathname);
     if (path === undefined) return sendNotFoundPage(page);
     if (staticPaths.has(path)) return sendStaticPage(page, path);
     const kind = sharePageKind(path);
