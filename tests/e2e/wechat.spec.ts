@@ -171,7 +171,7 @@ test.describe('with the WeChat settings', () => {
       link: `${origin}${BASE_PATH}/AppShare/goodsShare?id=${DEMO_IDS.goods.gallery}&lang=zh-CN`,
       imgUrl: expect.stringMatching(
         /^http:\/\/127\.0\.0\.1:\d+\/anime_merch_web\/pictures\/goods\/[\w-]{16}\/square\.[0-9a-z]{22}\.jpg$/,
-      ) as string,
+      ),
     });
     expect(calls.find(([name]) => name === 'updateTimelineShareData')?.[1]).toEqual({
       title,
