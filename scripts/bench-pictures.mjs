@@ -4,6 +4,7 @@
 // The server runs with TRUST_PROXY=127.0.0.1 so each request can be a client of its own
 // (X-Forwarded-For): the per-client limit on new drawings is not what is measured here.
 import { readFile } from 'node:fs/promises';
+import { cpuMs } from './bench-support.mjs';
 
 const BASE = '/anime_merch_web';
 
@@ -12,15 +13,6 @@ async function rssMb(pid) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1];
   return kb ? Number(kb) / 1024 : Number.NaN;
-}
-
-/** CPU time the server process has used so far (user + system, all threads), in ms (Linux). */
-async function cpuMs(pid) {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
 }
 
 let clientNumber = 0;

@@ -14,7 +14,7 @@
 // Options: --root <repo> serves another checkout's build (to compare with an older commit);
 // --compressed asks for brotli as browsers do.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { once } from 'node:events';
 import { benchPictures } from './bench-pictures.mjs';
-import { loadDemoIds, startBuiltServer } from './bench-support.mjs';
+import { cpuMs, loadDemoIds, startBuiltServer } from './bench-support.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -137,15 +137,6 @@ async function load(path, clients, seconds, { timeouts = 'fail', on = origin } =
   // Timed out (10 s, autocannon's limit): those requests' latency is beyond it, not missing.
   const p99 = result.timeouts > 0 ? `> 10000 (${result.timeouts} timed out)` : result.latency.p99;
   return { requests: result.requests.total, seconds: result.duration, p99 };
-}
-
-/** The server process's CPU time so far (user and system, every thread), in milliseconds. */
-async function cpuMs(pid) {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command's closing parenthesis; utime and stime are the 12th and 13th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticksPerSecond = 100;
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
 }
 
 /**

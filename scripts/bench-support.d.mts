@@ -19,3 +19,6 @@ export interface StartBuiltServerOptions {
 
 /** Starts apps/server/dist/server.js and resolves once /health answers. */
 export function startBuiltServer(options: StartBuiltServerOptions): Promise<ChildProcess>;
+
+/** CPU time a process has used so far (user + system, all threads), in ms (Linux). */
+export function cpuMs(pid: number): Promise<number>;

@@ -58,3 +58,14 @@ export async function startBuiltServer({
   server.kill();
   throw new Error('The server did not start: run `npm run build` first.');
 }
+
+/**
+ * CPU time a process has used so far (user + system, all threads), in ms (Linux: utime and stime
+ * of /proc/<pid>/stat, in USER_HZ ticks of 1/100 s); NaN once the process is gone.
+ */
+export async function cpuMs(pid) {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
