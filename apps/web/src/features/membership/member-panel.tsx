@@ -1,19 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import type { StoreProduct } from '@guquan/contract/bridge';
-import type { Language } from '@guquan/contract/language';
-import {
-  planChange,
-  type Membership,
-  type MembershipResponse,
-  type Plan,
-} from '@guquan/contract/membership';
+import { planChange, type Plan } from '@guquan/contract/membership';
 import { Card } from '../../components/card/card';
 import buttons from '../../components/button.module.css';
 import { formatDate } from '../../lib/format/dates';
 import { ActionFeedback, type Feedback } from './action-feedback';
-import type { MembershipTexts } from './membership-texts';
 import { pricePerPeriod, titleOf } from './plan-labels';
-import type { MembershipFlow } from './purchase-flow';
+import type { MembershipPanelProps } from './purchase-panel';
 import { restoreFeedback, unconfirmedFeedback } from './purchase-feedback';
 import { RestoreButton } from './restore-button';
 import styles from './membership-page.module.css';
@@ -32,15 +24,9 @@ export function MemberPanel({
   language,
   announcement,
   onMembership,
-}: {
-  data: MembershipResponse;
-  flow: MembershipFlow;
-  products: ReadonlyMap<string, StoreProduct>;
-  text: MembershipTexts;
-  language: Language;
+}: MembershipPanelProps & {
   /** News of the membership itself (bought, approved, changed at once), said at the top. */
   announcement: string | undefined;
-  onMembership: (membership: Membership, announcement?: string) => void;
 }) {
   const { membership, plans } = data;
   const current = plans.find((plan) => plan.productId === membership.productId);

@@ -15,6 +15,17 @@ import { restoreFeedback, unconfirmedFeedback } from './purchase-feedback';
 import { RestoreButton } from './restore-button';
 import styles from './membership-page.module.css';
 
+/** What the page hands either panel: the member's or the one that sells the plans. */
+export interface MembershipPanelProps {
+  data: MembershipResponse;
+  flow: MembershipFlow;
+  products: ReadonlyMap<string, StoreProduct>;
+  text: MembershipTexts;
+  language: Language;
+  /** A confirmed purchase, restore or change: the new membership and what to announce. */
+  onMembership: (membership: Membership, announcement?: string) => void;
+}
+
 /**
  * The plans, the consent and buying, for someone who is not a member (iOS only). The chosen plan
  * and the consent outlive a visit to the agreement and back. What a tap leads to is said right
@@ -27,15 +38,7 @@ export function PurchasePanel({
   text,
   language,
   onMembership,
-}: {
-  data: MembershipResponse;
-  flow: MembershipFlow;
-  products: ReadonlyMap<string, StoreProduct>;
-  text: MembershipTexts;
-  language: Language;
-  /** A confirmed purchase or restore: the new membership and what to announce. */
-  onMembership: (membership: Membership, announcement?: string) => void;
-}) {
+}: MembershipPanelProps) {
   // Back from the agreement (the page was left and mounted again): the choice as it was. The
   // panel exists only in the browser (after the app's session), so storage can be read here.
   const [saved] = useState(() => {
