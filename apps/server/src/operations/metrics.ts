@@ -1,15 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { DURATION_BUCKETS, requestDurations } from './request-durations.ts';
 
 /**
- * The server's Prometheus metrics, one registry per app (the operators' listener serves it at
- * /metrics). Every label has a bounded set of values: routes by their pattern (never a raw URL or
+ * The server's Prometheus metrics, one registry per app and the requests' durations beside it
+ * (the operators' listener serves both at /metrics: `exposition()`). Every label has a bounded set of values: routes by their pattern (never a raw URL or
  * an id), status by class, events and reasons by name. Process memory, CPU and event-loop delay
  * are prom-client's default metrics.
  */
-
-/** Request durations, from a cached page (a few ms) to a slow render (seconds). */
-const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export interface PoolStats {
   size: number;
@@ -48,17 +46,15 @@ export function createMetrics({ version }: { version: string }) {
     registers,
   }).set({ version, node_version: process.version }, 1);
 
-  const requestDuration = new Histogram({
-    name: 'guquan_http_request_duration_seconds',
-    help: 'Time to answer a request, by route pattern, method and status class.',
-    labelNames: ['method', 'route', 'status_class'],
-    buckets: DURATION_BUCKETS,
-    registers,
-  });
-  const inFlight = new Gauge({
+  // Counted on every request: a plain number, read when Prometheus scrapes.
+  const requests = { inFlight: 0, durations: requestDurations() };
+  new Gauge({
     name: 'guquan_http_requests_in_flight',
     help: 'Requests being answered now.',
     registers,
+    collect() {
+      this.set(requests.inFlight);
+    },
   });
   const sharePageCacheHits = new Counter({
     name: 'guquan_share_page_cache_hits_total',
@@ -78,7 +74,7 @@ export function createMetrics({ version }: { version: string }) {
   const sharePageRenders = new Histogram({
     name: 'guquan_share_page_render_duration_seconds',
     help: 'Time to render a share page (the count is the number of renders).',
-    buckets: DURATION_BUCKETS,
+    buckets: [...DURATION_BUCKETS],
     registers,
   });
   const prebuiltPagesServed = new Counter({
@@ -127,7 +123,11 @@ export function createMetrics({ version }: { version: string }) {
 
   return {
     registry,
-    http: { requestDuration, inFlight, rateLimitRefusals },
+    /** Everything, in Prometheus' text format: the registry's metrics, then the durations. */
+    async exposition(): Promise<string> {
+      return `${await registry.metrics()}\n${requests.durations.exposition()}`;
+    },
+    http: { requests, rateLimitRefusals },
     /** What the page routes report (pages/page-routes.ts: PageObserver). */
     pages: {
       cacheHit: () => {
@@ -252,36 +252,30 @@ function sharedFor<T>(ms: number, read: () => Promise<T>): () => Promise<T> {
   };
 }
 
-/** `2xx`, `4xx`, … */
-function statusClass(status: number): string {
-  return `${Math.floor(status / 100)}xx`;
-}
-
 /**
  * Times every request of `app` (and counts those in flight), labelled with `routeOf(request)`: a
  * route pattern, never the URL. The in-flight count goes down when the response's connection is
- * done with it, answered or aborted.
+ * done with it, answered or aborted ('close' comes once per response).
  */
 export function instrumentRequests(
   app: FastifyInstance,
   metrics: Metrics,
   routeOf: (request: FastifyRequest) => string,
 ): void {
-  const { requestDuration, inFlight } = metrics.http;
+  const { requests } = metrics.http;
+  const leave = () => {
+    requests.inFlight -= 1;
+  };
   app.addHook('onRequest', (_request, reply, done) => {
-    inFlight.inc();
-    reply.raw.once('close', () => {
-      inFlight.dec();
-    });
+    requests.inFlight += 1;
+    reply.raw.on('close', leave);
     done();
   });
   app.addHook('onResponse', (request, reply, done) => {
-    requestDuration.observe(
-      {
-        method: request.method,
-        route: routeOf(request),
-        status_class: statusClass(reply.statusCode),
-      },
+    requests.durations.observe(
+      request.method,
+      routeOf(request),
+      reply.statusCode,
       reply.elapsedTime / 1000,
     );
     done();

@@ -91,6 +91,8 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^guquan_share_page_cache_hits_total 1$/m);
     expect(text).toMatch(/^guquan_share_page_render_duration_seconds_count 1$/m);
     expect(text).toMatch(/^guquan_prebuilt_pages_served_total 1$/m);
+    // Every request above was answered: none is left counted as in flight.
+    expect(text).toMatch(/^guquan_http_requests_in_flight 0$/m);
     expect(text).toMatch(/guquan_build_info\{version="[^"]+",node_version="v\d+/);
   });
 

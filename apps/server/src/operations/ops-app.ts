@@ -85,7 +85,7 @@ export async function buildOperationsApp({
   );
 
   ops.get(METRICS_PATH, async (_request, reply) => {
-    const text = await metrics.registry.metrics();
+    const text = await metrics.exposition();
     return reply.header('cache-control', 'no-store').type(metrics.registry.contentType).send(text);
   });
   ops.get(LIVE_PATH, (_request, reply) =>

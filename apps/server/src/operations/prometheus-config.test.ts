@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 /**
  * deploy/prometheus.yml and deploy/alerts.yml as Debian's promtool reads them: valid, each alert
  * firing in its unit test (deploy/alerts.test.yml), and every metric they name one the servers
- * export (metrics.ts).
+ * export (metrics.ts, and request-durations.ts for the requests' durations).
  */
 const run = promisify(execFile);
 const DEPLOY = fileURLToPath(new URL('../../../../deploy/', import.meta.url));
@@ -28,7 +28,13 @@ describe('the Prometheus configuration in deploy/', { timeout: 30_000 }, () => {
 
   it('names only metrics the servers export', async () => {
     const alerts = await readFile(`${DEPLOY}alerts.yml`, 'utf8');
-    const source = await readFile(new URL('./metrics.ts', import.meta.url), 'utf8');
+    const source = (
+      await Promise.all(
+        ['./metrics.ts', './request-durations.ts'].map((module) =>
+          readFile(new URL(module, import.meta.url), 'utf8'),
+        ),
+      )
+    ).join('\n');
     const named = new Set(
       [...alerts.matchAll(/\bguquan_\w+/g)].map(([name]) =>
         name.replace(/_(bucket|count|sum)$/, ''),
