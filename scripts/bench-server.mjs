@@ -1,15 +1,16 @@
-// Requests per second and latency of the server itself, one process, one run: /health (the
-// floor of what a request costs), the three share pages, the privacy policy and the website, each
-// as a ratio of /health; then the share pages again at 64 connections (p99); then what one-off
+// Requests per second and latency of the server itself, in one run. First what the metrics cost:
+// the share pages on four fresh servers of their own, two with metrics on (the operators' listener
+// open and scraped every second) and two with them off, round after round. Then, on one server:
+// /health (the floor of what a request costs), the three share pages, the privacy policy and the
+// website, each as a ratio of /health; the share pages again at 64 connections (p99); what one-off
 // pages cost (server CPU per request, as a ratio of a cached page) and a hot share page's p99 at
-// 64 connections while a flood of one-off pages runs at 64 more (target: at most 100 ms); then
-// what the metrics cost: the share pages on this server (metrics on: its operators' listener is
-// open and scraped every second) and on a second one with them off, round after round; then the
+// 64 connections while a flood of one-off pages runs at 64 more (target: at most 100 ms); then the
 // preview cards and posters (scripts/bench-pictures.mjs).
 //
 //   npm run build && npm run bench:server [-- --duration 10] [-- --connections 16]
 //   npm run bench:server -- --smoke    a few seconds: every page answers, nothing is measured
 //   npm run bench:server -- --only one-off    the one-off pages and the flood alone
+//   npm run bench:server -- --only metrics    what the metrics cost alone
 //
 // Options: --root <repo> serves another checkout's build (to compare with an older commit);
 // --compressed asks for brotli as browsers do.
@@ -108,11 +109,8 @@ const ONE_OFF_PAGES = [
 
 const port = await freePort();
 const opsPort = await freePort();
-const bareServerPort = await freePort();
 const origin = `http://127.0.0.1:${port}`;
-const bareOrigin = `http://127.0.0.1:${bareServerPort}`;
 const dataDir = await mkdtemp(join(tmpdir(), 'guquan-bench-server-'));
-const bareDataDir = await mkdtemp(join(tmpdir(), 'guquan-bench-server-bare-'));
 
 /** One load run against one path; fails on any answer that is not 2xx. */
 async function load(path, clients, seconds, { timeouts = 'fail', on = origin } = {}) {
@@ -184,15 +182,16 @@ function flood(clients, seconds) {
 const median = (numbers) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)];
 
 /**
- * Measures every run in short slices, round after round: whatever else the machine does meanwhile
- * weighs on every path alike, so the ratios to /health hold even when the totals drift.
+ * Measures every run in short slices, round after round, the order reversed every other round:
+ * whatever else the machine does meanwhile weighs on every path alike, and no run always follows
+ * the same one, so the ratios to /health hold even when the totals drift.
  */
-async function measureInRounds(runs) {
-  const slice = smoke ? duration : 2;
-  const rounds = Math.max(1, Math.round(duration / slice));
+async function measureInRounds(runs, { slice = smoke ? duration : 2, rounds } = {}) {
+  const roundCount = rounds ?? Math.max(1, Math.round(duration / slice));
   const totals = runs.map(() => ({ requests: 0, seconds: 0, cpuMs: 0, p99s: [] }));
-  for (let round = 0; round < rounds; round += 1) {
-    for (const [index, run] of runs.entries()) {
+  for (let round = 0; round < roundCount; round += 1) {
+    const order = round % 2 === 0 ? [...runs.entries()] : [...runs.entries()].reverse();
+    for (const [index, run] of order) {
       const cpuBefore = run.pid === undefined ? 0 : await cpuMs(run.pid);
       const result = await load(run.path, run.clients, slice, { on: run.origin ?? origin });
       const total = totals[index];
@@ -237,145 +236,198 @@ async function measureEveryPath() {
 }
 
 /**
- * What the metrics cost: each share page on the server with metrics on (its operators' listener
- * open, as in production with OPS_PORT, scraped every second) and on one with them off, in turn,
- * in the same rounds.
+ * What the metrics cost, on four fresh servers of their own, alike but for OPS_PORT: two with the
+ * metrics on (their operators' listener open, as in production, and scraped every second) and two
+ * with them off, each share page on each in turn, round after round. Two identical processes
+ * differ by a few per cent on this machine (where their heaps and code land), as much as the
+ * metrics cost: each setting is the mean of two processes, and the difference between the two of
+ * a setting is printed as the measure's noise.
  */
-async function measureMetricsCost(server, bareServer) {
-  const shares = TARGETS.filter(([, , share]) => share);
-  for (const [, path] of shares) {
-    await (await fetch(`${bareOrigin}${path}`)).text();
-    if (!smoke) await load(path, connections, 1, { on: bareOrigin });
+async function measureMetricsCost() {
+  const settings = [
+    ['on', { OPS_PORT: String(await freePort()) }],
+    ['off', { OPS_PORT: 'off' }],
+    ['on', { OPS_PORT: String(await freePort()) }],
+    ['off', { OPS_PORT: 'off' }],
+  ];
+  const servers = [];
+  for (const [setting, env] of settings) {
+    const serverPort = await freePort();
+    const child = await startServer({
+      port: serverPort,
+      dataDir: await mkdtemp(join(tmpdir(), `guquan-bench-metrics-${setting}-`)),
+      env,
+    });
+    servers.push({ setting, env, child, origin: `http://127.0.0.1:${serverPort}` });
   }
-  const cost = await measureInRounds(
-    shares.flatMap(([, path]) => [
-      { path, clients: connections, origin, pid: server.pid },
-      { path, clients: connections, origin: bareOrigin, pid: bareServer.pid },
-    ]),
-  );
-  const percent = (on, off) => `${(((off - on) / off) * 100).toFixed(1)}%`;
-  const metrics = await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text();
-  if (!metrics.includes('guquan_http_request_duration_seconds_count'))
-    throw new Error('the server with metrics on exported none');
-  console.log(
-    [
-      '',
-      `What the metrics cost (${connections} conn., /metrics scraped every second; target: share pages lose at most 5% of req/s):`,
-      // A server using all of a core answers 1/CPU-per-request: the CPU measure is the req/s it
-      // loses, and unlike req/s it holds on a machine that is busy with other work.
-      '| share page | req/s on | req/s off | fewer req/s | server CPU per request on | off | req/s lost at full CPU |',
-      '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
-      ...shares.map(([name], index) => {
-        const on = cost[index * 2];
-        const off = cost[index * 2 + 1];
-        const onRate = on?.rate ?? 0;
-        const offRate = off?.rate ?? 1;
-        const onCpu = on?.cpuPerRequest ?? 0;
-        const offCpu = off?.cpuPerRequest ?? 1;
-        return `| ${name} | ${Math.round(onRate)} | ${Math.round(offRate)} | ${percent(onRate, offRate)} | ${Math.round(onCpu * 1000)} µs | ${Math.round(offCpu * 1000)} µs | ${percent(offCpu, onCpu)} |`;
-      }),
-    ].join('\n'),
-  );
+  const opsPorts = servers.flatMap(({ env }) => (env.OPS_PORT === 'off' ? [] : [env.OPS_PORT]));
+  const scrapingThese = setInterval(() => {
+    for (const ops of opsPorts)
+      fetch(`http://127.0.0.1:${ops}/metrics`).then(
+        (response) => response.arrayBuffer(),
+        () => undefined,
+      );
+  }, 1_000);
+  const shares = TARGETS.filter(([, , share]) => share);
+  try {
+    for (const server of servers)
+      for (const [, path] of shares) {
+        await (await fetch(`${server.origin}${path}`)).text();
+        if (!smoke) await load(path, connections, 1, { on: server.origin });
+      }
+    const measured = await measureInRounds(
+      shares.flatMap(([, path]) =>
+        servers.map(({ origin: on, child }) => ({
+          path,
+          clients: connections,
+          origin: on,
+          pid: child.pid,
+        })),
+      ),
+      smoke ? {} : { slice: 1, rounds: Math.max(4, Math.round(duration * 0.8)) },
+    );
+    for (const ops of opsPorts) {
+      const text = await (await fetch(`http://127.0.0.1:${ops}/metrics`)).text();
+      if (!text.includes('guquan_http_request_duration_seconds_count'))
+        throw new Error('a server with metrics on exported none');
+    }
+    const mean = (numbers) => numbers.reduce((sum, number) => sum + number, 0) / numbers.length;
+    const percent = (part, whole) => `${((part / whole) * 100).toFixed(1)}%`;
+    const rows = shares.map(([name], shareIndex) => {
+      const of = (setting) =>
+        servers.flatMap((server, serverIndex) =>
+          server.setting === setting ? [measured[shareIndex * servers.length + serverIndex]] : [],
+        );
+      const [on, off] = [of('on'), of('off')];
+      const rate = (results) => mean(results.map((result) => result.rate));
+      const cpu = (results) => mean(results.map((result) => result.cpuPerRequest));
+      const noise = Math.max(
+        ...[on, off].map(
+          (pair) => Math.abs(pair[0].cpuPerRequest - pair[1].cpuPerRequest) / cpu(pair),
+        ),
+      );
+      return `| ${name} | ${Math.round(rate(on))} | ${Math.round(rate(off))} | ${percent(rate(off) - rate(on), rate(off))} | ${Math.round(cpu(on) * 1000)} µs | ${Math.round(cpu(off) * 1000)} µs | ${percent(cpu(on) - cpu(off), cpu(on))} | ${(noise * 100).toFixed(1)}% |`;
+    });
+    console.log(
+      [
+        '',
+        `What the metrics cost (${connections} conn., /metrics scraped every second; each setting the mean of two servers; target: share pages lose at most 5% of req/s):`,
+        // A server using all of a core answers 1/CPU-per-request: the CPU measure is the req/s it
+        // loses, and unlike req/s it holds on a machine that is busy with other work.
+        '| share page | req/s on | req/s off | fewer req/s | server CPU per request on | off | req/s lost at full CPU | two servers alike differ by |',
+        '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+        ...rows,
+      ].join('\n'),
+    );
+  } finally {
+    clearInterval(scrapingThese);
+    await stopServers(servers.map(({ child }) => child));
+  }
 }
 
 // Seeding a fresh database takes a while on a busy machine: a few minutes' patience.
+/** [server process, its data directory] of every server started and not stopped yet. */
 const started = [];
 const startServer = async (settings) => {
   const child = await startBuiltServer({ root, timeoutMs: 300_000, ...settings });
   started.push([child, settings.dataDir]);
   return child;
 };
-let scraping;
-try {
-  // Behind a proxy of its own: the pictures' bench is many clients (X-Forwarded-For).
-  const server = await startServer({
-    port,
-    dataDir,
-    env: { OPS_PORT: String(opsPort), TRUST_PROXY: '127.0.0.1' },
-  });
-  // Prometheus scrapes every 15 s; once a second here, so its cost shows if it has any.
-  scraping = setInterval(() => {
-    fetch(`http://127.0.0.1:${opsPort}/metrics`).then(
-      (response) => response.arrayBuffer(),
-      () => undefined,
-    );
-  }, 1_000);
-  // Warm up: the first request of each page renders it and resizes its images.
-  for (const [, path] of TARGETS) {
-    const html = await (await fetch(`${origin}${path}`)).text();
-    const images = [...html.matchAll(/(?:imagesrcset|srcset)="([^"]+)"/g)].flatMap(([, list]) =>
-      list.split(',').map((candidate) => candidate.trim().split(/\s+/)[0]),
-    );
-    await Promise.all(images.map((url) => fetch(`${origin}${url.replaceAll('&amp;', '&')}`)));
-    if (!smoke) await load(path, connections, 1);
-  }
-  if (values.only !== 'one-off') await measureEveryPath();
-
-  // One-off pages: what each costs the server, against the hot page it may starve.
-  const cpuSeconds = smoke ? 0.3 : 3;
-  const health = await cpuPerRequest(server.pid, () => HEALTH, cpuSeconds, 20);
-  const cached = await cpuPerRequest(server.pid, () => HOT_SHARE_PAGE, cpuSeconds, 20);
-  const oneOff = [];
-  for (const [name, next] of ONE_OFF_PAGES)
-    oneOff.push([name, await cpuPerRequest(server.pid, next, cpuSeconds, 10)]);
-  console.log(
-    [
-      '',
-      `One-off pages, server CPU per request (brotli, one at a time, ${cpuSeconds} s each):`,
-      '| request | CPU per request | of a cached page |',
-      '| --- | ---: | ---: |',
-      `| /health | ${health.toFixed(2)} ms | ${(health / cached).toFixed(1)}× |`,
-      `| cached share page | ${cached.toFixed(2)} ms | 1× |`,
-      ...oneOff.map(
-        ([name, ms]) => `| ${name} | ${ms.toFixed(2)} ms | ${Math.round(ms / cached)}× |`,
-      ),
-    ].join('\n'),
-  );
-
-  // The hot share page at 64 connections, alone and while the flood runs at 64 more.
-  const alone = await load(HOT_SHARE_PAGE, shareConnections, duration);
-  const flooding = flood(shareConnections, duration);
-  const hot = await load(HOT_SHARE_PAGE, shareConnections, duration, { timeouts: 'count' });
-  const flooded = await flooding;
-  // Timeouts are the flood starving itself (reported); errors and 5xx are failures.
-  const floodFailed = flooded.errors - flooded.timeouts + (flooded['5xx'] ?? 0);
-  if (floodFailed > 0) throw new Error(`flood: ${floodFailed} requests failed`);
-  console.log(
-    [
-      '',
-      `Flood of one-off pages at ${shareConnections} connections (${Math.round(flooded.requests.total / flooded.duration)} requests/s, ${flooded.timeouts} timed out) against the hot goods share page at ${shareConnections} (target p99 ≤ 100 ms):`,
-      '| hot goods share page | requests/s | p99 |',
-      '| --- | ---: | ---: |',
-      `| alone | ${Math.round(alone.requests / alone.seconds)} | ${alone.p99} ms |`,
-      `| during the flood | ${Math.round(hot.requests / hot.seconds)} | ${hot.p99} ms |`,
-    ].join('\n'),
-  );
-
-  if (values.only !== 'one-off') {
-    const bareServer = await startServer({
-      port: bareServerPort,
-      dataDir: bareDataDir,
-      env: { OPS_PORT: 'off' },
-    });
-    await measureMetricsCost(server, bareServer);
-    const pictures = await benchPictures({
-      origin,
-      pid: server.pid,
-      ids: DEMO_IDS,
-      smoke,
-      measureInRounds,
-      connections,
-    });
-    console.log(pictures.join('\n'));
-  }
-} finally {
-  clearInterval(scraping);
-  for (const [child] of started) {
+/** Stops these servers (all those started when none are named) and removes their data. */
+async function stopServers(children = started.map(([child]) => child)) {
+  for (const child of children) {
+    const index = started.findIndex(([startedChild]) => startedChild === child);
+    const [, dir] = started.splice(index, 1)[0];
     const exited = once(child, 'exit');
     const stopping = performance.now();
     child.kill();
     await exited;
     console.error(`server stopped in ${Math.round(performance.now() - stopping)} ms`);
+    await rm(dir, { recursive: true, force: true });
   }
-  for (const dir of [dataDir, bareDataDir]) await rm(dir, { recursive: true, force: true });
+}
+let scraping;
+try {
+  if (values.only === undefined || values.only === 'metrics') await measureMetricsCost();
+  if (values.only !== 'metrics') {
+    // Behind a proxy of its own: the pictures' bench is many clients (X-Forwarded-For).
+    const server = await startServer({
+      port,
+      dataDir,
+      env: { OPS_PORT: String(opsPort), TRUST_PROXY: '127.0.0.1' },
+    });
+    // Prometheus scrapes every 15 s; once a second here, so its cost shows if it has any.
+    scraping = setInterval(() => {
+      fetch(`http://127.0.0.1:${opsPort}/metrics`).then(
+        (response) => response.arrayBuffer(),
+        () => undefined,
+      );
+    }, 1_000);
+    // Warm up: the first request of each page renders it and resizes its images.
+    for (const [, path] of TARGETS) {
+      const html = await (await fetch(`${origin}${path}`)).text();
+      const images = [...html.matchAll(/(?:imagesrcset|srcset)="([^"]+)"/g)].flatMap(([, list]) =>
+        list.split(',').map((candidate) => candidate.trim().split(/\s+/)[0]),
+      );
+      await Promise.all(images.map((url) => fetch(`${origin}${url.replaceAll('&amp;', '&')}`)));
+      if (!smoke) await load(path, connections, 1);
+    }
+    if (values.only !== 'one-off') await measureEveryPath();
+
+    // One-off pages: what each costs the server, against the hot page it may starve.
+    const cpuSeconds = smoke ? 0.3 : 3;
+    const health = await cpuPerRequest(server.pid, () => HEALTH, cpuSeconds, 20);
+    const cached = await cpuPerRequest(server.pid, () => HOT_SHARE_PAGE, cpuSeconds, 20);
+    const oneOff = [];
+    for (const [name, next] of ONE_OFF_PAGES)
+      oneOff.push([name, await cpuPerRequest(server.pid, next, cpuSeconds, 10)]);
+    console.log(
+      [
+        '',
+        `One-off pages, server CPU per request (brotli, one at a time, ${cpuSeconds} s each):`,
+        '| request | CPU per request | of a cached page |',
+        '| --- | ---: | ---: |',
+        `| /health | ${health.toFixed(2)} ms | ${(health / cached).toFixed(1)}× |`,
+        `| cached share page | ${cached.toFixed(2)} ms | 1× |`,
+        ...oneOff.map(
+          ([name, ms]) => `| ${name} | ${ms.toFixed(2)} ms | ${Math.round(ms / cached)}× |`,
+        ),
+      ].join('\n'),
+    );
+
+    // The hot share page at 64 connections, alone and while the flood runs at 64 more.
+    const alone = await load(HOT_SHARE_PAGE, shareConnections, duration);
+    const flooding = flood(shareConnections, duration);
+    const hot = await load(HOT_SHARE_PAGE, shareConnections, duration, { timeouts: 'count' });
+    const flooded = await flooding;
+    // Timeouts are the flood starving itself (reported); errors and 5xx are failures.
+    const floodFailed = flooded.errors - flooded.timeouts + (flooded['5xx'] ?? 0);
+    if (floodFailed > 0) throw new Error(`flood: ${floodFailed} requests failed`);
+    console.log(
+      [
+        '',
+        `Flood of one-off pages at ${shareConnections} connections (${Math.round(flooded.requests.total / flooded.duration)} requests/s, ${flooded.timeouts} timed out) against the hot goods share page at ${shareConnections} (target p99 ≤ 100 ms):`,
+        '| hot goods share page | requests/s | p99 |',
+        '| --- | ---: | ---: |',
+        `| alone | ${Math.round(alone.requests / alone.seconds)} | ${alone.p99} ms |`,
+        `| during the flood | ${Math.round(hot.requests / hot.seconds)} | ${hot.p99} ms |`,
+      ].join('\n'),
+    );
+
+    if (values.only !== 'one-off') {
+      const pictures = await benchPictures({
+        origin,
+        pid: server.pid,
+        ids: DEMO_IDS,
+        smoke,
+        measureInRounds,
+        connections,
+      });
+      console.log(pictures.join('\n'));
+    }
+  }
+} finally {
+  clearInterval(scraping);
+  await stopServers();
+  await rm(dataDir, { recursive: true, force: true });
 }
