@@ -264,7 +264,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // A poster's QR code holds the item's Universal Link on the app's link domain.
   const itemLink = (kind: ShareKind, id: string) =>
     itemUniversalLink(config.appLinks, { kind, id });
-  // Pictures and posters read an item at most once a second, as the share pages do.
+  // Share pages, their pictures and posters read each item at most once a second, through one reader.
   const recentShares = recentShareReads(shares, SHARE_REUSE_SECONDS * 1000);
   const sessions = sessionRepository(db, {
     // Logging in again during the cool-off withdraws a deletion request (privacy policy 11.5).
@@ -460,7 +460,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(pageRoutes, {
     build,
     publicOrigin: config.publicOrigin,
-    shares,
+    shares: recentShares,
     demo: demo !== undefined,
     wechat: config.wechat !== null,
     ...(options.renderBudget ? { renderBudget: options.renderBudget } : {}),

@@ -18,7 +18,6 @@ import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
 import type { ShareReader } from '../shares/share-reader.ts';
 import {
   REVALIDATED_PAGE_CACHE_CONTROL,
-  SHARE_REUSE_SECONDS,
   WECHAT_SHARE_PAGE_CACHE_CONTROL,
   sharePageCacheControl,
   type LanguageSource,
@@ -51,7 +50,10 @@ import {
 } from './static-pages.ts';
 
 export interface PageRoutesOptions extends DocumentSettings {
-  /** Reads shares for the share pages; without it they show their item as not found. */
+  /**
+   * Reads shares for the share pages, each item at most once a second (recent-share-reads.ts);
+   * without it they show their item as not found.
+   */
   shares?: ShareReader;
   /** The most the cache of rendered pages may hold, in bytes (default 64 MB). */
   renderedPageCacheBytes?: number;
@@ -202,7 +204,6 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
     shares: options.shares ?? NO_SHARES,
     cache,
     render: renderSharePage,
-    reuseMs: SHARE_REUSE_SECONDS * 1000,
     ...(options.observer ? { observer: options.observer } : {}),
   });
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Language } from '@guquan/contract/language';
 import type { SharePageData } from '@guquan/contract/page-render';
+import type { ShareResult } from '@guquan/contract/share';
 import type { PublicId, ShareKind } from '@guquan/contract/share-paths';
 import type { ShareReader } from '../shares/share-reader.ts';
 import { pagesOnce, type CachedPage, type RenderedPageCache } from './rendered-page-cache.ts';
@@ -77,26 +78,23 @@ export interface SharePageSource {
   buildId: string;
   /** The app's link domain (LINK_ORIGIN) the pages link to; '' when there is none. */
   linkOrigin?: string;
+  /**
+   * Reads the items, at most once per SHARE_REUSE_MS each (shares/recent-share-reads.ts, shared
+   * with the pictures and the JSON API): the one rule for how fresh a share page is.
+   */
   shares: ShareReader;
   cache: RenderedPageCache;
   /** Renders the page of a read (the cache keeps what it gives). */
   render: (read: ShareRead) => Promise<CachedPage>;
-  /** How long one read of an item answers for it (SHARE_REUSE_MS). */
-  reuseMs: number;
-  /** Milliseconds; tests move it. */
-  now?: () => number;
   observer?: SharePageObserver;
 }
 
-/** How many pages' last reads are remembered at most (each is a few hundred bytes). */
-const MAX_RECENT_READS = 10_000;
-
 /**
  * Share pages rendered once per version of what they show: reading, hashing, caching. The item is
- * read (as the JSON API reads it) at most once per `reuseMs` per page, however many visitors come,
- * and its version derived; the rendered page of that version comes from a bounded cache. A change
- * is visible at the origin within `reuseMs`, and a hot page costs neither a query nor a render.
- * Reads and renders that overlap share one.
+ * read through `shares` (as the JSON API reads it, at most once per second per item however many
+ * visitors come); each read's version per page (language, app missing) is derived once, kept with
+ * the read itself; the rendered page of that version comes from a bounded cache. A hot page costs
+ * neither a query nor a hash nor a render. Renders that overlap share one.
  */
 export function createSharePages({
   buildId,
@@ -104,17 +102,17 @@ export function createSharePages({
   shares,
   cache,
   render,
-  reuseMs,
-  now = () => Date.now(),
   observer,
 }: SharePageSource) {
   const pageOnce = pagesOnce(cache);
-  const reading = new Map<string, Promise<ShareRead>>();
-  // Oldest first (a refreshed entry is deleted and set again), so expired ones lead.
-  const recent = new Map<string, { at: number; read: ShareRead }>();
+  // The pages of each read, by language and whether the app is missing: a read lives as long as
+  // the reader keeps it (a second), and its pages with it.
+  const pagesOfRead = new WeakMap<object, Map<string, ShareRead>>();
 
-  async function read({ kind, id, language, appMissing }: SharePageRequest): Promise<ShareRead> {
-    const result = await shares.read(kind, id);
+  function versioned(
+    { kind, id, language, appMissing }: SharePageRequest,
+    result: ShareResult<ShareKind>,
+  ): ShareRead {
     const data = { kind, result } as SharePageData;
     // An unknown id names nothing the app could open either: the page is the kind's own.
     const pageId = result.state === 'invalid_id' || result.state === 'not_found' ? undefined : id;
@@ -122,29 +120,22 @@ export function createSharePages({
     return { ...unversioned, version: shareContentVersion(buildId, linkOrigin, unversioned) };
   }
 
-  function remember(key: string, fresh: ShareRead, at: number): void {
-    recent.delete(key);
-    recent.set(key, { at, read: fresh });
-    for (const [oldest, entry] of recent) {
-      if (recent.size <= MAX_RECENT_READS && at - entry.at < reuseMs) break;
-      recent.delete(oldest);
-    }
-  }
-
   return {
-    /** What the page shows now: read at most once per `reuseMs`. */
+    /** What the page shows now: its item as `shares` reads it, and the version of the page. */
     async read(request: SharePageRequest): Promise<ShareRead> {
-      const key = `${request.kind}\n${request.id ?? ''}\n${request.language}\n${request.appMissing}`;
-      const started = now();
-      const known = recent.get(key);
-      if (known && started - known.at < reuseMs) return known.read;
-      let pending = reading.get(key);
-      if (!pending) {
-        pending = read(request).finally(() => reading.delete(key));
-        reading.set(key, pending);
-        remember(key, await pending, started);
+      const result = await shares.read(request.kind, request.id);
+      let pages = pagesOfRead.get(result);
+      if (!pages) {
+        pages = new Map();
+        pagesOfRead.set(result, pages);
       }
-      return pending;
+      const key = `${request.language}\n${request.appMissing}`;
+      let page = pages.get(key);
+      if (!page) {
+        page = versioned(request, result);
+        pages.set(key, page);
+      }
+      return page;
     },
 
     /**
