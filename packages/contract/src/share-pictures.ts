@@ -26,7 +26,7 @@ export type PictureName = keyof typeof PICTURE_SIZES;
  * The drawing's own version: part of every picture's hash, so a change to how pictures are drawn
  * (pictures/ on the server) gives every one a new address. Bump it with any such change.
  */
-export const PICTURE_DESIGN = 1;
+export const PICTURE_DESIGN = 2;
 
 /** How many of an item's pictures a poster shows (the first large, the others beside it). */
 export const POSTER_IMAGE_COUNT = 4;

@@ -3,14 +3,14 @@ import satori from 'satori';
 import sharp, { type OverlayOptions } from 'sharp';
 import type { PictureContent } from '@guquan/contract/share-pictures';
 import type { PictureFonts } from './picture-fonts.ts';
-import { COLORS, layoutOf, pictureText, type Box } from './picture-layouts.ts';
+import { layoutOf, pictureText, type Box } from './picture-layouts.ts';
 
 /**
  * Draws a picture (docs/decisions/0019-share-pictures.md): satori lays out the texts and panels
  * and turns the text into paths in the project's font; sharp decodes and crops the photos,
- * renders that SVG (librsvg, off the event loop), lays the QR code on and encodes a JPEG, which
- * every link previewer and every WeChat shows. Measured against satori + resvg and sharp alone:
- * `node scripts/measure-picture-engines.mjs`.
+ * renders that SVG (librsvg, off the event loop), lays the photos and the QR code on it and
+ * encodes a JPEG, which every link previewer and every WeChat shows. Measured against satori +
+ * resvg and sharp alone: `node scripts/measure-picture-engines.mjs`.
  */
 
 /** The photo files a picture may use: the original of an image, if anybody may see it. */
@@ -66,12 +66,15 @@ async function photoLayer(
 ): Promise<OverlayOptions | undefined> {
   const path = await source(imageId);
   if (!path) return undefined;
-  // From the original: one decode (JPEG shrinks as it loads), no resized copy to encode first.
-  const input = await sharp(path)
+  // From the original: one decode (JPEG shrinks as it loads), no resized copy to encode first;
+  // handed over as raw pixels: encoding the crop (as WebP, the input's format) and decoding it
+  // again to composite cost a third of a poster's time, and a lossy generation.
+  const { data, info } = await sharp(path)
     .rotate()
     .resize({ width: box.width, height: box.height, fit: 'cover', position: 'attention' })
-    .toBuffer();
-  return { input, left: box.left, top: box.top };
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { input: data, raw: info, left: box.left, top: box.top };
 }
 
 /** The texts of a picture without the characters the font cannot draw (never boxes). */
@@ -99,7 +102,6 @@ export async function drawPicture(
     ...layout.photos.map(({ imageId, box }) => photoLayer(photos, imageId, box)),
   ]);
   const layers: OverlayOptions[] = photoLayers.filter((layer) => layer !== undefined);
-  layers.push({ input: Buffer.from(svg), left: 0, top: 0 });
   if (layout.qr && drawable.link) {
     layers.push({
       input: Buffer.from(qrCodeSvg(drawable.link, layout.qr.width)),
@@ -107,9 +109,11 @@ export async function drawPicture(
       top: layout.qr.top,
     });
   }
-  return sharp({
-    create: { width: layout.width, height: layout.height, channels: 3, background: COLORS.page },
-  })
+  // The drawing is opaque (its root is on the page colour) and nothing of it lies where photos
+  // go: it is the base, one full-size compositing pass fewer than laying it on a blank canvas;
+  // without its alpha channel (all opaque), which a JPEG drops anyway, a little less to carry.
+  return sharp(Buffer.from(svg))
+    .removeAlpha()
     .composite(layers)
     .jpeg({ quality: JPEG_QUALITY })
     .toBuffer();

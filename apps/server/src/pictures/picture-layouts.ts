@@ -27,7 +27,7 @@ export interface Box {
 export interface PictureLayout {
   width: number;
   height: number;
-  /** The satori tree of everything but photos and the QR code (transparent where they go). */
+  /** The satori tree of everything but photos and the QR code (nothing drawn where they go). */
   tree: ReactElement;
   /** Photos, by image id, cropped to fill their box. */
   photos: { imageId: string; box: Box }[];
@@ -128,10 +128,21 @@ function detailStyle(content: PictureContent, fontSize: number): Style {
   return { fontSize: Math.round(fontSize * 0.85), color: COLORS.muted, marginTop: 20 };
 }
 
+/**
+ * The whole picture's box, on the page colour (it shows between a poster's photos): the drawing
+ * is the base the photos and the QR code are laid on, so no blank canvas is composited under it.
+ */
 function root(width: number, height: number, family: string, children: ReactElement[]) {
   return h(
     'div',
-    { display: 'flex', position: 'relative', width, height, fontFamily: family },
+    {
+      display: 'flex',
+      position: 'relative',
+      width,
+      height,
+      fontFamily: family,
+      background: COLORS.page,
+    },
     children,
   );
 }
