@@ -15,7 +15,7 @@
 // Options: --root <repo> serves another checkout's build (to compare with an older commit);
 // --compressed asks for brotli as browsers do.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -24,6 +24,7 @@ import autocannon from 'autocannon';
 import { once } from 'node:events';
 import { benchPictures } from './bench-pictures.mjs';
 import { cpuMs, loadDemoIds, startBuiltServer } from './bench-support.mjs';
+import { cpuShareOf } from './cpu-profile-share.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -241,7 +242,8 @@ async function measureEveryPath() {
  * with them off, each share page on each in turn, round after round. Two identical processes
  * differ by a few per cent on this machine (where their heaps and code land), as much as the
  * metrics cost: each setting is the mean of two processes, and the difference between the two of
- * a setting is printed as the measure's noise.
+ * a setting is printed as the measure's noise. Then the metrics' own share of the CPU in a profile
+ * of a fifth server (profileMetricsShare), a ratio within one process.
  */
 async function measureMetricsCost() {
   const settings = [
@@ -261,13 +263,7 @@ async function measureMetricsCost() {
     servers.push({ setting, env, child, origin: `http://127.0.0.1:${serverPort}` });
   }
   const opsPorts = servers.flatMap(({ env }) => (env.OPS_PORT === 'off' ? [] : [env.OPS_PORT]));
-  const scrapingThese = setInterval(() => {
-    for (const ops of opsPorts)
-      fetch(`http://127.0.0.1:${ops}/metrics`).then(
-        (response) => response.arrayBuffer(),
-        () => undefined,
-      );
-  }, 1_000);
+  const scrapingThese = scrapeEverySecond(opsPorts);
   const shares = TARGETS.filter(([, , share]) => share);
   try {
     for (const server of servers)
@@ -293,21 +289,30 @@ async function measureMetricsCost() {
     }
     const mean = (numbers) => numbers.reduce((sum, number) => sum + number, 0) / numbers.length;
     const percent = (part, whole) => `${((part / whole) * 100).toFixed(1)}%`;
-    const rows = shares.map(([name], shareIndex) => {
-      const of = (setting) =>
-        servers.flatMap((server, serverIndex) =>
-          server.setting === setting ? [measured[shareIndex * servers.length + serverIndex]] : [],
-        );
-      const [on, off] = [of('on'), of('off')];
-      const rate = (results) => mean(results.map((result) => result.rate));
-      const cpu = (results) => mean(results.map((result) => result.cpuPerRequest));
+    const resultsOf = (setting, shareIndexes) =>
+      servers.flatMap((server, serverIndex) =>
+        server.setting === setting
+          ? [shareIndexes.map((shareIndex) => measured[shareIndex * servers.length + serverIndex])]
+          : [],
+      );
+    // One row: each setting's servers (each with its results for these pages).
+    const row = (name, shareIndexes) => {
+      const [on, off] = ['on', 'off'].map((setting) => resultsOf(setting, shareIndexes));
+      const rate = (perServer) => mean(perServer.flat().map((result) => result.rate));
+      const cpuOf = (results) => mean(results.map((result) => result.cpuPerRequest));
+      const cpu = (perServer) => mean(perServer.map(cpuOf));
       const noise = Math.max(
-        ...[on, off].map(
-          (pair) => Math.abs(pair[0].cpuPerRequest - pair[1].cpuPerRequest) / cpu(pair),
-        ),
+        ...[on, off].map((twins) => Math.abs(cpuOf(twins[0]) - cpuOf(twins[1])) / cpu(twins)),
       );
       return `| ${name} | ${Math.round(rate(on))} | ${Math.round(rate(off))} | ${percent(rate(off) - rate(on), rate(off))} | ${Math.round(cpu(on) * 1000)} µs | ${Math.round(cpu(off) * 1000)} µs | ${percent(cpu(on) - cpu(off), cpu(on))} | ${(noise * 100).toFixed(1)}% |`;
-    });
+    };
+    const rows = [
+      ...shares.map(([name], shareIndex) => row(name, [shareIndex])),
+      row(
+        'the three',
+        shares.map((_, shareIndex) => shareIndex),
+      ),
+    ];
     console.log(
       [
         '',
@@ -320,9 +325,67 @@ async function measureMetricsCost() {
       ].join('\n'),
     );
   } finally {
-    clearInterval(scrapingThese);
+    scrapingThese.stop();
     await stopServers(servers.map(({ child }) => child));
   }
+  const profiled = await profileMetricsShare();
+  console.log(
+    `In a CPU profile of one more server with them on, answering the share pages: the metrics' own work is ${(profiled * 100).toFixed(1)}% of its busy CPU.`,
+  );
+}
+
+/** Scrapes these operators' ports every second (Prometheus does every 15 s): stop() ends it. */
+function scrapeEverySecond(opsPorts) {
+  const timer = setInterval(() => {
+    for (const ops of opsPorts)
+      fetch(`http://127.0.0.1:${ops}/metrics`).then(
+        (response) => response.arrayBuffer(),
+        () => undefined,
+      );
+  }, 1_000);
+  return { stop: () => clearInterval(timer) };
+}
+
+/**
+ * The metrics' own share of a server's CPU, from a CPU profile of one more server with them on
+ * (scraped every second) answering the share pages: samples in prom-client or in the metrics'
+ * modules (operations/metrics.ts, request-durations.ts, route-label.ts), up to where Fastify's hook
+ * runner takes over again. A ratio within one process: it holds on a busy machine.
+ */
+async function profileMetricsShare() {
+  const profileDir = await mkdtemp(join(tmpdir(), 'guquan-bench-profile-'));
+  const serverPort = await freePort();
+  const opsPortOfProfiled = String(await freePort());
+  const child = await startServer({
+    port: serverPort,
+    dataDir: await mkdtemp(join(tmpdir(), 'guquan-bench-metrics-profiled-')),
+    env: { OPS_PORT: opsPortOfProfiled },
+    nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+  });
+  const scraping = scrapeEverySecond([opsPortOfProfiled]);
+  const profiledOrigin = `http://127.0.0.1:${serverPort}`;
+  try {
+    for (const [, path, share] of TARGETS) {
+      if (!share) continue;
+      await (await fetch(`${profiledOrigin}${path}`)).text();
+      await load(path, connections, smoke ? duration : Math.max(2, duration / 2), {
+        on: profiledOrigin,
+      });
+    }
+  } finally {
+    scraping.stop();
+    // The profile is written as the process exits.
+    await stopServers([child]);
+  }
+  const [file] = await readdir(profileDir);
+  const { share } = await cpuShareOf(join(profileDir, file), {
+    isPart: ({ url, source }) =>
+      url.includes('/node_modules/prom-client/') ||
+      /\/operations\/(metrics|request-durations|route-label)\.ts$/.test(source ?? ''),
+    isBoundary: ({ url }) => /\/node_modules\/(fastify|@fastify)\//.test(url),
+  });
+  await rm(profileDir, { recursive: true, force: true });
+  return share;
 }
 
 // Seeding a fresh database takes a while on a busy machine: a few minutes' patience.

@@ -19,7 +19,7 @@ export async function loadDemoIds() {
  * Starts `apps/server/dist/server.js` of the checkout at `root` on a data directory of its own
  * (seeded with the demo data on start), with `env` added to the environment, and resolves once
  * /health answers. The benchmarks and the end-to-end tests that need a server with settings of
- * their own use it.
+ * their own use it. `nodeArgs` go to Node before the script (e.g. `--cpu-prof`).
  */
 export async function startBuiltServer({
   root = '.',
@@ -28,8 +28,9 @@ export async function startBuiltServer({
   env = {},
   output = 'inherit',
   timeoutMs = 60_000,
+  nodeArgs = [],
 }) {
-  const server = spawn(process.execPath, [join(root, 'apps/server/dist/server.js')], {
+  const server = spawn(process.execPath, [...nodeArgs, join(root, 'apps/server/dist/server.js')], {
     cwd: root,
     env: {
       ...process.env,
