@@ -1,6 +1,8 @@
-// Requests per second and latency of the server itself, in one run. First what the metrics cost:
-// the share pages on four fresh servers of their own, two with metrics on (the operators' listener
-// open and scraped every second) and two with them off, round after round. Then, on one server:
+// Requests per second and latency of the server itself, in one run. First what the metrics cost,
+// three ways: the share pages on four fresh servers of their own, two with metrics on (the
+// operators' listener open and scraped every second) and two with them off, round after round;
+// the metrics' own share of a fifth server's CPU in a profile; and both settings served by one
+// process (bench-metrics-pair.mjs). Then, on one server:
 // /health (the floor of what a request costs), the three share pages, the privacy policy and the
 // website, each as a ratio of /health; the share pages again at 64 connections (p99); what one-off
 // pages cost (server CPU per request, as a ratio of a cached page) and a hot share page's p99 at
@@ -22,6 +24,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { once } from 'node:events';
+import { measureMetricsInOneProcess } from './bench-metrics-pair.mjs';
 import { benchPictures } from './bench-pictures.mjs';
 import { cpuMs, loadDemoIds, startBuiltServer } from './bench-support.mjs';
 import { cpuShareOf } from './cpu-profile-share.mjs';
@@ -332,6 +335,11 @@ async function measureMetricsCost() {
   console.log(
     `In a CPU profile of one more server with them on, answering the share pages: the metrics' own work is ${(profiled * 100).toFixed(1)}% of its busy CPU.`,
   );
+  // Both settings in one process: what sets two processes apart is gone (bench-metrics-pair.mjs).
+  const inOneProcess = await measureMetricsInOneProcess(
+    smoke ? { rounds: 1 } : { rounds: Math.max(4, duration * 2) },
+  );
+  console.log(['', ...inOneProcess].join('\n'));
 }
 
 /** Scrapes these operators' ports every second (Prometheus does every 15 s): stop() ends it. */
