@@ -237,6 +237,15 @@ describe('an app server killed during parallel redemptions', () => {
 
 describe("PostgreSQL's connections cut during parallel redemptions", () => {
   it('ends no server: requests fail as 503 and are retried, nothing is lost or doubled', async () => {
+    // The servers killed above are being started again: wait until each answers, so the cut
+    // meets running servers (one cut off while it starts exits, and is restarted, by design).
+    for (const server of cluster.servers)
+      await expect
+        .poll(async () => (await send(`http://127.0.0.1:${server.port}${API}/health`)).status, {
+          timeout: 30_000,
+          interval: 100,
+        })
+        .toBe(200);
     const restartsBefore = cluster.servers.map((server) => server.restarts.length);
     const pidsBefore = cluster.servers.map((server) => server.pid);
     const admin = new pg.Client({ connectionString: cluster.postgres.url() });

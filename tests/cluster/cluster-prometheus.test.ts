@@ -16,6 +16,9 @@ beforeAll(async () => {
     instances: 2,
     cache: false,
     serverOutput: process.env.CLUSTER_LOGS ? 'inherit' : 'ignore',
+    // A killed server stays down for the test: restarted after 100 ms (the default), it could be
+    // back before Prometheus' next scrape, which would then never see it down.
+    restartBackoff: { firstMs: 120_000, maxMs: 120_000, stableMs: 30_000 },
   });
 });
 afterAll(async () => {
