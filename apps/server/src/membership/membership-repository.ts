@@ -230,23 +230,26 @@ export async function readMembership(db: Db | Trx, userId: number, now: Date): P
 }
 
 /**
- * Another subscription of the group than `originalTransactionId`, active at `at`: a purchase made
- * then is a second subscription, not a plan change (which keeps the original transaction).
+ * Whether another subscription of the group (another original transaction) covers any moment of
+ * `period` for its user: one of its transactions that still counts (not refunded or revoked) has
+ * a period overlapping this one. Granting `period` then would have two subscriptions cover one
+ * moment, whichever of them arrived first (docs/decisions/0015-one-subscription-per-member.md).
+ * Periods are half-open, [purchase, expiry): one that starts as the other ends does not overlap
+ * it. The answer holds only while the user is locked (`lockUser`), until the transaction that
+ * asked ends.
  */
-export async function activeOtherSubscription(
+export async function overlapsOtherSubscription(
   trx: Trx,
-  userId: number,
-  originalTransactionId: string,
-  at: string,
+  period: Pick<TransactionRow, 'userId' | 'originalTransactionId' | 'purchaseDate' | 'expiresDate'>,
 ): Promise<boolean> {
   const row = await trx
     .selectFrom('app_store_transactions')
     .select('id')
-    .where('user_id', '=', userId)
-    .where('original_transaction_id', '!=', originalTransactionId)
+    .where('user_id', '=', period.userId)
+    .where('original_transaction_id', '!=', period.originalTransactionId)
     .where('revoked_at', 'is', null)
-    .where('purchase_date', '<=', at)
-    .where('expires_date', '>', at)
+    .where('purchase_date', '<', period.expiresDate)
+    .where('expires_date', '>', period.purchaseDate)
     .executeTakeFirst();
   return row !== undefined;
 }

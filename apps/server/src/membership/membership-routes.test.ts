@@ -443,12 +443,13 @@ describe('POST /app-store/notifications', () => {
 
   it('subscribes a user from a purchase the page never sent (matched by the app account token)', async () => {
     const buyer = await logIn(USERS.chigu);
-    // Bought before the subscription chigu has now (so not a second one while that was active),
-    // and heard of only through the App Store.
+    // A subscription of its own, heard of only through the App Store, whose period begins as the
+    // one chigu has ends (overlapping it, it would be a second subscription covering those days).
+    const { expiresAt } = await membershipOf(buyer);
     const bought = sign(buyer, {
       days: 400,
       productId: 'vip.yearly',
-      purchaseDate: Date.now() - 30 * DAY_MS,
+      purchaseDate: Date.parse(expiresAt ?? ''),
     });
     const response = await notify(
       appStore.notification({

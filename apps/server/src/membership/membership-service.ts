@@ -17,9 +17,9 @@ import {
   findPlan,
   findTransaction,
   insertTransaction,
-  activeOtherSubscription,
   isDeletedUser,
   listPlans,
+  overlapsOtherSubscription,
   readMembership,
   recompute,
   recordNotification,
@@ -155,6 +155,55 @@ const HANDLED = new Set([
 ]);
 
 /**
+ * What a notification makes of its transaction's revocation: a refund or revocation sets it (at
+ * the date signed, else now), a reversed refund clears it, the others keep what the server has
+ * (a transaction new to it: as signed, except that a purchase or renewal counts).
+ */
+function revocationAfter(
+  type: string,
+  row: TransactionRow,
+  known: TransactionRow | undefined,
+  now: Date,
+): string | null {
+  switch (type) {
+    case 'REFUND':
+    case 'REVOKE':
+      return row.revokedAt ?? now.toISOString();
+    case 'REFUND_REVERSED':
+      return null;
+    case 'SUBSCRIBED':
+    case 'DID_RENEW':
+    case 'DID_CHANGE_RENEWAL_PREF':
+      return known ? known.revokedAt : null;
+    default:
+      return known ? known.revokedAt : row.revokedAt;
+  }
+}
+
+/** The renewal status a notification says (undefined: it says nothing, what is known stays). */
+function autoRenewAfter(
+  type: string,
+  subtype: string | null,
+  signed: boolean | undefined,
+): boolean | undefined {
+  switch (type) {
+    case 'SUBSCRIBED':
+    case 'DID_RENEW':
+      return signed ?? true;
+    case 'EXPIRED':
+      return false;
+    case 'DID_CHANGE_RENEWAL_STATUS':
+      return subtype === 'AUTO_RENEW_DISABLED'
+        ? false
+        : subtype === 'AUTO_RENEW_ENABLED'
+          ? true
+          : signed;
+    default:
+      return undefined;
+  }
+}
+
+/**
  * Memberships from App Store transactions. A transaction counts once: its id is unique, and the
  * row, the membership and (for notifications) the notification log change in one database
  * transaction, so a crash half-way leaves nothing done.
@@ -190,10 +239,10 @@ export function membershipService({
 
   /**
    * Grants one signed transaction to the user it was bought for. `purchase`: a new purchase
-   * (its subscription renews); restore leaves the renewal status as known. A transaction of
-   * another subscription of the group, bought while one is active, is refused: it would extend
-   * the membership for what the App Store treats as a plan change (or a second Apple ID's
-   * purchase), never as time to add.
+   * (its subscription renews); restore leaves the renewal status as known. A transaction whose
+   * period overlaps one of another subscription of the group that the user was granted is
+   * refused, whichever was bought or arrived first: it would add time for what the App Store
+   * treats as a plan change (or a second Apple ID's purchase), never as time to add.
    */
   const grant = async (
     user: SessionUser,
@@ -209,6 +258,10 @@ export function membershipService({
     const moment = now();
 
     const outcome = await db.transaction().execute(async (trx) => {
+      // One change to the user's subscriptions at a time, whichever server has it: the overlap
+      // check sees every grant committed before, and no other begins until this one ends
+      // (docs/decisions/0009-postgresql-concurrency.md).
+      await lockUser(trx, user.id);
       const known = await findTransaction(trx, row.transactionId);
       if (known && known.userId !== user.id) return 'wrong_account' as const;
       if (row.revokedAt !== null) {
@@ -221,12 +274,7 @@ export function membershipService({
       // Known already: a replay (a retry, the unfinished queue, a restore, a downgrade that
       // returns the current transaction) grants nothing again.
       if (!known) {
-        await lockUser(trx, user.id);
-        if (
-          await activeOtherSubscription(trx, user.id, row.originalTransactionId, row.purchaseDate)
-        ) {
-          return 'already_subscribed' as const;
-        }
+        if (await overlapsOtherSubscription(trx, row)) return 'already_subscribed' as const;
         if (await insertTransaction(trx, row, moment)) {
           await recompute(trx, user.id, moment, purchase ? true : undefined);
         }
@@ -317,61 +365,23 @@ export function membershipService({
         // Deleting an account does not cancel its Apple subscription, so renewals and the like
         // keep coming: acknowledged, and nothing comes back to the anonymised account.
         if (await isDeletedUser(trx, userId)) return 'account_deleted';
-        row = { ...row, userId };
+        // One change to the user's subscriptions at a time (see grant).
+        await lockUser(trx, userId);
         const known = await findTransaction(trx, row.transactionId);
         if (known && known.userId !== userId) return 'unmatched';
-        // A second subscription of the group while another is active extends nothing.
-        if (
-          !known &&
-          (await activeOtherSubscription(trx, userId, row.originalTransactionId, row.purchaseDate))
-        ) {
+        const revokedAt = revocationAfter(type, row, known, moment);
+        // A transaction that begins to count (new, or a refund reversed) must not cover a moment
+        // another subscription of the group already covers: it extends nothing.
+        const beginsToCount = revokedAt === null && (!known || known.revokedAt !== null);
+        if (beginsToCount && (await overlapsOtherSubscription(trx, { ...row, userId }))) {
           return 'ignored';
         }
-
-        switch (type) {
-          case 'SUBSCRIBED':
-          case 'DID_RENEW':
-            await insertTransaction(trx, { ...row, revokedAt: null }, moment);
-            await recompute(trx, userId, moment, autoRenew ?? true);
-            break;
-          case 'EXPIRED':
-            await insertTransaction(trx, row, moment);
-            await recompute(trx, userId, moment, false);
-            break;
-          case 'DID_CHANGE_RENEWAL_PREF':
-            // An upgrade carries its new transaction; a downgrade only the new renewal plan.
-            await insertTransaction(trx, { ...row, revokedAt: null }, moment);
-            await recompute(trx, userId, moment);
-            break;
-          case 'DID_CHANGE_RENEWAL_STATUS':
-            await insertTransaction(trx, row, moment);
-            await recompute(
-              trx,
-              userId,
-              moment,
-              subtype === 'AUTO_RENEW_DISABLED'
-                ? false
-                : subtype === 'AUTO_RENEW_ENABLED'
-                  ? true
-                  : autoRenew,
-            );
-            break;
-          case 'REFUND':
-          case 'REVOKE': {
-            const at = row.revokedAt ?? moment.toISOString();
-            if (!(await insertTransaction(trx, { ...row, revokedAt: at }, moment))) {
-              await setRevoked(trx, row.transactionId, at);
-            }
-            await recompute(trx, userId, moment);
-            break;
-          }
-          case 'REFUND_REVERSED':
-            if (!(await insertTransaction(trx, { ...row, revokedAt: null }, moment))) {
-              await setRevoked(trx, row.transactionId, null);
-            }
-            await recompute(trx, userId, moment);
-            break;
+        if (!known) {
+          await insertTransaction(trx, { ...row, userId, revokedAt }, moment);
+        } else if (known.revokedAt !== revokedAt) {
+          await setRevoked(trx, row.transactionId, revokedAt);
         }
+        await recompute(trx, userId, moment, autoRenewAfter(type, subtype, autoRenew));
         if (renewalInfo) {
           await setRenewal(trx, userId, renewalOf(renewalInfo, row.originalTransactionId), moment);
         }
