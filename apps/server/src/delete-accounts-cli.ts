@@ -2,6 +2,7 @@ import { aliyunSmsSender, type SmsSender } from './account-deletion/sms-sender.t
 import { runAccountDeletionJobAlone } from './account-deletion/deletion-job.ts';
 import type { Config } from './config/env.ts';
 import { runDataCommand } from './data-command.ts';
+import { consoleLog } from './http/logging.ts';
 import { isJobInterruption } from './db/run-alone.ts';
 
 /** Production texts each deleted user; demo mode has only the stand-in, which sends nothing. */
@@ -23,9 +24,7 @@ void runDataCommand(import.meta.url, async ({ config, paths, db, phones }) => {
       paths,
       sms,
       phones,
-      log: (message, details) => {
-        console.warn(message, details ?? '');
-      },
+      log: consoleLog,
     });
   } catch (error) {
     if (!isJobInterruption(error)) throw error;

@@ -8,6 +8,7 @@ import { openTestDatabase, type TestDatabase } from '../test-support/test-databa
 import { createRequest } from './deletion-requests.ts';
 import { DELETED_NICKNAME, runAccountDeletionJob } from './deletion-job.ts';
 import type { SmsMessage } from './sms-sender.ts';
+import { warningsLog } from '../test-support/warnings-log.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const REQUESTED = new Date('2025-12-01T08:00:00.000Z');
@@ -311,7 +312,7 @@ describe('runAccountDeletionJob', () => {
     const logged: string[] = [];
     const report = await runAccountDeletionJob(t.db, DUE, {
       paths: t.paths,
-      log: (message) => logged.push(message),
+      log: warningsLog(logged),
     });
     expect(report).toMatchObject({ deleted: 1, failed: 1 });
     expect(logged.join()).toMatch(/untouched/);

@@ -9,6 +9,7 @@ import { forUpdate } from '../db/locking.ts';
 import { JOB_LOCKS, runAlone, type RunAloneResult } from '../db/run-alone.ts';
 import type { Database } from '../db/schema.ts';
 import { deleteUserRows } from '../db/user-data.ts';
+import type { Log } from '../http/logging.ts';
 import { newPublicId } from '../db/public-id.ts';
 import { imageInUse } from '../media/image-references.ts';
 import { findBlockers } from './deletion-requests.ts';
@@ -32,7 +33,7 @@ import type { SmsSender } from './sms-sender.ts';
  */
 export const DELETED_NICKNAME = '已注销用户';
 
-/** How often each server runs it (app.ts). */
+/** How often each server runs it (account-deletion-plugin.ts). */
 export const DELETION_JOB_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface DeletionJobOptions {
@@ -42,7 +43,8 @@ export interface DeletionJobOptions {
   sms?: SmsSender;
   /** Decrypts the number the notice goes to. */
   phones?: PhoneProtection;
-  log?: (message: string, details?: Record<string, unknown>) => void;
+  /** The server's logger (app.log), or a command's. */
+  log?: Log;
   /**
    * Called before each account and before the clean-up: rejects to stop the run (run-alone.ts:
    * the job's lock was lost with its connection).
@@ -289,7 +291,6 @@ export async function runAccountDeletionJob(
   now: Date,
   options: DeletionJobOptions = {},
 ): Promise<DeletionJobReport> {
-  const log = options.log ?? (() => undefined);
   const report: DeletionJobReport = {
     deleted: 0,
     blocked: 0,
@@ -316,14 +317,17 @@ export async function runAccountDeletionJob(
         report.deleted += 1;
       } else if (outcome.state === 'blocked') {
         report.blocked += 1;
-        log('account deletion blocked by an open case', { requestId: request.id });
+        options.log?.warn({ requestId: request.id }, 'account deletion blocked by an open case');
       }
     } catch (error) {
       // The database went away (a cut connection, a restart): this account's transaction rolled
       // back, and the next ones would fail alike. Stop; the next run takes them all up again.
       if (isDatabaseUnavailable(error)) throw error;
       report.failed += 1;
-      log('account deletion failed; the account is untouched', { requestId: request.id, error });
+      options.log?.warn(
+        { requestId: request.id, error },
+        'account deletion failed; the account is untouched',
+      );
     }
   }
   await checkpoint();
@@ -333,7 +337,7 @@ export async function runAccountDeletionJob(
       sms: options.sms,
       phones: options.phones,
       now,
-      log,
+      log: options.log,
     });
   }
   report.purged = await purgeExpired(db, now);

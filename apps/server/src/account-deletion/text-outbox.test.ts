@@ -3,6 +3,7 @@ import { openTestDataDirDatabase } from '../test-support/test-engine.ts';
 import { openTestDatabase, type TestDatabase } from '../test-support/test-database.ts';
 import type { SmsMessage, SmsSender } from './sms-sender.ts';
 import { deliverQueuedTexts, MAX_ATTEMPTS, queueText, RETRY_WAITS_MS } from './text-outbox.ts';
+import { warningsLog } from '../test-support/warnings-log.ts';
 
 let data: TestDatabase | undefined;
 afterEach(async () => {
@@ -83,7 +84,7 @@ describe('the text outbox', () => {
         sms,
         phones: data.phones,
         now,
-        log: (message) => logged.push(message),
+        log: warningsLog(logged),
       });
       failed += report.failed;
       now = new Date(now.getTime() + 24 * 3_600_000);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Database } from '../db/schema.ts';
+import type { Log } from '../http/logging.ts';
 import type { SmsSender } from './sms-sender.ts';
 
 /**
@@ -49,7 +50,8 @@ export interface DeliveryOptions {
   sms: SmsSender;
   phones: PhoneProtection;
   now: Date;
-  log?: (message: string, details?: Record<string, unknown>) => void;
+  /** The server's logger (app.log), or a command's. */
+  log?: Log;
 }
 
 export interface DeliveryReport {
@@ -79,7 +81,7 @@ async function claim(db: Kysely<Database>, id: number, now: Date): Promise<strin
 /** Sends what is due; safe to run on several servers, and twice at once. */
 export async function deliverQueuedTexts(
   db: Kysely<Database>,
-  { sms, phones, now, log = () => undefined }: DeliveryOptions,
+  { sms, phones, now, log }: DeliveryOptions,
 ): Promise<DeliveryReport> {
   const report: DeliveryReport = { sent: 0, retrying: 0, failed: 0 };
   const at = now.toISOString();
@@ -129,12 +131,10 @@ export async function deliverQueuedTexts(
           })
           .execute();
         report.failed += 1;
-        log('a text owed to a user could not be sent and is given up', {
-          textId: id,
-          kind: row.kind,
-          attempts,
-          error,
-        });
+        log?.warn(
+          { textId: id, kind: row.kind, attempts, error },
+          'a text owed to a user could not be sent and is given up',
+        );
       } else {
         await ours
           .set({
@@ -146,12 +146,10 @@ export async function deliverQueuedTexts(
           })
           .execute();
         report.retrying += 1;
-        log('a text owed to a user could not be sent; it will be retried', {
-          textId: id,
-          kind: row.kind,
-          attempts,
-          error,
-        });
+        log?.warn(
+          { textId: id, kind: row.kind, attempts, error },
+          'a text owed to a user could not be sent; it will be retried',
+        );
       }
     }
   }

@@ -4,7 +4,7 @@ import { isDatabaseUnavailable } from './database-unavailable.ts';
 
 /** The advisory-lock keys of the jobs that run on one server at a time (any fixed bigints). */
 export const JOB_LOCKS = {
-  /** The hourly account deletion job (account-deletion/deletion-job.ts, scheduled in app.ts). */
+  /** The hourly account deletion job (account-deletion/deletion-job.ts, scheduled in account-deletion-plugin.ts). */
   accountDeletion: 7_402_113_001,
 } as const;
 

@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import type { SessionRepository } from '../auth/session-repository.ts';
 import type { AppStoreConfig } from '../config/env.ts';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
@@ -27,25 +28,28 @@ export interface DemoMode {
   seedIfEmpty: typeof seedIfEmpty;
   /** Registers the simulator's routes under the API prefix. */
   registerRoutes(
-    api: FastifyInstance,
-    deps: { db: Db; sessions: SessionRepository; sms: DemoSmsSender; phones: PhoneProtection },
+    app: FastifyInstance,
+    deps: { db: Db; sessions: SessionRepository; phones: PhoneProtection },
   ): Promise<void>;
 }
 
 export function demoMode(appStore: AppStoreConfig): DemoMode {
   const chain = loadCertificateChain();
+  const sms = demoSmsSender();
   return {
     appStoreRoots: [new X509Certificate(chain.root).raw],
-    sms: demoSmsSender(),
+    sms,
     seedIfEmpty,
-    async registerRoutes(api, { db, sessions, sms, phones }) {
-      await api.register(demoRoutes, { db, sessions });
-      await api.register(demoStoreKitRoutes, {
+    async registerRoutes(app, { db, sessions, phones }) {
+      const prefix = API_BASE_PATH;
+      await app.register(demoRoutes, { prefix, db, sessions });
+      await app.register(demoStoreKitRoutes, {
+        prefix,
         db,
         sessions,
         signer: createStoreKitSigner(chain, appStore),
       });
-      await api.register(demoSmsRoutes, { db, sessions, sms, phones });
+      await app.register(demoSmsRoutes, { prefix, db, sessions, sms, phones });
     },
   };
 }

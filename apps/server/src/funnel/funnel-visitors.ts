@@ -4,7 +4,7 @@ import type { FunnelCount, FunnelCounter } from './funnel-counter.ts';
 
 /**
  * What the rest of the server uses to count the funnel events it sees itself (a link-domain
- * fallback, a handoff minted or claimed: app.ts hands these to those routes). The User-Agent only
+ * fallback, a handoff minted or claimed: registerFunnel answers it to app-links-plugin.ts). The User-Agent only
  * picks the channel and tells bots apart; it is never kept.
  */
 export interface FunnelVisitors {

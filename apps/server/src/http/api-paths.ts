@@ -1,7 +1,7 @@
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
 
 /**
- * A contract path (packages/contract) as a route of the API plugin, which app.ts registers under
+ * A contract path (packages/contract) as a route of an API plugin, which its feature registers under
  * API_BASE_PATH: routes are registered from the contract's constants, never spelled out again.
  */
 export function apiRoute(contractPath: string): string {

@@ -80,4 +80,9 @@ export function installErrorHandling(app: FastifyInstance): void {
       return reply.redirect(`${BASE_PATH}${request.url}`, 302);
     return sendApiError(reply, 404, 'not_found', 'There is nothing at this address.');
   });
+
+  // An address under the API that no endpoint took (the pages' wildcard would take it otherwise).
+  app.all(`${API_BASE_PATH}/*`, { schema: { hide: true } }, (_request, reply) =>
+    sendApiError(reply, 404, 'not_found', 'There is no such API endpoint.'),
+  );
 }

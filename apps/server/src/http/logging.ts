@@ -11,6 +11,25 @@ type LoggerOptions = Exclude<FastifyServerOptions['logger'], boolean | undefined
 
 const REDACTED = ['req.headers.authorization', 'req.headers.cookie'];
 
+/**
+ * What a part of the server logs through: the server's own logger (`app.log`, pino) in the
+ * server, `consoleLog` in a command. Details first, then the message, as pino takes them.
+ */
+export interface Log {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+}
+
+/** A command's log (npm run delete-accounts): the message, then its details. */
+export const consoleLog: Log = {
+  info: (details, message) => {
+    console.log(message, details);
+  },
+  warn: (details, message) => {
+    console.warn(message, details);
+  },
+};
+
 export interface LogDestination {
   write(line: string): void;
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredImage } from './media-repository.ts';
 import { createResizedImages, type ResizedImage } from './resized-images.ts';
 import { makeFullDisk } from '../test-support/full-disk.ts';
+import { warningsLog } from '../test-support/warnings-log.ts';
 
 let root: string;
 const image: StoredImage = {
@@ -112,7 +113,7 @@ describe('resizing', () => {
     try {
       const warnings: string[] = [];
       const images = createResizedImages(join(root, 'media'), join(disk.dir, 'cache'), {
-        warn: (message) => warnings.push(message),
+        log: warningsLog(warnings),
       });
       const first: ResizedImage = await images.get(image, 640);
       expect(first.kind).toBe('bytes');

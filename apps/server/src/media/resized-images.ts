@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import type { ImageWidth } from '@guquan/contract/share-paths';
+import type { Log } from '../http/logging.ts';
 import type { StoredImage } from './media-repository.ts';
 
 /** WebP at this quality is small and still clean on a phone's screen. */
@@ -34,8 +35,7 @@ export interface ResizedImages {
 export interface ResizedImagesOptions {
   maxConcurrentResizes?: number;
   /** Told once when the cache directory starts refusing writes, and once when it takes them again. */
-  warn?: (message: string, details?: Record<string, unknown>) => void;
-  info?: (message: string) => void;
+  log?: Log;
 }
 
 /** Runs tasks with at most `max` at once, the others in order of arrival. */
@@ -113,16 +113,16 @@ export function createResizedImages(
       if (cacheWritable) {
         cacheWritable = false;
         const code = (error as NodeJS.ErrnoException).code ?? String(error);
-        options.warn?.(
-          `cannot write to the image cache (${code}): serving resized images from memory until it can`,
+        options.log?.warn(
           { cacheDir },
+          `cannot write to the image cache (${code}): serving resized images from memory until it can`,
         );
       }
       return false;
     }
     if (!cacheWritable) {
       cacheWritable = true;
-      options.info?.('the image cache takes writes again');
+      options.log?.info({ cacheDir }, 'the image cache takes writes again');
     }
     return true;
   }

@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
-import { API_BASE_PATH } from '@guquan/contract/site-paths';
+import { API_BASE_PATH, OPENAPI_PATH } from '@guquan/contract/site-paths';
 
 /**
  * The version of the API this document describes (its paths say /api/v1), not the server's
@@ -30,4 +30,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         ? jsonSchemaTransform(input)
         : { schema: { hide: true }, url: input.url },
   });
+  // The document itself, made from the routes as they are when it is asked for.
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, (_request, reply) =>
+    reply.header('cache-control', 'no-cache').send(app.swagger()),
+  );
 }

@@ -7,7 +7,7 @@ const MAX_REMEMBERED = 2_000;
 
 /**
  * A reader that reads each item at most once per `reuseMs` however many ask (overlapping reads
- * share one): the one reader of the share pages, their pictures and posters (app.ts). A hot item
+ * share one): the one reader of the share pages, their pictures and posters (shares-plugin.ts). A hot item
  * costs no query per request, and a change (edited, made private, removed) is seen within
  * `reuseMs`. A result stays the same object while it is reused, so what is derived from it can be
  * kept with it (pages/share-page-cache.ts).

@@ -3,13 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import type { SmsSender } from '../account-deletion/sms-sender.ts';
-import type { CountAppLinkEvent } from '../app-links/app-link-events.ts';
-import { buildApp } from '../app.ts';
+import { buildApp, type AppDeps } from '../app.ts';
+import type { LogDestination } from '../http/logging.ts';
 import { loadConfig } from '../config/env.ts';
-import type { ServerTimeouts } from '../http/server-timeouts.ts';
 import { TEST_CHAIN_DIR } from '../demo/test-chain.ts';
-import type { RenderBudgetOptions } from '../pages/render-budget.ts';
 import { loadWebBuild, type WebBuild } from '../pages/web-build.ts';
 import { dropTestDatabase, testDatabaseEnv } from './test-engine.ts';
 
@@ -53,6 +50,13 @@ export const PRODUCTION_APP_STORE_TEST_ENV = {
   APPLE_ROOT_CERTS_DIR: TEST_CHAIN_DIR,
 } as const;
 
+/** What a test may replace in the app it builds (app.ts's AppDeps, the logger as a stream). */
+export type TestAppOverrides = Omit<AppDeps, 'logging' | 'seed'> & {
+  /** Log lines go here (at env.LOG_LEVEL) instead of nowhere. */
+  logStream?: LogDestination;
+  prettyLogs?: boolean;
+};
+
 /**
  * The real app, built in process as `npm start` builds it, with the logger silenced, on a data
  * directory of its own (seeded with the demo data on start, removed when the app closes) unless
@@ -61,19 +65,7 @@ export const PRODUCTION_APP_STORE_TEST_ENV = {
  */
 export async function buildTestApp(
   env: Record<string, string> = {},
-  overrides: {
-    webBuild?: WebBuild;
-    smsSender?: SmsSender;
-    timeouts?: ServerTimeouts;
-    renderBudget?: RenderBudgetOptions;
-    /** Replaces how many new pictures one client may have drawn per minute. */
-    pictureDrawingsPerMinute?: number;
-    /** Log lines go here (at env.LOG_LEVEL) instead of nowhere. */
-    logStream?: { write(line: string): void };
-    /** Link fallbacks and handoffs are counted here. */
-    countAppLinkEvent?: CountAppLinkEvent;
-    prettyLogs?: boolean;
-  } = {},
+  overrides: TestAppOverrides = {},
 ): Promise<FastifyInstance> {
   const temp = env.DATA_DIR === undefined ? await makeTempDataDir() : undefined;
   const dataDir = env.DATA_DIR ?? temp?.dataDir ?? '';
@@ -95,19 +87,14 @@ export async function buildTestApp(
     },
     { webDistDir: WEB_DIST_DIR, dataDir },
   );
+  const { logStream, prettyLogs, webBuild, ...deps } = overrides;
   const app = await buildApp(config, {
-    webBuild: overrides.webBuild ?? (await loadTestWebBuild()),
-    ...(overrides.logStream
-      ? { logStream: overrides.logStream, prettyLogs: overrides.prettyLogs === true }
-      : { logger: false }),
-    seed: { imageScale: TEST_IMAGE_SCALE },
-    ...(overrides.smsSender ? { smsSender: overrides.smsSender } : {}),
-    ...(overrides.timeouts ? { timeouts: overrides.timeouts } : {}),
-    ...(overrides.renderBudget ? { renderBudget: overrides.renderBudget } : {}),
-    ...(overrides.countAppLinkEvent ? { countAppLinkEvent: overrides.countAppLinkEvent } : {}),
-    ...(overrides.pictureDrawingsPerMinute === undefined
-      ? {}
-      : { pictureDrawingsPerMinute: overrides.pictureDrawingsPerMinute }),
+    deps: {
+      ...deps,
+      webBuild: webBuild ?? (await loadTestWebBuild()),
+      logging: logStream ? { stream: logStream, pretty: prettyLogs === true } : { enabled: false },
+      seed: { imageScale: TEST_IMAGE_SCALE },
+    },
   });
   if (temp) app.addHook('onClose', temp.remove);
   await app.ready();

@@ -1,0 +1,8 @@
+import type { FastifyInstance } from 'fastify';
+import { API_BASE_PATH } from '@guquan/contract/site-paths';
+import { healthRoutes } from './health-routes.ts';
+
+/** The public health check (the operators' readiness is operations/). */
+export async function registerHealth(app: FastifyInstance): Promise<void> {
+  await app.register(healthRoutes, { prefix: API_BASE_PATH });
+}

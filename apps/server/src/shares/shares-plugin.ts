@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import { API_BASE_PATH } from '@guquan/contract/site-paths';
+import type { Db } from '../db/database.ts';
+import { SHARE_REUSE_SECONDS } from '../pages/page-cache-policy.ts';
+import { recentShareReads } from './recent-share-reads.ts';
+import { createShareReader, shareRepositories, type ShareReader } from './share-reader.ts';
+import { shareRoutes } from './share-routes.ts';
+
+/**
+ * The shared items (goods, cabinets, notes): their API, and the one reader the share pages, their
+ * pictures and posters read through, each item at most once a second (recent-share-reads.ts).
+ */
+export async function registerShares(
+  app: FastifyInstance,
+  { db }: { db: Db },
+): Promise<ShareReader> {
+  const shares = createShareReader(shareRepositories(db));
+  await app.register(shareRoutes, { prefix: API_BASE_PATH, shares });
+  return recentShareReads(shares, SHARE_REUSE_SECONDS * 1000);
+}
