@@ -325,6 +325,7 @@ describe('absolute-form request targets (`GET http://host/path`, sent straight t
     for (const path of [AASA, ASSET_LINKS]) {
       expect((await exchange(`http://${LINK}${path}`, SITE_HOST)).status, path).toBe(200);
       expect((await exchange(`http://LINK.TEST.${path}`, SITE_HOST)).status, path).toBe(200);
+      expect((await exchange(`ftp://${LINK}${path}`, SITE_HOST)).status, path).toBe(200);
       expect((await exchange(`http://${SITE_HOST}${path}`, LINK)).status, path).toBe(404);
     }
     const fallback = await exchange(`http://${LINK}/goods/${GOODS}`, SITE_HOST);

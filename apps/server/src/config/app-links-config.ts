@@ -10,7 +10,10 @@ import { originHost } from './host-names.ts';
 export interface AppLinksConfig {
   /** The link domain's origin, e.g. https://link.guquan.example: requests for its host are its. */
   origin: string;
-  /** `host[:port]` as a Host header names the link domain (URL.host: no default port). */
+  /**
+   * LINK_ORIGIN's `host[:port]` (URL.host: no default port). Which requests are the link domain's
+   * is app-links/link-domain.ts's linkDomainMatcher: by host name, as nginx.
+   */
   host: string;
   /** The Apple developer team id: the first half of the app id in apple-app-site-association. */
   appleTeamId: string;

@@ -40,6 +40,8 @@ describe('absolute-form request targets', () => {
       [`HTTP://X:8080${share}`, share],
       [`https://user@example.com${API_BASE_PATH}/health`, `${API_BASE_PATH}/health`],
       [`http://x${BASE_PATH}/no-such-page`, `${BASE_PATH}/no-such-page`],
+      // Whatever the scheme, as nginx reads it.
+      [`ftp://x${BASE_PATH}/website`, `${BASE_PATH}/website`],
       [
         `http://x${API_BASE_PATH}/goods/${DEMO_IDS.goods.private}`,
         `${API_BASE_PATH}/goods/${DEMO_IDS.goods.private}`,
@@ -60,7 +62,7 @@ describe('absolute-form request targets', () => {
   });
 
   it('leaves other targets to the router: never a 500', async () => {
-    for (const target of ['*', 'ftp://x/anime_merch_web/website', `//x${BASE_PATH}/website`]) {
+    for (const target of ['*', `x:${BASE_PATH}/website`, `//x${BASE_PATH}/website`]) {
       const { status } = await statusOf(target);
       expect(status, target).toBeGreaterThanOrEqual(200);
       expect(status, target).toBeLessThan(500);
@@ -80,6 +82,7 @@ describe('originForm', () => {
     expect(originForm('https://a:b@x:443/p?q=1')).toBe('/p?q=1');
     expect(originForm('http://x?lang=en')).toBe('/?lang=en');
     expect(originForm('http://x')).toBe('/');
+    expect(originForm('ftp://x/p')).toBe('/p');
     expect(originForm('*')).toBe('*');
     expect(originForm('//x/p')).toBe('//x/p');
   });

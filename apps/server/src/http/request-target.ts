@@ -1,8 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import { normalisedHost, type RequestHost } from '../config/host-names.ts';
 
-/** `http://host[:port]` or `https://…` at the start of an absolute-form request target. */
-const ABSOLUTE_FORM_ORIGIN = /^https?:\/\/[^/?#]*/i;
+/**
+ * `scheme://authority` at the start of an absolute-form request target, its authority
+ * (`user@host:port`) captured. Whatever the scheme, as nginx reads it (`ftp://host/path` is
+ * `/path` on host there too).
+ */
+const ABSOLUTE_FORM_ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i;
 
 /**
  * The origin form (`/path?query`) of a request target. HTTP/1.1 lets a client send the
@@ -26,9 +30,6 @@ export function rewriteToOriginForm(request: IncomingMessage): string {
   return originForm(request.url ?? '/');
 }
 
-/** The authority (`user@host:port`) of an absolute-form target, whatever its scheme (as nginx). */
-const ABSOLUTE_FORM_AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i;
-
 /**
  * The host a request is for. An absolute-form target's host wins over the Host header (RFC 9112
  * 3.2.2: the server must ignore the Host header then), as it does in nginx, which chooses its
@@ -39,7 +40,7 @@ export function requestHost(
   target: string,
   hostHeader: string | undefined,
 ): RequestHost | undefined {
-  const authority = ABSOLUTE_FORM_AUTHORITY.exec(target)?.[1];
+  const authority = ABSOLUTE_FORM_ORIGIN.exec(target)?.[1];
   if (authority !== undefined)
     return normalisedHost(authority.slice(authority.lastIndexOf('@') + 1));
   return hostHeader === undefined ? undefined : normalisedHost(hostHeader);
