@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BASE_PATH } from '@guquan/contract/site-paths';
+import { API_BASE_PATH, BASE_PATH } from '@guquan/contract/site-paths';
+import { normalisedHost } from '../config/host-names.ts';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
+import { listenOnLoopback, rawExchange } from '../test-support/raw-http.ts';
 import { buildTestApp } from '../test-support/test-app.ts';
 import type { AppLinkEvent } from './app-link-events.ts';
+import { linkDomainMatcher } from './link-domain.ts';
 
 /**
  * The app's link domain (docs/decisions/0017-app-links-and-handoffs.md): another host name of the same server. Here the site is at
@@ -236,5 +239,138 @@ describe('share pages', () => {
   it('built ahead or not, every page says the link origin', async () => {
     const website = await app.inject({ url: `${BASE_PATH}/website`, headers: { host: SITE_HOST } });
     expect(website.body).toContain(`<meta name="guquan-link-origin" content="http://${LINK}">`);
+  });
+});
+
+/** What the site serves and the link domain must not: a page, the API, an in-app page. */
+const SITE_PATHS = [
+  `${BASE_PATH}/website`,
+  `${API_BASE_PATH}/goods/${GOODS}`,
+  `${BASE_PATH}/APPPage/logOut`,
+];
+
+describe('the link domain’s host, however a request writes it (as nginx reads it)', () => {
+  const linkHosts = [
+    'LINK.TEST',
+    'link.test.',
+    'Link.Test.:80',
+    'link.test:8443',
+    'link.test.:8080',
+  ];
+
+  it('upper case, a trailing dot or any port: its files and fallbacks answer, the site does not', async () => {
+    for (const host of linkHosts) {
+      for (const path of [AASA, ASSET_LINKS]) {
+        const response = await onLink(path, { host });
+        expect(response.statusCode, `${host} ${path}`).toBe(200);
+        expect(response.headers['content-type'], `${host} ${path}`).toMatch(/^application\/json/);
+      }
+      expect((await onLink(`/goods/${GOODS}`, { host })).statusCode, host).toBe(302);
+      for (const path of SITE_PATHS) {
+        const response = await onLink(path, { host });
+        expect(response.statusCode, `${host} ${path}`).toBe(404);
+        expect(response.headers['x-robots-tag'], `${host} ${path}`).toMatch(/noindex/);
+      }
+    }
+  });
+
+  it('the site’s host written any way stays the site: its pages, never an association file', async () => {
+    for (const host of [
+      SITE_HOST,
+      '127.0.0.1.:8080',
+      '127.0.0.1',
+      'localhost:8080',
+      'xlink.test',
+    ]) {
+      for (const path of [AASA, ASSET_LINKS]) {
+        const response = await app.inject({ url: path, headers: { host } });
+        expect(response.statusCode, `${host} ${path}`).toBe(404);
+      }
+      for (const path of SITE_PATHS) {
+        const response = await app.inject({ url: path, headers: { host } });
+        expect(response.statusCode, `${host} ${path}`).toBe(200);
+      }
+    }
+  });
+});
+
+describe('absolute-form request targets (`GET http://host/path`, sent straight to a server)', () => {
+  let port: number;
+  beforeAll(async () => {
+    port = await listenOnLoopback(app);
+  });
+
+  /** The status and Location of `GET <target>` sent with `Host: <host>` over a raw socket. */
+  async function exchange(target: string, host: string) {
+    const answer = await rawExchange(
+      port,
+      `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+    );
+    const head = answer.text.split('\r\n\r\n', 1)[0] ?? '';
+    return {
+      status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0),
+      location: /^location: (.*)$/im.exec(head)?.[1],
+    };
+  }
+
+  it('are for the target’s host, not the Host header’s (RFC 9112 3.2.2, as nginx)', async () => {
+    for (const path of SITE_PATHS) {
+      // The site's host in the target, the link domain's in the Host header: the site.
+      expect((await exchange(`http://${SITE_HOST}${path}`, LINK)).status, path).toBe(200);
+      // And the reverse: the link domain, which serves none of the site.
+      expect((await exchange(`http://${LINK}${path}`, SITE_HOST)).status, path).toBe(404);
+      expect((await exchange(`HTTP://Link.Test.:80${path}`, SITE_HOST)).status, path).toBe(404);
+      expect((await exchange(`https://user@${LINK}${path}`, SITE_HOST)).status, path).toBe(404);
+    }
+    for (const path of [AASA, ASSET_LINKS]) {
+      expect((await exchange(`http://${LINK}${path}`, SITE_HOST)).status, path).toBe(200);
+      expect((await exchange(`http://LINK.TEST.${path}`, SITE_HOST)).status, path).toBe(200);
+      expect((await exchange(`ftp://${LINK}${path}`, SITE_HOST)).status, path).toBe(200);
+      expect((await exchange(`http://${SITE_HOST}${path}`, LINK)).status, path).toBe(404);
+    }
+    const fallback = await exchange(`http://${LINK}/goods/${GOODS}`, SITE_HOST);
+    expect(fallback.status).toBe(302);
+    expect(fallback.location).toBe(
+      `${SITE}${BASE_PATH}/AppShare/goodsShare?id=${GOODS}&lang=zh-CN&app=missing`,
+    );
+  });
+});
+
+describe('linkDomainMatcher', () => {
+  const matches = (matcher: ReturnType<typeof linkDomainMatcher>, host: string) =>
+    matcher(normalisedHost(host));
+
+  it('matches LINK_ORIGIN’s host name whatever the case, trailing dot or port: nginx’s server_name', () => {
+    const production = linkDomainMatcher('https://link.example.com', 'https://www.example.com');
+    for (const host of [
+      'link.example.com',
+      'LINK.Example.COM',
+      'link.example.com.',
+      'link.example.com:443',
+      'link.example.com.:8443',
+    ])
+      expect(matches(production, host), host).toBe(true);
+    for (const host of [
+      'www.example.com',
+      'example.com',
+      'xlink.example.com',
+      'link.example.com..',
+      'link.example.com/x',
+      '',
+    ])
+      expect(matches(production, host), host).toBe(false);
+    expect(production(undefined)).toBe(false);
+  });
+
+  it('counts the port only where the site has the same host name (demo mode’s PORT + 1)', () => {
+    const demo = linkDomainMatcher('http://127.0.0.1:8081', 'http://127.0.0.1:8080');
+    for (const host of ['127.0.0.1:8081', '127.0.0.1.:8081'])
+      expect(matches(demo, host), host).toBe(true);
+    for (const host of ['127.0.0.1:8080', '127.0.0.1', '127.0.0.1:80', 'localhost:8081'])
+      expect(matches(demo, host), host).toBe(false);
+    const onDefaultPort = linkDomainMatcher('http://127.0.0.1', 'http://127.0.0.1:8080');
+    expect(matches(onDefaultPort, '127.0.0.1')).toBe(true);
+    expect(matches(onDefaultPort, '127.0.0.1:80')).toBe(true);
+    expect(matches(onDefaultPort, '127.0.0.1:8080')).toBe(false);
   });
 });

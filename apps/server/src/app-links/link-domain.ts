@@ -10,14 +10,16 @@ import { parseAcceptLanguage, pickLanguage, type Language } from '@guquan/contra
 import type { ShareKind } from '@guquan/contract/share-paths';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import type { AppLinksConfig } from '../config/app-links-config.ts';
+import { defaultPort, originHost, type RequestHost } from '../config/host-names.ts';
 import { sendApiError } from '../http/api-error.ts';
+import { requestHost } from '../http/request-target.ts';
 import { sharePagePath } from '@guquan/contract/share-paths';
 import type { CountAppLinkEvent } from './app-link-events.ts';
 import { appleAppSiteAssociation, assetLinks } from './association-files.ts';
 
 /**
- * The app's link domain (docs/decisions/0017-app-links-and-handoffs.md), served by the same servers as the site: a request whose
- * Host is LINK_ORIGIN's host and port belongs to it, whichever listener it reached. It serves the
+ * The app's link domain (docs/decisions/0017-app-links-and-handoffs.md), served by the same servers as the site: a request for
+ * LINK_ORIGIN's host name belongs to it (linkDomainMatcher), whichever listener it reached. It serves the
  * two association files, sends a link the app did not open to the same item's share page on the
  * site (the app is missing: "Get the app" first), and nothing else. The site's own host serves no
  * association file: a link to the site must never open the app.
@@ -36,20 +38,26 @@ const KIND_OF_SEGMENT = new Map<string, ShareKind>(
   Object.entries(APP_PATH_SEGMENTS).map(([kind, segment]) => [segment, kind as ShareKind]),
 );
 
-/** `host[:port]` of a Host header, lower case, without the scheme's default port. */
-function normalisedHost(header: string | undefined, protocol: string): string | undefined {
-  if (!header || header.length > 300) return undefined;
-  const host = header.trim().toLowerCase();
-  const defaultPort = protocol === 'https:' ? ':443' : ':80';
-  return host.endsWith(defaultPort) ? host.slice(0, -defaultPort.length) : host;
-}
-
-/** Whether a request is for the link domain (its Host is LINK_ORIGIN's). */
-export function isLinkDomainRequest(
-  hostHeader: string | undefined,
-  appLinks: Pick<AppLinksConfig, 'origin' | 'host'>,
-): boolean {
-  return normalisedHost(hostHeader, new URL(appLinks.origin).protocol) === appLinks.host;
+/**
+ * Which requests are the link domain's, given their host (requestHost: an absolute-form target's
+ * over the Host header, read by normalisedHost as nginx reads it). Those whose host name is
+ * LINK_ORIGIN's, whatever port they name: nginx chooses the link domain's `server {}` by its
+ * server_name alone, and so the site is never served under the link domain's name, directly or
+ * through nginx. The port counts only where the site has the same host name (demo mode's
+ * `http://127.0.0.1:<PORT + 1>`): there it must be LINK_ORIGIN's, a Host without one meaning
+ * LINK_ORIGIN's scheme's default.
+ */
+export function linkDomainMatcher(
+  linkOrigin: string,
+  publicOrigin: string,
+): (host: RequestHost | undefined) => boolean {
+  const link = originHost(linkOrigin);
+  const portCounts = link.name === originHost(publicOrigin).name;
+  const portWhenNone = defaultPort(new URL(linkOrigin).protocol);
+  return (host) =>
+    host !== undefined &&
+    host.name === link.name &&
+    (!portCounts || (host.port || portWhenNone) === link.port);
 }
 
 function languageOf(request: FastifyRequest): Language {
@@ -132,9 +140,12 @@ export function registerLinkDomain(
       .type('application/json')
       .send(body);
 
+  const isLinkDomain = linkDomainMatcher(appLinks.origin, publicOrigin);
+
   app.addHook('onRequest', async (request, reply) => {
     const pathname = request.url.split('?', 1)[0] ?? '';
-    if (!isLinkDomainRequest(request.headers.host, appLinks)) {
+    // The target as sent: an absolute-form target's host is the request's (request-target.ts).
+    if (!isLinkDomain(requestHost(request.originalUrl, request.headers.host))) {
       // The site's own host has no association file, and no redirect towards one (a path outside
       // the base path is otherwise sent into it): a link to the site must never open the app.
       if (pathname.startsWith('/.well-known/'))

@@ -76,6 +76,11 @@ describe('the link domain’s settings', () => {
       [{ LINK_ORIGIN: 'not a url' }, /LINK_ORIGIN: must be an origin/],
       // The site's own host: a tap on a link to it never opens the app.
       [{ PORT: '9000', LINK_ORIGIN: 'http://127.0.0.1:9000' }, /LINK_ORIGIN: must be another host/],
+      // Compared as requests are told apart: a trailing dot names the same host.
+      [
+        { PUBLIC_ORIGIN: 'http://site.test:9000', LINK_ORIGIN: 'http://site.test.:9000' },
+        /LINK_ORIGIN: must be another host/,
+      ],
       [{ APPLE_TEAM_ID: 'team' }, /APPLE_TEAM_ID: must be the team id/],
       [{ ANDROID_CERT_FINGERPRINTS: 'AB:CD' }, /ANDROID_CERT_FINGERPRINTS: must be SHA-256/],
       [{ ANDROID_CERT_FINGERPRINTS: ' , ' }, /ANDROID_CERT_FINGERPRINTS: names no fingerprint/],
@@ -92,5 +97,8 @@ describe('the link domain’s settings', () => {
     expect(() =>
       loadConfig({ ...production, LINK_ORIGIN: 'https://www.guquan.example:8443' }, DEFAULTS),
     ).toThrow(/LINK_ORIGIN: must be another host name/);
+    expect(() =>
+      loadConfig({ ...production, LINK_ORIGIN: 'https://WWW.guquan.example.' }, DEFAULTS),
+    ).toThrow(/LINK_ORIGIN: must be another host/);
   });
 });

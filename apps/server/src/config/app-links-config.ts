@@ -1,4 +1,5 @@
 import site from '../../../../content/site.json' with { type: 'json' };
+import { originHost } from './host-names.ts';
 
 /**
  * The app's link domain (docs/decisions/0017-app-links-and-handoffs.md): the origin its Universal Links and App Links point at, and
@@ -9,7 +10,10 @@ import site from '../../../../content/site.json' with { type: 'json' };
 export interface AppLinksConfig {
   /** The link domain's origin, e.g. https://link.guquan.example: requests for its host are its. */
   origin: string;
-  /** `host[:port]` as a Host header names the link domain (URL.host: no default port). */
+  /**
+   * LINK_ORIGIN's `host[:port]` (URL.host: no default port). Which requests are the link domain's
+   * is app-links/link-domain.ts's linkDomainMatcher: by host name, as nginx.
+   */
   host: string;
   /** The Apple developer team id: the first half of the app id in apple-app-site-association. */
   appleTeamId: string;
@@ -101,13 +105,16 @@ export function readAppLinksConfig(
     }
   }
   if (origin) {
-    const siteUrl = new URL(publicOrigin);
+    // Compared as requests are told apart (config/host-names.ts): `LINK.example.com.` is
+    // `link.example.com`.
+    const link = originHost(origin.origin);
+    const site = originHost(publicOrigin);
     // A Universal Link to the page's own domain stays in Safari: the link domain is another host.
-    if (origin.host === siteUrl.host)
+    if (link.name === site.name && link.port === site.port)
       problems.push(
         '  LINK_ORIGIN: must be another host than PUBLIC_ORIGIN (or a tap never opens the app)',
       );
-    else if (production && origin.hostname === siteUrl.hostname)
+    else if (production && link.name === site.name)
       problems.push('  LINK_ORIGIN: must be another host name than PUBLIC_ORIGIN in production');
   }
 

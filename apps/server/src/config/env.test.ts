@@ -269,6 +269,46 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ OPS_PORT: 'on' }, DEFAULTS)).toThrow(/OPS_PORT/);
   });
 
+  it('refuses every numeric setting given empty, naming it: OPS_PORT= is not port 0', () => {
+    const production = {
+      APP_MODE: 'production',
+      PUBLIC_ORIGIN: 'https://www.example.com',
+      ...PRODUCTION_APP_STORE_TEST_ENV,
+      ...TEST_SMS_ENV,
+      ...TEST_PHONE_ENV,
+      ...TEST_APP_LINKS_ENV,
+    };
+    // Every number env.ts reads. Empty was read as 0: OPS_PORT= opened the operators' listener
+    // (and /metrics) on a random port in production, PORT= the site on one.
+    const numeric = ['OPS_PORT', 'PORT', 'DATABASE_POOL_SIZE', 'APPLE_APP_APPLE_ID'];
+    for (const base of [{}, production])
+      for (const name of numeric)
+        for (const empty of ['', ' ']) {
+          const attempt = () =>
+            loadConfig({ ...base, DATABASE_URL: 'postgres://db/guquan', [name]: empty }, DEFAULTS);
+          expect(attempt, `${name}=${empty}`).toThrow(ConfigError);
+          expect(attempt, `${name}=${empty}`).toThrow(new RegExp(`^  ${name}: is empty`, 'm'));
+        }
+    // Given, each is read as before; a number is written in decimal digits.
+    expect(loadConfig({ ...production, OPS_PORT: ' 9464 ' }, DEFAULTS).ops?.port).toBe(9464);
+    expect(
+      loadConfig({ PORT: '0', OPS_PORT: '0', LINK_ORIGIN: 'http://link.test' }, DEFAULTS),
+    ).toMatchObject({
+      port: 0,
+      ops: { port: 0 },
+    });
+    for (const [name, value] of [
+      ['PORT', '0x1f90'],
+      ['PORT', '1e3'],
+      ['OPS_PORT', '-0'],
+      ['APPLE_APP_APPLE_ID', '0'],
+    ] as const) {
+      expect(() => loadConfig({ [name]: value }, DEFAULTS), `${name}=${value}`).toThrow(
+        new RegExp(`^  ${name}: must be`, 'm'),
+      );
+    }
+  });
+
   it('logs readable lines in demo mode and JSON in production unless LOG_FORMAT says', () => {
     expect(loadConfig({}, DEFAULTS).logFormat).toBe('pretty');
     expect(loadConfig({ LOG_FORMAT: 'json' }, DEFAULTS).logFormat).toBe('json');

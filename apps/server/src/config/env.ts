@@ -20,20 +20,50 @@ const directoryPath = z
   .min(1)
   .refine((value) => !value.includes('\0'), 'must be a directory path');
 
+/**
+ * A setting that is a whole number from `min` to `max`, written in decimal digits, or one of
+ * `words` (spaces around either allowed). An empty value is refused, never read as 0
+ * (z.coerce.number() did: `OPS_PORT=` opened the operators' listener on a random port); to get
+ * the default, leave the variable out.
+ */
+function wholeNumber<Word extends string = never>(
+  min: number,
+  max: number,
+  what: string,
+  words: readonly Word[] = [],
+) {
+  const isWord = (text: string): text is Word => (words as readonly string[]).includes(text);
+  return z.string().transform((value, context): number | Word => {
+    const text = value.trim();
+    if (text === '') {
+      context.addIssue({
+        code: 'custom',
+        message: `is empty: give ${what}, or leave it out for the default`,
+      });
+      return z.NEVER;
+    }
+    if (isWord(text)) return text;
+    const number = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+    if (!(number >= min && number <= max)) {
+      context.addIssue({ code: 'custom', message: `must be ${what}` });
+      return z.NEVER;
+    }
+    return number;
+  });
+}
+
+const PORT_NUMBER = 'a port (0-65535)';
+
 const envSchema = z.object({
   APP_MODE: z.enum(['demo', 'production']).default('demo'),
   HOST: z.string().min(1).default('127.0.0.1'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  PORT: wholeNumber(0, 65535, PORT_NUMBER).default(8080),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Readable lines for a person at a terminal (demo), JSON lines for a log collector (production).
   LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
   // The operators' listener (metrics, readiness, the funnel page): never the public port.
   OPS_HOST: z.string().min(1).default('127.0.0.1'),
-  OPS_PORT: z
-    .union([z.literal('off'), z.coerce.number().int().min(0).max(65535)], {
-      error: 'must be a port (0-65535) or off',
-    })
-    .optional(),
+  OPS_PORT: wholeNumber(0, 65535, `${PORT_NUMBER} or off`, ['off']).optional(),
   PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
   WEB_DIST_DIR: z.string().min(1).optional(),
   DATA_DIR: directoryPath.optional(),
@@ -53,14 +83,18 @@ const envSchema = z.object({
       const problem = value === undefined ? undefined : databaseUrlProblem(value);
       if (problem) context.addIssue({ code: 'custom', message: problem });
     }),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  DATABASE_POOL_SIZE: wholeNumber(1, 1000, 'a number of connections (1-1000)').default(10),
   // The App Store: which app's transactions count, from which environment, trusting which roots.
   // Xcode and LocalTesting are not accepted: the verifier skips signatures for them.
   APPLE_BUNDLE_ID: z
     .string()
     .regex(/^[A-Za-z0-9.-]+$/, 'must be a bundle id such as com.example.app')
     .optional(),
-  APPLE_APP_APPLE_ID: z.coerce.number().int().positive().optional(),
+  APPLE_APP_APPLE_ID: wholeNumber(
+    1,
+    Number.MAX_SAFE_INTEGER,
+    "the app's Apple id (a number)",
+  ).optional(),
   APPLE_ENVIRONMENT: z.enum(['Production', 'Sandbox']).optional(),
   APPLE_ROOT_CERTS_DIR: z.string().min(1).optional(),
 });

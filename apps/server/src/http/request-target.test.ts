@@ -4,7 +4,7 @@ import { API_BASE_PATH, BASE_PATH } from '@guquan/contract/site-paths';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { listenOnLoopback, rawExchange } from '../test-support/raw-http.ts';
 import { buildTestApp } from '../test-support/test-app.ts';
-import { originForm } from './request-target.ts';
+import { originForm, requestHost } from './request-target.ts';
 
 /**
  * Request targets in the absolute form (`GET http://x/anime_merch_web/website HTTP/1.1`), sent
@@ -40,6 +40,8 @@ describe('absolute-form request targets', () => {
       [`HTTP://X:8080${share}`, share],
       [`https://user@example.com${API_BASE_PATH}/health`, `${API_BASE_PATH}/health`],
       [`http://x${BASE_PATH}/no-such-page`, `${BASE_PATH}/no-such-page`],
+      // Whatever the scheme, as nginx reads it.
+      [`ftp://x${BASE_PATH}/website`, `${BASE_PATH}/website`],
       [
         `http://x${API_BASE_PATH}/goods/${DEMO_IDS.goods.private}`,
         `${API_BASE_PATH}/goods/${DEMO_IDS.goods.private}`,
@@ -60,7 +62,7 @@ describe('absolute-form request targets', () => {
   });
 
   it('leaves other targets to the router: never a 500', async () => {
-    for (const target of ['*', 'ftp://x/anime_merch_web/website', `//x${BASE_PATH}/website`]) {
+    for (const target of ['*', `x:${BASE_PATH}/website`, `//x${BASE_PATH}/website`]) {
       const { status } = await statusOf(target);
       expect(status, target).toBeGreaterThanOrEqual(200);
       expect(status, target).toBeLessThan(500);
@@ -80,7 +82,32 @@ describe('originForm', () => {
     expect(originForm('https://a:b@x:443/p?q=1')).toBe('/p?q=1');
     expect(originForm('http://x?lang=en')).toBe('/?lang=en');
     expect(originForm('http://x')).toBe('/');
+    expect(originForm('ftp://x/p')).toBe('/p');
     expect(originForm('*')).toBe('*');
     expect(originForm('//x/p')).toBe('//x/p');
+  });
+});
+
+describe('requestHost', () => {
+  it('is the Host header’s, read as nginx reads it: lower case, no trailing dot, the port apart', () => {
+    expect(requestHost('/p', 'Link.Test.:80')).toEqual({ name: 'link.test', port: '80' });
+    expect(requestHost('/p', 'link.test')).toEqual({ name: 'link.test', port: '' });
+    expect(requestHost('/p', '[::1]:8080')).toEqual({ name: '[::1]', port: '8080' });
+    for (const none of [undefined, '', ' ', '.', ':80', 'a/b', 'a\\b'])
+      expect(requestHost('/p', none), String(none)).toBeUndefined();
+  });
+
+  it('is an absolute-form target’s host, whatever the Host header says', () => {
+    expect(requestHost('http://WWW.Example.COM./p?q', 'link.test')).toEqual({
+      name: 'www.example.com',
+      port: '',
+    });
+    expect(requestHost('HTTPS://user:pw@link.test:8443', 'www.example.com')).toEqual({
+      name: 'link.test',
+      port: '8443',
+    });
+    expect(requestHost('ftp://link.test/p', undefined)).toEqual({ name: 'link.test', port: '' });
+    expect(requestHost('http:///p', 'link.test')).toBeUndefined();
+    expect(requestHost('*', 'link.test')).toEqual({ name: 'link.test', port: '' });
   });
 });
