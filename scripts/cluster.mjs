@@ -4,7 +4,9 @@
 // group, stops everything it started.
 //
 //   PORT=8080 INSTANCES=2 NGINX_CACHE=on npm run cluster
-import { startCluster } from './cluster-lib.mjs';
+import './load-typescript.mjs';
+
+const { startCluster } = await import('../tests/support/cluster.ts');
 
 function positiveInteger(name, fallback) {
   const raw = process.env[name];

@@ -7,7 +7,7 @@ import { funnelResponseSchema, type FunnelResponse } from '@guquan/contract/funn
 import { EVENTS_PATH } from '@guquan/contract/funnel-events';
 import { shareTexts } from '../../apps/web/src/features/share/share-texts.ts';
 import { REAL_USER_AGENTS } from '../../apps/web/src/test-support/real-user-agents.ts';
-import { startBuiltServer } from '../../scripts/bench-support.mjs';
+import { startBuiltServer } from '../support/built-server.ts';
 import {
   BASE_PATH,
   DEMO_IDS,
