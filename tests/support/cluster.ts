@@ -339,7 +339,7 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
         dataDir,
         phoneKey,
       });
-      // As systemd's Restart=always would (README, "Running it for real"): a server that exits
+      // As systemd's Restart=always would (docs/operations.md, "Running it for real"): a server that exits
       // after it was ready is started again on its port, with a growing delay.
       const supervisor = supervise({
         name: `app server ${index + 1} (port ${port})`,
