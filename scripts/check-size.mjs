@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 
 /**
  * Per kind of page (the route table's `kind`), and `shell` for what every page loads: what each
- * measured when set (README, "Size budget"), and a few kB to grow into.
+ * measured when set (docs/performance.md, "Size budget"), and a few kB to grow into.
  */
 export const STARTUP_JS_BUDGETS_GZIP_BYTES = {
   shell: 110_000,

@@ -1,10 +1,12 @@
-// `npm run cluster`: the production-shaped cluster on one machine (see README, "Running it for
-// real"): a throwaway PostgreSQL and Redis, INSTANCES app servers (default 2), nginx in front
+// `npm run cluster`: the production-shaped cluster on one machine (see docs/operations.md,
+// "Running it for real"): a throwaway PostgreSQL and Redis, INSTANCES app servers (default 2), nginx in front
 // on PORT (default 8080) and Prometheus scraping the servers. Needs a build (`npm run build`). Ctrl-C, or SIGTERM to the process
 // group, stops everything it started.
 //
 //   PORT=8080 INSTANCES=2 NGINX_CACHE=on npm run cluster
-import { startCluster } from './cluster-lib.mjs';
+import './load-typescript.mjs';
+
+const { startCluster } = await import('../tests/support/cluster.ts');
 
 function positiveInteger(name, fallback) {
   const raw = process.env[name];

@@ -9,8 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import sharp from 'sharp';
-import { startBuiltServer } from './bench-support.mjs';
-import { freePort } from './postgres-server.mjs';
+import './load-typescript.mjs';
+
+const { startBuiltServer } = await import('../tests/support/built-server.ts');
+const { freePort } = await import('../tests/support/postgres-server.ts');
 
 const DEMO = {
   goods: 'AppShare/goodsShare?id=XT9gwR1a_mH_vtRA',

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { WECHAT_JS_SDK_ORIGIN } from '@guquan/contract/wechat-page';
 import { DEMO_IDS } from '../../apps/server/src/demo/seed/demo-ids.ts';
-import { freePort } from '../../scripts/postgres-server.mjs';
+import { freePort } from '../support/postgres-server.ts';
 import { send, sleep, type Outcome } from './http-client.ts';
 
 const WECHAT_USER_AGENT =

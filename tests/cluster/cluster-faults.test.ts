@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from '../../scripts/cluster-lib.mjs';
-import { RESTART_BACKOFF } from '../../scripts/cluster-supervisor.mjs';
+import { startCluster, type Cluster } from '../support/cluster.ts';
+import { RESTART_BACKOFF } from '../support/cluster-supervisor.ts';
 import { DEMO_IDS } from '../../apps/server/src/demo/seed/demo-ids.ts';
 import { inParallel, send, sleep, type Outcome } from './http-client.ts';
 import { stopPostgresForAWhile } from './postgres-pause.ts';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from '../../scripts/cluster-lib.mjs';
+import { startCluster, type Cluster } from '../support/cluster.ts';
 import { send } from './http-client.ts';
 
 /**

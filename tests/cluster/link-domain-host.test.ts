@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE_PATH, BASE_PATH } from '@guquan/contract/site-paths';
-import { startCluster, type Cluster } from '../../scripts/cluster-lib.mjs';
+import { startCluster, type Cluster } from '../support/cluster.ts';
 import { DEMO_IDS } from '../../apps/server/src/demo/seed/demo-ids.ts';
 import { rawExchange } from '../../apps/server/src/test-support/raw-http.ts';
 

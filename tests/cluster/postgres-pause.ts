@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { postgresBinDir, type PostgresServer } from '../../scripts/postgres-server.mjs';
+import { postgresBinDir, type PostgresServer } from '../support/postgres-server.ts';
 
 const run = promisify(execFile);
 

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from '../../scripts/cluster-lib.mjs';
+import { startCluster, type Cluster } from '../support/cluster.ts';
 import { shareApiPath, type ShareKind } from '@guquan/contract/share-paths';
 import { DEMO_IDS } from '../../apps/server/src/demo/seed/demo-ids.ts';
 import { send, sleep } from './http-client.ts';

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { funnelResponseSchema, type FunnelResponse } from '@guquan/contract/funnel';
 import { EVENTS_PATH } from '@guquan/contract/funnel-events';
 import { shareTexts } from '../../apps/web/src/features/share/share-texts.ts';
-import { REAL_USER_AGENTS } from '../../apps/web/src/test-support/real-user-agents.ts';
-import { startBuiltServer } from '../../scripts/bench-support.mjs';
+import { REAL_USER_AGENTS } from '../support/real-user-agents.ts';
+import { startBuiltServer } from '../support/built-server.ts';
 import {
   BASE_PATH,
   DEMO_IDS,

@@ -14,7 +14,7 @@ import {
   type WeChatStandIn,
 } from '../../apps/server/src/test-support/wechat-stand-in.ts';
 import { shareTexts } from '../../apps/web/src/features/share/share-texts.ts';
-import { startBuiltServer } from '../../scripts/bench-support.mjs';
+import { startBuiltServer } from '../support/built-server.ts';
 import { BASE_PATH, DEMO_IDS, expect, open, test, waitForApp, withLang } from './fixtures.ts';
 
 /**

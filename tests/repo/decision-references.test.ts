@@ -14,6 +14,27 @@ const DECISIONS = 'docs/decisions';
 
 const records = readdirSync(join(ROOT, DECISIONS)).filter((name) => /^\d{4}-.+\.md$/.test(name));
 
+/**
+ * The records' numbers go 1, 2, 3… each once: a gap reads as a lost record (0016 was one, a number
+ * reserved for a branch that wrote none; docs/decisions/0016-scripts-tests-and-benchmarks.md).
+ */
+function numberingProblems(names: string[]): string[] {
+  const byNumber = new Map<number, string[]>();
+  for (const name of names) {
+    const number = Number(name.slice(0, 4));
+    byNumber.set(number, [...(byNumber.get(number) ?? []), name]);
+  }
+  const highest = Math.max(0, ...byNumber.keys());
+  const problems: string[] = [];
+  for (let number = 1; number <= highest; number += 1) {
+    const named = byNumber.get(number) ?? [];
+    const padded = String(number).padStart(4, '0');
+    if (named.length === 0) problems.push(`no record ${padded}: the numbers leave a gap`);
+    if (named.length > 1) problems.push(`${padded} is the number of ${named.join(' and ')}`);
+  }
+  return problems;
+}
+
 /** The repository's own text files (tracked or new, not ignored), this test left out. */
 function textFiles(): string[] {
   const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
@@ -68,6 +89,20 @@ function referencesIn(file: string, source: string): Reference[] {
   }
   return found;
 }
+
+describe('decision records', () => {
+  it('are numbered from 0001 up, each number once, without a gap', () => {
+    expect(numberingProblems(records)).toEqual([]);
+  });
+
+  it('fail on a gap and on a number used twice', () => {
+    expect(numberingProblems(['0001-a.md', '0002-b.md', '0003-c.md'])).toEqual([]);
+    expect(numberingProblems(['0001-a.md', '0003-c.md', '0003-d.md'])).toEqual([
+      'no record 0002: the numbers leave a gap',
+      '0003 is the number of 0003-c.md and 0003-d.md',
+    ]);
+  });
+});
 
 describe('references to decision records', () => {
   const references = textFiles().flatMap((file) =>

@@ -104,7 +104,7 @@ export const DEMO_BUNDLE_ID = 'com.guquan.app';
 
 export type AppMode = 'demo' | 'production';
 
-/** The operators' listener in demo mode when OPS_PORT does not say (README "Configuration"). */
+/** The operators' listener in demo mode when OPS_PORT does not say (docs/configuration.md). */
 export const DEMO_OPS_PORT = 8090;
 
 /** Where the operators' listener listens (ops-app.ts), or null: none. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startPostgres, type PostgresServer } from '../../../../scripts/postgres-server.mjs';
-import { startRedis, type RedisServer } from '../../../../scripts/redis-server.mjs';
+import { startPostgres, type PostgresServer } from '../../../../tests/support/postgres-server.ts';
+import { startRedis, type RedisServer } from '../../../../tests/support/redis-server.ts';
 import { stopPostgresForAWhile } from '../../../../tests/cluster/postgres-pause.ts';
 import { buildTestApp } from '../test-support/test-app.ts';
 import { operationsOf } from './operations.ts';

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { PageRenderModule } from '@guquan/contract/page-render';
 import { parseShareId, sharePageAddress, sharePagePath } from '@guquan/contract/share-paths';
 import { BASE_PATH } from '@guquan/contract/site-paths';
-import { REAL_USER_AGENTS } from '../../../web/src/test-support/real-user-agents.ts';
+import { REAL_USER_AGENTS } from '../../../../tests/support/real-user-agents.ts';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { createShareReader, shareRepositories } from '../shares/share-reader.ts';
 import { buildTestAppWithDb, type TestAppWithDb } from '../test-support/design-test-app.ts';

@@ -9,8 +9,8 @@ import { layoutOf, pictureText, type Box } from './picture-layouts.ts';
  * Draws a picture (docs/decisions/0019-share-pictures.md): satori lays out the texts and panels
  * and turns the text into paths in the project's font; sharp decodes and crops the photos,
  * renders that SVG (librsvg, off the event loop), lays the photos and the QR code on it and
- * encodes a JPEG, which every link previewer and every WeChat shows. Measured against satori +
- * resvg and sharp alone: `node scripts/measure-picture-engines.mjs`.
+ * encodes a JPEG, which every link previewer and every WeChat shows. Chosen by measurement against
+ * satori + resvg and sharp alone (the decision record gives the figures).
  */
 
 /** The photo files a picture may use: the original of an image, if anybody may see it. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SESSIONS_PATH } from '@guquan/contract/session';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { buildTestApp } from '../test-support/test-app.ts';
-import { freePort, startRedis, type RedisServer } from '../../../../scripts/redis-server.mjs';
+import { freePort, startRedis, type RedisServer } from '../../../../tests/support/redis-server.ts';
 
 /** The demo log-in allows 30 per minute per address (demo-routes.ts). */
 const LOGIN_LIMIT = 30;

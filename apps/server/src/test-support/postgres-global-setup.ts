@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { createDatabase, startPostgres } from '../../../../scripts/postgres-server.mjs';
+import { createDatabase, startPostgres } from '../../../../tests/support/postgres-server.ts';
 import { openPostgresDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrations.ts';
 import { phoneProtection } from '../crypto/phone-protection.ts';

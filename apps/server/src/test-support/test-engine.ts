@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
-import { createDatabase } from '../../../../scripts/postgres-server.mjs';
+import { createDatabase } from '../../../../tests/support/postgres-server.ts';
 import { dataPaths } from '../config/data-paths.ts';
 import type { DatabaseConfig } from '../config/database-config.ts';
 import { openDatabase, type Db } from '../db/database.ts';

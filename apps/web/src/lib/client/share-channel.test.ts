@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REAL_USER_AGENTS } from '../../test-support/real-user-agents';
+import { REAL_USER_AGENTS } from '../../../../../tests/support/real-user-agents';
 import { shareChannel } from './share-channel';
 
 const EXPECTED: Readonly<Record<string, string>> = {

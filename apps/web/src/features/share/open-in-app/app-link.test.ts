@@ -10,7 +10,7 @@ import {
   type StoreUrls,
 } from './app-link';
 import { detectClient } from '../../../lib/client/client-info';
-import { REAL_USER_AGENTS } from '../../../test-support/real-user-agents';
+import { REAL_USER_AGENTS } from '../../../../../../tests/support/real-user-agents';
 
 const config: AppLinkConfig = { scheme: 'guquan', fallbackDelayMs: 2000 };
 const LINK_ORIGIN = 'https://link.guquan.example';

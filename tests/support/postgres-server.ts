@@ -1,8 +1,8 @@
 // A throwaway PostgreSQL server: a fresh data directory under a temp dir, started with Debian's
 // binaries (`postgresql` package), stopped and removed at the end. The server tests' vitest
-// global set-up and `npm run cluster` both start their PostgreSQL with it (types in
-// postgres-server.d.mts). PostgreSQL refuses to run as root: as root, every command runs as the
-// `postgres` user the Debian package creates, on a directory it owns.
+// global set-up and `npm run cluster` both start their PostgreSQL with it. PostgreSQL refuses to
+// run as root: as root, every command runs as the `postgres` user the Debian package creates, on a
+// directory it owns.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -15,8 +15,44 @@ import pg from 'pg';
 const run = promisify(execFile);
 const HOST = '127.0.0.1';
 
-/** The newest `/usr/lib/postgresql/<major>/bin` (Debian's layout), or PG_BIN_DIR. */
-export function postgresBinDir() {
+/** A throwaway PostgreSQL server. */
+export interface PostgresServer {
+  host: string;
+  port: number;
+  /** Its superuser. */
+  user: string;
+  /** The empty database made at start. */
+  database: string;
+  /** The temp dir holding the data directory, the socket and `postgres.log`; removed by stop(). */
+  dir: string;
+  logFile: string;
+  /** The postmaster's process id. */
+  pid: number;
+  /** A postgres:// URL for a database of this server (its own database by default). */
+  url: (database?: string) => string;
+  /** Stops the server and removes its directory. */
+  stop: () => Promise<void>;
+}
+
+export interface StartPostgresOptions {
+  /** A port, a [from, to] range to take the first free one of, or 0 (default) for any free one. */
+  ports?: number | [number, number];
+  /** The superuser (default `guquan`). */
+  user?: string;
+  /** Password authentication (scram-sha-256) with this password; trust when not given. */
+  password?: string;
+  /** The database made at start (default `guquan`). */
+  database?: string;
+  /** Keep fsync and synchronous commits on (default false: a test server trades them for speed). */
+  durable?: boolean;
+  /** More `-c name=value` server settings. */
+  settings?: Record<string, string>;
+  /** Where the temp dir is made (default the system's temp dir). */
+  parentDir?: string;
+}
+
+/** The newest `/usr/lib/postgresql/<major>/bin` (Debian's layout), or PG_BIN_DIR; throws when none. */
+export function postgresBinDir(): string {
   if (process.env.PG_BIN_DIR) return process.env.PG_BIN_DIR;
   const root = '/usr/lib/postgresql';
   const majors = existsSync(root)
@@ -29,17 +65,20 @@ export function postgresBinDir() {
       'PostgreSQL is not installed: no /usr/lib/postgresql/<version>/bin/initdb (apt-get install postgresql, or set PG_BIN_DIR)',
     );
   }
-  return join(root, majors[0], 'bin');
+  return join(root, majors[0] ?? '', 'bin');
 }
 
 const asRoot = () => process.getuid?.() === 0;
 
-function shellQuote(arg) {
-  return `'${String(arg).replaceAll("'", "'\\''")}'`;
+function shellQuote(arg: string): string {
+  return `'${arg.replaceAll("'", "'\\''")}'`;
 }
 
 /** Runs a PostgreSQL binary, as the `postgres` user when we are root. */
-async function runPostgresTool(tool, args) {
+async function runPostgresTool(
+  tool: string,
+  args: string[],
+): Promise<{ stdout: string; stderr: string }> {
   const file = join(postgresBinDir(), tool);
   try {
     if (asRoot()) {
@@ -48,13 +87,14 @@ async function runPostgresTool(tool, args) {
     }
     return await run(file, args);
   } catch (error) {
-    const stderr = error && typeof error === 'object' && 'stderr' in error ? error.stderr : '';
+    const stderr: unknown =
+      error && typeof error === 'object' && 'stderr' in error ? error.stderr : '';
     throw new Error(`${tool} failed: ${String(stderr).trim() || String(error)}`, { cause: error });
   }
 }
 
-/** A TCP port nothing listens on right now (0: let the system choose one). */
-export function freePort(port = 0) {
+/** A loopback port nothing listens on right now: `port` itself, or any free one when 0. */
+export function freePort(port = 0): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -68,7 +108,7 @@ export function freePort(port = 0) {
 }
 
 /** The first free port of `ports` (a number, a [from, to] range, or 0 for any). */
-export async function pickPort(ports) {
+export async function pickPort(ports?: number | [number, number]): Promise<number> {
   if (Array.isArray(ports)) {
     for (let port = ports[0]; port <= ports[1]; port += 1) {
       try {
@@ -94,7 +134,7 @@ const FAST_SETTINGS = {
  * an empty database `database`. Password authentication when `password` is given, else trust
  * (loopback only either way). Stop it with `stop()`; it is also killed when this process exits.
  */
-export async function startPostgres(options = {}) {
+export async function startPostgres(options: StartPostgresOptions = {}): Promise<PostgresServer> {
   const {
     ports = 0,
     user = 'guquan',
@@ -118,7 +158,7 @@ export async function startPostgres(options = {}) {
   if (asRoot()) await run('chown', ['-R', 'postgres:postgres', dir]);
 
   let stopped = false;
-  let pid;
+  let pid: number | undefined;
   const killOnExit = () => {
     if (pid !== undefined && !stopped) {
       try {
@@ -138,7 +178,7 @@ export async function startPostgres(options = {}) {
       ...(durable ? {} : FAST_SETTINGS),
       ...settings,
     };
-    let port;
+    let port: number;
     for (let attempt = 1; ; attempt += 1) {
       port = await pickPort(ports);
       const serverOptions = [
@@ -171,7 +211,7 @@ export async function startPostgres(options = {}) {
     pid = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
     process.once('exit', killOnExit);
 
-    const urlFor = (name = database) => {
+    const urlFor = (name = database): string => {
       const url = new URL(`postgres://${HOST}:${port}/${name}`);
       url.username = user;
       if (password !== undefined) url.password = password;
@@ -212,7 +252,7 @@ export async function startPostgres(options = {}) {
   }
 }
 
-function withLog(error, logFile) {
+function withLog(error: unknown, logFile: string): Error {
   const log = existsSync(logFile)
     ? readFileSync(logFile, 'utf8').trim().split('\n').slice(-10)
     : [];
@@ -225,12 +265,16 @@ function withLog(error, logFile) {
  * Creates database `name` (from `template` when given) on the server `adminUrl` points at, and
  * returns a function that drops it again (closing whatever is still connected).
  */
-export async function createDatabase(adminUrl, name, { template } = {}) {
+export async function createDatabase(
+  adminUrl: string,
+  name: string,
+  { template }: { template?: string } = {},
+): Promise<() => Promise<void>> {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
   if (template !== undefined && !/^[a-z_][a-z0-9_]*$/.test(template)) {
     throw new Error(`not a plain database name: ${template}`);
   }
-  const query = async (text) => {
+  const query = async (text: string): Promise<void> => {
     const client = new pg.Client({ connectionString: adminUrl });
     await client.connect();
     try {

@@ -1,11 +1,33 @@
 // Keeps a child process running as systemd's `Restart=always` would: when it exits on its own
 // (a crash, a fault that ended it, kill -9), it is started again after a delay that doubles with
 // each quick failure (100 ms, 200 ms, … up to 10 s) and falls back to the first once a run has
-// lasted. `npm run cluster` (cluster-lib.mjs) runs its app servers under it; types in
-// cluster-supervisor.d.mts.
+// lasted. `npm run cluster` (cluster.ts) runs its app servers under it.
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 
-export const RESTART_BACKOFF = {
+export interface Backoff {
+  firstMs: number;
+  maxMs: number;
+  stableMs: number;
+}
+
+export interface Restart {
+  /** The exit code or signal. */
+  exit: number | NodeJS.Signals | null;
+  /** How long that run lasted. */
+  ranMs: number;
+  /** How long the supervisor waited before starting it again. */
+  delayMs: number;
+}
+
+export interface Supervised {
+  readonly child: ChildProcess;
+  restarts: Restart[];
+  watch: () => void;
+  stop: (signal?: NodeJS.Signals) => Promise<void>;
+}
+
+export const RESTART_BACKOFF: Backoff = {
   /** The delay before the first restart after a run that lasted. */
   firstMs: 100,
   /** The longest delay, however often it keeps failing. */
@@ -19,17 +41,27 @@ export const RESTART_BACKOFF = {
  * once `watch()` was called (before that, an exit is the caller's to see: a server that cannot
  * start at all should fail the start, not loop). `stop()` ends it for good.
  */
-export function supervise({ name, start, log = () => undefined, backoff = RESTART_BACKOFF }) {
+export function supervise({
+  name,
+  start,
+  log = () => undefined,
+  backoff = RESTART_BACKOFF,
+}: {
+  name: string;
+  start: () => ChildProcess;
+  log?: (line: string) => void;
+  backoff?: Backoff;
+}): Supervised {
   let child = start();
   let startedAt = Date.now();
   let watching = false;
   let stopping = false;
-  let timer;
+  let timer: NodeJS.Timeout | undefined;
   let lastDelay = 0;
   /** Each restart: when the child exited, how, and how long the supervisor waited. */
-  const restarts = [];
+  const restarts: Restart[] = [];
 
-  const onExit = (code, signal) => {
+  const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
     if (stopping || !watching) return;
     const ran = Date.now() - startedAt;
     const delayMs =
@@ -59,7 +91,7 @@ export function supervise({ name, start, log = () => undefined, backoff = RESTAR
       watching = true;
     },
     /** Ends supervision and the child (SIGTERM, or `signal`), waiting for it to exit. */
-    async stop(signal = 'SIGTERM') {
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
       stopping = true;
       clearTimeout(timer);
       if (child.exitCode !== null || child.signalCode !== null) return;

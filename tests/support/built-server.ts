@@ -1,18 +1,22 @@
-// What the benchmarks (and end-to-end tests with settings of their own) share: the demo data's
-// ids and a production build served on loopback.
-import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+// A production build served on loopback, for the end-to-end tests with settings of their own and
+// the benchmarks.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { transform } from 'esbuild';
 
-/** The demo data's fixed ids (a TypeScript module, which Node 20 cannot import by itself). */
-export async function loadDemoIds() {
-  const source = await readFile(
-    new URL('../apps/server/src/demo/seed/demo-ids.ts', import.meta.url),
-  );
-  const { code } = await transform(source.toString(), { loader: 'ts', format: 'esm' });
-  const module = await import(`data:text/javascript,${encodeURIComponent(code)}`);
-  return module.DEMO_IDS;
+export interface StartBuiltServerOptions {
+  /** The checkout whose build runs (default: the current directory). */
+  root?: string;
+  port: number;
+  /** Its own data directory: the demo data is seeded into it on start. */
+  dataDir: string;
+  /** Added to the environment (settings under test). */
+  env?: Record<string, string>;
+  /** Where the server's output goes (default: this process's). */
+  output?: 'inherit' | 'ignore';
+  /** How long to wait for /health (default 60 s). */
+  timeoutMs?: number;
+  /** Go to Node before the script (e.g. `--cpu-prof`). */
+  nodeArgs?: string[];
 }
 
 /**
@@ -29,7 +33,7 @@ export async function startBuiltServer({
   output = 'inherit',
   timeoutMs = 60_000,
   nodeArgs = [],
-}) {
+}: StartBuiltServerOptions): Promise<ChildProcess> {
   const server = spawn(process.execPath, [...nodeArgs, join(root, 'apps/server/dist/server.js')], {
     cwd: root,
     env: {
@@ -58,15 +62,4 @@ export async function startBuiltServer({
   }
   server.kill();
   throw new Error('The server did not start: run `npm run build` first.');
-}
-
-/**
- * CPU time a process has used so far (user + system, all threads), in ms (Linux: utime and stime
- * of /proc/<pid>/stat, in USER_HZ ticks of 1/100 s); NaN once the process is gone.
- */
-export async function cpuMs(pid) {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }

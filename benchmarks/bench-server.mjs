@@ -7,7 +7,7 @@
 // website, each as a ratio of /health; the share pages again at 64 connections (p99); what one-off
 // pages cost (server CPU per request, as a ratio of a cached page) and a hot share page's p99 at
 // 64 connections while a flood of one-off pages runs at 64 more (target: at most 100 ms); then the
-// preview cards and posters (scripts/bench-pictures.mjs).
+// preview cards and posters (bench-pictures.mjs).
 //
 //   npm run build && npm run bench:server [-- --duration 10] [-- --connections 16]
 //   npm run bench:server -- --smoke    a few seconds: every page answers, nothing is measured

@@ -6,7 +6,7 @@
 //   npm run bench:cluster [-- --seconds 10] [-- --connections 32] [-- --ports 18700-18720]
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { HEALTH_PATH, startCluster } from './cluster-lib.mjs';
+import { HEALTH_PATH, startCluster } from './bench-support.mjs';
 
 const { values } = parseArgs({
   options: {

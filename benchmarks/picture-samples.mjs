@@ -1,6 +1,6 @@
 // Saves the preview card and the poster of a goods, a cabinet and a note (and the neutral card) in
 // both languages, as a server makes them, into bench-results/pictures/, to look at:
-//   npm run build && node scripts/picture-samples.mjs [--port 26500]
+//   npm run build && node benchmarks/picture-samples.mjs [--port 26500]
 // Starts the built server on a fresh demo database (port from --port or PORT, default 8080).
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -5,7 +5,7 @@
 // are (where their heaps and code land); one process running both apps takes that out, and
 // whatever else the machine does weighs on both alike.
 // Part of `npm run bench:server` (bench-server.mjs calls measureMetricsInOneProcess); alone:
-//   npm run build && node scripts/bench-metrics-pair.mjs [--rounds 20]
+//   npm run build && node benchmarks/bench-metrics-pair.mjs [--rounds 20]
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -46,7 +46,7 @@ export async function measureMetricsInOneProcess({ rounds = 20, seconds = 1 } = 
   const outdir = join(serverDir, 'dist');
   await build({
     ...serverBuildOptions({ outdir, absWorkingDir: serverDir }),
-    entryPoints: { 'metrics-pair-server': resolve('scripts/metrics-pair-server.mjs') },
+    entryPoints: { 'metrics-pair-server': resolve('benchmarks/metrics-pair-server.mjs') },
     logLevel: 'warning',
   });
 

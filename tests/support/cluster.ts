@@ -1,20 +1,76 @@
 // The production-shaped cluster on one machine: PostgreSQL, Redis, INSTANCES app servers, nginx
-// in front (deploy/nginx.conf.template) and Prometheus scraping the servers (deploy/prometheus.yml). `npm run cluster` (cluster.mjs), the cluster tests and
-// `npm run bench:cluster` start it with startCluster(); types in cluster-lib.d.mts.
-import { spawn } from 'node:child_process';
+// in front (deploy/nginx.conf.template) and Prometheus scraping the servers (deploy/prometheus.yml). `npm run cluster` (scripts/cluster.mjs), the cluster tests and
+// `npm run bench:cluster` start it with startCluster().
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { supervise } from './cluster-supervisor.mjs';
-import { pickPort, startPostgres } from './postgres-server.mjs';
-import { startRedis } from './redis-server.mjs';
+import { supervise, type Backoff, type Restart } from './cluster-supervisor.ts';
+import { pickPort, startPostgres, type PostgresServer } from './postgres-server.ts';
+import { startRedis, type RedisServer } from './redis-server.ts';
+
+export interface ClusterServer {
+  index: number;
+  port: number;
+  /** The running process (a new one after each restart). */
+  readonly pid: number | undefined;
+  readonly child: ChildProcess;
+  /** Each time it exited after it was ready, and was started again. */
+  restarts: Restart[];
+  /** Its operators' listener (metrics, readiness), on the same host. */
+  opsPort: number;
+}
+
+export interface Cluster {
+  /** http://127.0.0.1:<nginx port> */
+  origin: string;
+  /** The app's link domain through the same nginx: http://localhost:<nginx port> unless set. */
+  linkOrigin: string;
+  /** The temp dir holding everything (removed by stop()). */
+  dir: string;
+  servers: ClusterServer[];
+  postgres: PostgresServer;
+  redis: RedisServer;
+  nginx: { pid: number | undefined; port: number; runDir: string };
+  /** Prometheus scraping every server's operators' listener (deploy/prometheus.yml). */
+  prometheus: { url: string; pid: number | undefined };
+  /** Kills one app server at once (SIGKILL), as a crash would; its supervisor restarts it. */
+  killServer: (index: number) => Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Stops nginx, the servers, Redis and PostgreSQL, and removes the temp dir. */
+  stop: () => Promise<void>;
+}
+
+export interface StartClusterOptions {
+  /** App servers (default 2). */
+  instances?: number;
+  /** nginx's port (default: the first free one of `ports`, or any free one). */
+  port?: number;
+  /** A [from, to] range every other port is taken from (default: any free port). */
+  ports?: [number, number];
+  /** nginx's shared cache on (default) or off. */
+  cache?: boolean;
+  /** The servers' environment, before the cluster's own settings (default process.env). */
+  env?: Record<string, string | undefined>;
+  /** Where the servers' output goes (default: inherited). */
+  serverOutput?: 'inherit' | 'ignore';
+  /** Progress lines. */
+  log?: (line: string) => void;
+  /** Where the temp dir is made (default the system's temp dir). */
+  parentDir?: string;
+  /** The nginx binary (default from PATH). */
+  nginx?: string;
+  /** How restarts of a server that exited are spaced (default RESTART_BACKOFF). */
+  restartBackoff?: Backoff;
+  /** The prometheus binary (default from PATH). */
+  prometheus?: string;
+}
 
 const HOST = '127.0.0.1';
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SERVER_ENTRY = join(ROOT, 'apps/server/dist/server.js');
 const ASSETS_DIR = join(ROOT, 'apps/web/dist/client/assets');
 const NGINX_TEMPLATE = join(ROOT, 'deploy/nginx.conf.template');
@@ -28,7 +84,7 @@ export const HEALTH_PATH = '/anime_merch_web/api/v1/health';
 const READY_TIMEOUT_MS = 60_000;
 
 /** Polls `url` until it answers 200, the process exits, or the time is up. */
-async function waitForHealth(url, child, what) {
+async function waitForHealth(url: string, child: ChildProcess, what: string): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
@@ -53,7 +109,7 @@ async function waitForHealth(url, child, what) {
  * answered 503 in the site's error shape at once and let go; close() drops any still open, so
  * nothing that connects can hold up the start. Returns { close }.
  */
-async function reservePort(port) {
+async function reservePort(port: number): Promise<{ close: () => Promise<void> | undefined }> {
   const body = await readFile(join(ERRORS_DIR, '503.json'));
   const answer = Buffer.concat([
     Buffer.from(
@@ -70,7 +126,7 @@ async function reservePort(port) {
     ),
     body,
   ]);
-  const sockets = new Set();
+  const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
@@ -81,20 +137,26 @@ async function reservePort(port) {
     socket.setTimeout(1_000, () => socket.destroy());
     socket.end(answer);
   });
-  await new Promise((resolve, reject) => {
+  await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen({ host: HOST, port, exclusive: true }, resolve);
   });
   return {
     close() {
       for (const socket of sockets) socket.destroy();
-      return server.listening ? new Promise((resolve) => server.close(resolve)) : undefined;
+      return server.listening
+        ? new Promise<void>((resolve) => {
+            server.close(() => {
+              resolve();
+            });
+          })
+        : undefined;
     },
   };
 }
 
 /** Sends `signal` unless the child is gone already, and waits for it to go. */
-async function stopChild(child, signal = 'SIGTERM') {
+async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
   child.kill(signal);
@@ -102,7 +164,19 @@ async function stopChild(child, signal = 'SIGTERM') {
 }
 
 /** The app server's environment: production-shaped, on the shared PostgreSQL, Redis and media. */
-function serverEnv(base, settings) {
+function serverEnv(
+  base: Record<string, string | undefined>,
+  settings: {
+    port: number;
+    opsPort: number;
+    origin: string;
+    linkOrigin: string;
+    databaseUrl: string;
+    redisUrl: string;
+    dataDir: string;
+    phoneKey: string;
+  },
+): Record<string, string | undefined> {
   return {
     ...base,
     // Demo mode unless the caller says otherwise: production needs the real App Store and SMS
@@ -130,9 +204,22 @@ function serverEnv(base, settings) {
 }
 
 /** nginx.conf from the template in deploy/, for these servers. */
-export async function renderNginxConfig({ runDir, listen, serverPorts, cache, linkHost }) {
+export async function renderNginxConfig({
+  runDir,
+  listen,
+  serverPorts,
+  cache,
+  linkHost,
+}: {
+  runDir: string;
+  listen: string;
+  serverPorts: number[];
+  cache: boolean;
+  /** The link domain's host name (its server_name). */
+  linkHost: string;
+}): Promise<string> {
   const template = await readFile(NGINX_TEMPLATE, 'utf8');
-  const values = {
+  const values: Record<string, string> = {
     RUN_DIR: runDir,
     LISTEN: listen,
     UPSTREAM_SERVERS: serverPorts
@@ -144,9 +231,10 @@ export async function renderNginxConfig({ runDir, listen, serverPorts, cache, li
     ERRORS_DIR,
     LINK_HOST: linkHost,
   };
-  return template.replace(/@([A-Z_]+)@/g, (match, name) => {
-    if (!(name in values)) throw new Error(`nginx.conf.template: unknown placeholder ${match}`);
-    return values[name];
+  return template.replace(/@([A-Z_]+)@/g, (match, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`nginx.conf.template: unknown placeholder ${match}`);
+    return value;
   });
 }
 
@@ -154,7 +242,17 @@ export async function renderNginxConfig({ runDir, listen, serverPorts, cache, li
  * Prometheus as a child, on deploy/prometheus.yml and alerts.yml as they are (the scrape interval
  * shortened), scraping `targets` (host:port of each server's operators' listener).
  */
-async function startPrometheus({ dir, port, targets, command = 'prometheus' }) {
+async function startPrometheus({
+  dir,
+  port,
+  targets,
+  command = 'prometheus',
+}: {
+  dir: string;
+  port: number;
+  targets: string[];
+  command?: string;
+}): Promise<{ url: string; port: number; child: ChildProcess; pid: number | undefined }> {
   const configDir = join(dir, 'prometheus');
   await mkdir(join(configDir, 'targets'), { recursive: true });
   const config = (await readFile(PROMETHEUS_CONFIG, 'utf8'))
@@ -185,7 +283,7 @@ async function startPrometheus({ dir, port, targets, command = 'prometheus' }) {
  * Starts the whole cluster under a temp dir and returns once nginx answers. Servers start one after
  * the other: the first one migrates and seeds the empty database, the others find it done.
  */
-export async function startCluster(options = {}) {
+export async function startCluster(options: StartClusterOptions = {}): Promise<Cluster> {
   const instances = options.instances ?? 2;
   const ports = options.ports;
   const log = options.log ?? (() => undefined);
@@ -197,7 +295,7 @@ export async function startCluster(options = {}) {
   await mkdir(runDir);
   await chmod(dir, 0o755);
   await chmod(runDir, 0o755);
-  const stack = [];
+  const stack: (() => Promise<void>)[] = [];
   const cleanUp = async () => {
     for (const stop of stack.reverse()) await stop().catch(() => undefined);
     stack.length = 0;
@@ -226,7 +324,7 @@ export async function startCluster(options = {}) {
     log(`Redis on ${HOST}:${redis.port}`);
 
     const phoneKey = `cluster:${randomBytes(32).toString('base64')}`;
-    const servers = [];
+    const servers: ClusterServer[] = [];
     for (let index = 0; index < instances; index += 1) {
       const port = await pickPort(ports ?? 0);
       // Not the app port just picked: nothing listens on it until the server starts.
@@ -241,7 +339,7 @@ export async function startCluster(options = {}) {
         dataDir,
         phoneKey,
       });
-      // As systemd's Restart=always would (README, "Running it for real"): a server that exits
+      // As systemd's Restart=always would (docs/operations.md, "Running it for real"): a server that exits
       // after it was ready is started again on its port, with a growing delay.
       const supervisor = supervise({
         name: `app server ${index + 1} (port ${port})`,
@@ -253,7 +351,7 @@ export async function startCluster(options = {}) {
         log,
         ...(options.restartBackoff ? { backoff: options.restartBackoff } : {}),
       });
-      const server = {
+      const server: ClusterServer = {
         index,
         port,
         opsPort,
@@ -306,7 +404,7 @@ export async function startCluster(options = {}) {
     stack.push(() => stopChild(prometheus.child));
     log(`Prometheus on ${prometheus.url} (pid ${prometheus.pid})`);
 
-    let stopping;
+    let stopping: Promise<void> | undefined;
     return {
       origin,
       linkOrigin,
@@ -321,7 +419,9 @@ export async function startCluster(options = {}) {
        * supervisor starts it again.
        */
       async killServer(index) {
-        const { child } = servers[index];
+        const server = servers[index];
+        if (!server) throw new Error(`no app server ${index}`);
+        const { child } = server;
         await stopChild(child, 'SIGKILL');
         return { code: child.exitCode, signal: child.signalCode };
       },
