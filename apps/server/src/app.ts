@@ -80,6 +80,7 @@ import { createFunnelCounter } from './funnel/funnel-counter.ts';
 import { addDays, funnelDayOf } from './funnel/funnel-days.ts';
 import { removeFunnelDaysBefore } from './funnel/funnel-repository.ts';
 import { funnelRoutes } from './funnel/funnel-routes.ts';
+import { funnelBudget } from './funnel/funnel-budget.ts';
 import { funnelVisitors, type FunnelVisitors } from './funnel/funnel-visitors.ts';
 import { createMetrics, instrumentRequests, type Metrics } from './operations/metrics.ts';
 import { attachOperations } from './operations/operations.ts';
@@ -320,9 +321,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   // After the server stopped taking requests (Fastify closes it first), before the database goes.
   app.addHook('onClose', () => funnelCounter.stop());
-  const visitors: FunnelVisitors = funnelVisitors(funnelCounter, (userAgent) =>
-    build.renderer.shareChannel(userAgent),
-  );
   // Daily rows older than 400 days go (any server may do it: deleting twice deletes nothing).
   schedulePeriodicWork(app, {
     name: 'removing old share-funnel days',
@@ -331,14 +329,30 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
 
   await registerSecurityHeaders(app, config.mode);
+  // Before the link domain: its fallbacks spend the funnel's budget, kept by the rate limiter.
+  const rateLimits = await registerRateLimits(app, config.redisUrl, {
+    ...(metrics
+      ? {
+          onRefused: (request) => {
+            metrics.http.rateLimitRefusals.inc({ route: request.routeOptions.url ?? 'unmatched' });
+          },
+        }
+      : {}),
+  });
+  // Every path that counts a visitor's events goes through here: bots aside, one budget an address.
+  const visitors: FunnelVisitors = funnelVisitors({
+    counter: funnelCounter,
+    channelOf: (userAgent) => build.renderer.shareChannel(userAgent),
+    budget: funnelBudget(app),
+    ...(metrics ? { observer: metrics.funnel } : {}),
+    log: (message, details) => {
+      app.log.warn(details, message);
+    },
+  });
   // Link fallbacks and handoffs are steps of the share funnel: counted with the pages' own events.
   const countAppLinkEvent: CountAppLinkEvent =
     options.countAppLinkEvent ??
-    ((event, kind, item) => {
-      if (!kind || !item) return;
-      const channel = visitors.channelOfVisitor(item.userAgent);
-      if (channel) visitors.countFunnelEvent({ event, kind, id: item.id, channel });
-    });
+    ((event, kind, { id, request }) => visitors.countVisitorEvents(request, [{ event, kind, id }]));
   // The app's link domain takes its requests before any route of the site sees them.
   registerLinkDomain(app, {
     appLinks: config.appLinks,
@@ -352,15 +366,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   installErrorHandling(app);
   answerUnavailableWhileClosing(app);
-  const rateLimits = await registerRateLimits(app, config.redisUrl, {
-    ...(metrics
-      ? {
-          onRefused: (request) => {
-            metrics.http.rateLimitRefusals.inc({ route: request.routeOptions.url ?? 'unmatched' });
-          },
-        }
-      : {}),
-  });
   if (metrics) {
     instrumentRequests(app, metrics, requestRouteLabel(build.renderer.staticPagePaths()));
     metrics.watch({
@@ -374,16 +379,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
-      await api.register(funnelRoutes, {
-        visitors,
-        ...(metrics
-          ? {
-              onBot: (events: number) => {
-                metrics.funnel.dropped('bot', events);
-              },
-            }
-          : {}),
-      });
+      await api.register(funnelRoutes, { visitors });
       await api.register(shareRoutes, { shares });
       await api.register(posterRoutes, { shares: recentShares, link: itemLink });
       await api.register(sessionRoutes, { sessions });
