@@ -24,6 +24,7 @@ export default defineConfig({
       'src/plugins/periodic-work.test.ts',
       'src/operations/prometheus-config.test.ts',
       'src/http/request-id.test.ts',
+      'src/funnel/pending-counts.test.ts',
     ],
     env: { TEST_DATABASE: 'postgres' },
     globalSetup: ['src/test-support/postgres-global-setup.ts'],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HANDOFF_CODE_PATTERN, MAX_IMAGE_INDEX } from './app-link-paths.ts';
-import { PUBLIC_ID_PATTERN } from './share-paths.ts';
+import { publicIdSchema } from './share.ts';
 
 /**
  * The handoff API (docs/decisions/0017-app-links-and-handoffs.md): a share page mints a code for the item a visitor heads to the
@@ -9,7 +9,7 @@ import { PUBLIC_ID_PATTERN } from './share-paths.ts';
 
 export const appTargetSchema = z.object({
   kind: z.enum(['goods', 'cabinet', 'note']),
-  id: z.string().regex(PUBLIC_ID_PATTERN),
+  id: publicIdSchema,
   /** Goods only: the image the visitor was looking at, from 0. */
   image: z.number().int().min(0).max(MAX_IMAGE_INDEX).optional(),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PUBLIC_ID_PATTERN } from './share-paths.ts';
+import { publicIdSchema } from './share.ts';
 import {
   FUNNEL_DAY_PATTERN,
   FUNNEL_EVENTS,
@@ -19,7 +19,7 @@ const shareKindSchema = z.enum(['goods', 'cabinet', 'note']);
 export const pageEventReportSchema = z.strictObject({
   event: z.enum(PAGE_EVENTS),
   kind: shareKindSchema,
-  id: z.string().regex(PUBLIC_ID_PATTERN),
+  id: publicIdSchema,
 }) satisfies z.ZodType<PageEventReport>;
 
 /** The body of `POST /api/v1/events`: a few events from one page. */
@@ -44,7 +44,7 @@ export const funnelQuerySchema = z
     from: funnelDaySchema,
     to: funnelDaySchema,
     kind: shareKindSchema.optional(),
-    id: z.string().regex(PUBLIC_ID_PATTERN).optional(),
+    id: publicIdSchema.optional(),
   })
   .refine((query) => query.from <= query.to, {
     message: 'from must not be after to',

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { ShareKind } from '@guquan/contract/share-paths';
 
 /**
@@ -7,15 +8,16 @@ import type { ShareKind } from '@guquan/contract/share-paths';
  */
 export type AppLinkEvent = 'link_fallback' | 'handoff_minted' | 'handoff_claimed';
 
-/** The item an event is about, and the User-Agent that tells its channel (never kept). */
+/** The item an event is about, and the request that made it (its User-Agent tells the channel, its address the budget; neither is kept). */
 export interface AppLinkEventItem {
+  /** A well-formed public id: checked where it came in. */
   id: string;
-  userAgent: string | undefined;
+  request: FastifyRequest;
 }
 
-/** `item` is undefined when the event names no item (the link domain's root). */
+/** Resolves once counted (in memory) or not counted; never fails. */
 export type CountAppLinkEvent = (
   event: AppLinkEvent,
-  kind: ShareKind | null,
-  item?: AppLinkEventItem,
-) => void;
+  kind: ShareKind,
+  item: AppLinkEventItem,
+) => Promise<void>;

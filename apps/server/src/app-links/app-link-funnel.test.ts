@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { APP_LINK_CLAIMS_PATH, APP_LINK_HANDOFFS_PATH } from '@guquan/contract/app-link-paths';
+import {
+  EVENTS_PATH,
+  FUNNEL_EVENTS,
+  MAX_BEACON_EVENTS,
+  type FunnelEvent,
+} from '@guquan/contract/funnel-events';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
+import { COUNTED_EVENTS_PER_MINUTE } from '../funnel/funnel-budget.ts';
 import { funnelDayOf } from '../funnel/funnel-days.ts';
 import { buildTestApp, makeTempDataDir } from '../test-support/test-app.ts';
 import { openTestDataDirDatabase } from '../test-support/test-engine.ts';
@@ -20,14 +27,17 @@ let app: FastifyInstance;
 let temp: { dataDir: string; remove: () => Promise<void> };
 
 /** Today's counts of the link-domain and handoff events (the demo seed fills other days and events). */
-async function appLinkCounts(): Promise<Record<string, number>> {
-  const db = await openTestDataDirDatabase(temp.dataDir);
+async function appLinkCounts(
+  dataDir = temp.dataDir,
+  events: readonly FunnelEvent[] = ['link_fallback', 'handoff_minted', 'handoff_claimed'],
+): Promise<Record<string, number>> {
+  const db = await openTestDataDirDatabase(dataDir);
   try {
     const rows = await db
       .selectFrom('share_funnel_days')
       .select(['kind', 'item_id', 'channel', 'event', 'count'])
       .where('day', '=', funnelDayOf(new Date()))
-      .where('event', 'in', ['link_fallback', 'handoff_minted', 'handoff_claimed'])
+      .where('event', 'in', events)
       .execute();
     return Object.fromEntries(
       rows.map((row) => [`${row.kind}:${row.item_id}:${row.channel}:${row.event}`, row.count]),
@@ -85,5 +95,104 @@ describe('link fallbacks and handoffs in the share funnel', { timeout: 30_000 },
       [`goods:${GOODS}:safari:handoff_minted`]: 1,
       [`goods:${GOODS}:safari:link_fallback`]: 1,
     });
+  });
+});
+
+/** Today's counts of every event (to see that nothing was forged). */
+const allCounts = (dataDir: string) => appLinkCounts(dataDir, FUNNEL_EVENTS);
+
+function added(after: Record<string, number>, before: Record<string, number>) {
+  return Object.fromEntries(
+    Object.entries(after)
+      .map(([key, count]) => [key, count - (before[key] ?? 0)] as const)
+      .filter(([, count]) => count !== 0),
+  );
+}
+
+describe('what a visitor can make a server count', { timeout: 60_000 }, () => {
+  let server: FastifyInstance;
+  let dataDir: string;
+  let removeDataDir: () => Promise<void>;
+  beforeAll(async () => {
+    ({ dataDir, remove: removeDataDir } = await makeTempDataDir());
+    server = await buildTestApp({
+      DATA_DIR: dataDir,
+      LINK_ORIGIN: `http://${LINK}`,
+      TRUST_PROXY: '127.0.0.1',
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    await removeDataDir();
+  });
+
+  const fromAddress = (address: string) => ({
+    'user-agent': SAFARI,
+    'x-forwarded-for': address,
+  });
+  const linkFallback = (path: string, address: string) =>
+    server.inject({ url: path, headers: { host: LINK, ...fromAddress(address) } });
+  const viewed = (address: string, events = 1) =>
+    server.inject({
+      method: 'POST',
+      url: EVENTS_PATH,
+      headers: { 'content-type': 'text/plain', ...fromAddress(address) },
+      payload: JSON.stringify({
+        events: Array.from({ length: events }, () => ({
+          event: 'viewed',
+          kind: 'goods',
+          id: GOODS,
+        })),
+      }),
+    });
+
+  it('never counts a link-domain id that is not a public id, and keeps counting real views', async () => {
+    const before = await allCounts(dataDir);
+    // Tabs would have moved the rest into the channel and event columns; 8 kB would sit in memory.
+    for (const id of [
+      `${GOODS}%09x%09x`,
+      `${GOODS}%09wechat%09handoff_claimed`,
+      `${GOODS}%0Ax`,
+      'x'.repeat(8_000),
+    ]) {
+      const answer = await linkFallback(`/goods/${id}`, '192.0.2.1');
+      expect(answer.statusCode).toBe(302);
+    }
+    expect((await linkFallback(`/goods/${GOODS}`, '192.0.2.1')).statusCode).toBe(302);
+    expect((await viewed('192.0.2.1')).statusCode).toBe(204);
+    // Written within a second or two while the server runs: nothing held the batch back.
+    await expect
+      .poll(async () => added(await allCounts(dataDir), before), { timeout: 5_000 })
+      .toEqual({
+        [`goods:${GOODS}:safari:link_fallback`]: 1,
+        [`goods:${GOODS}:safari:viewed`]: 1,
+      });
+  });
+
+  it(`counts at most ${COUNTED_EVENTS_PER_MINUTE} events a minute from one address, by every path together`, async () => {
+    const before = await allCounts(dataDir);
+    const address = '198.51.100.9';
+    const beacons = COUNTED_EVENTS_PER_MINUTE / MAX_BEACON_EVENTS - 1;
+    for (let index = 0; index < beacons; index += 1)
+      expect((await viewed(address, MAX_BEACON_EVENTS)).statusCode).toBe(204);
+    // What the beacons left of the budget, and then more: every link still redirects.
+    for (let index = 0; index < MAX_BEACON_EVENTS + 5; index += 1)
+      expect((await linkFallback(`/goods/${GOODS}`, address)).statusCode).toBe(302);
+    const minted = await server.inject({
+      method: 'POST',
+      url: APP_LINK_HANDOFFS_PATH,
+      payload: { target: { kind: 'goods', id: GOODS } },
+      headers: fromAddress(address),
+    });
+    expect(minted.statusCode).toBe(201);
+    expect((await viewed(address)).statusCode).toBe(204);
+    // Another address has a budget of its own.
+    expect((await linkFallback(`/goods/${GOODS}`, '198.51.100.10')).statusCode).toBe(302);
+    await expect
+      .poll(async () => added(await allCounts(dataDir), before), { timeout: 5_000 })
+      .toEqual({
+        [`goods:${GOODS}:safari:viewed`]: beacons * MAX_BEACON_EVENTS,
+        [`goods:${GOODS}:safari:link_fallback`]: MAX_BEACON_EVENTS + 1,
+      });
   });
 });

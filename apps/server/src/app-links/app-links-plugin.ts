@@ -29,11 +29,7 @@ export async function registerAppLinks(
 ): Promise<void> {
   const count: CountAppLinkEvent =
     countEvent ??
-    ((event, kind, item) => {
-      if (!kind || !item) return;
-      const channel = funnel.channelOfVisitor(item.userAgent);
-      if (channel) funnel.countFunnelEvent({ event, kind, id: item.id, channel });
-    });
+    ((event, kind, { id, request }) => funnel.countVisitorEvents(request, [{ event, kind, id }]));
   registerLinkDomain(app, { appLinks, publicOrigin, countEvent: count });
   await app.register(handoffRoutes, { prefix: API_BASE_PATH, db, appLinks, countEvent: count });
 }

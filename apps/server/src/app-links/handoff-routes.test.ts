@@ -34,7 +34,12 @@ beforeAll(async () => {
   temp = await makeTempDataDir();
   app = await buildTestApp(
     { DATA_DIR: temp.dataDir, LINK_ORIGIN },
-    { countAppLinkEvent: (event, kind) => events.push([event, kind]) },
+    {
+      countAppLinkEvent: (event, kind) => {
+        events.push([event, kind]);
+        return Promise.resolve();
+      },
+    },
   );
   db = await openTestDataDirDatabase(temp.dataDir);
 });

@@ -117,7 +117,7 @@ export const handoffRoutes: FastifyPluginCallbackZod<HandoffRoutesOptions> = (
       };
       const at = now();
       const minted = await mintHandoff(db, target, at);
-      countEvent('handoff_minted', kind, { id, userAgent: request.headers['user-agent'] });
+      await countEvent('handoff_minted', kind, { id, request });
       sweepOldHandoffs(at);
       return reply.code(201).send({
         code: minted.code,
@@ -161,9 +161,9 @@ export const handoffRoutes: FastifyPluginCallbackZod<HandoffRoutesOptions> = (
           : sendApiError(reply, 404, 'not_found', 'There is no such code.');
       }
       if (claimed.first)
-        countEvent('handoff_claimed', claimed.target.kind, {
+        await countEvent('handoff_claimed', claimed.target.kind, {
           id: claimed.target.id,
-          userAgent: request.headers['user-agent'],
+          request,
         });
       return reply.send({ target: claimed.target, appPath: appPath(claimed.target) });
     },

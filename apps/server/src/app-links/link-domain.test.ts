@@ -34,7 +34,12 @@ beforeAll(async () => {
       APPLE_BUNDLE_ID: 'com.guquan.app',
       ANDROID_CERT_FINGERPRINTS: `${FINGERPRINT_A}, ${FINGERPRINT_B}`,
     },
-    { countAppLinkEvent: (event, kind) => events.push([event, kind]) },
+    {
+      countAppLinkEvent: (event, kind) => {
+        events.push([event, kind]);
+        return Promise.resolve();
+      },
+    },
   );
 });
 afterAll(async () => {
@@ -177,6 +182,20 @@ describe('a link the app did not open', () => {
       headers: { host: SITE_HOST },
     });
     expect(page.statusCode).toBe(400);
+  });
+
+  it('sends on an id that is not a public id (tabs, 8 kB), and counts none of them', async () => {
+    events.length = 0;
+    for (const id of [
+      `${GOODS}%09x%09x`,
+      `${GOODS}%09wechat%09handoff_claimed`,
+      'x'.repeat(8_000),
+    ]) {
+      const response = await onLink(`/goods/${id}`);
+      expect(response.statusCode).toBe(302);
+      expect(response.headers.location).toMatch(/\/AppShare\/goodsShare\?id=/);
+    }
+    expect(events).toEqual([]);
   });
 
   it('lands on a share page that offers the app first, still shows the item, and may be cached', async () => {

@@ -7,13 +7,17 @@ import {
   parseImageIndex,
 } from '@guquan/contract/app-link-paths';
 import { parseAcceptLanguage, pickLanguage, type Language } from '@guquan/contract/language';
-import type { ShareKind } from '@guquan/contract/share-paths';
+import {
+  parseShareId,
+  sharePagePath,
+  type PublicId,
+  type ShareKind,
+} from '@guquan/contract/share-paths';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import type { AppLinksConfig } from '../config/app-links-config.ts';
 import { defaultPort, originHost, type RequestHost } from '../config/host-names.ts';
 import { sendApiError } from '../http/api-error.ts';
 import { requestHost } from '../http/request-target.ts';
-import { sharePagePath } from '@guquan/contract/share-paths';
 import type { CountAppLinkEvent } from './app-link-events.ts';
 import { appleAppSiteAssociation, assetLinks } from './association-files.ts';
 
@@ -80,19 +84,18 @@ function decodedSegment(segment: string): string {
 /**
  * Where a link the app did not open goes: the item's share page on the site, at its cacheable
  * address (`?id=…&lang=…`, the language from the visitor's), saying the app is missing, with the
- * image kept; `/` goes to the website's download section. Undefined for any other path.
+ * image kept; `/` goes to the website's download section. Undefined for any other path. `item`
+ * is what the funnel counts: only an item whose id is a well-formed public id (any other id is
+ * still sent on, to the share page's own 400 state, and counted nowhere).
  */
 export function fallbackLocation(
   url: string,
   publicOrigin: string,
   language: Language,
-): { location: string; kind: ShareKind | null; id?: string } | undefined {
+): { location: string; item?: { kind: ShareKind; id: PublicId } } | undefined {
   const parsed = new URL(url, 'http://link.internal');
   if (parsed.pathname === '/')
-    return {
-      location: `${publicOrigin}${BASE_PATH}/website?lang=${language}#download`,
-      kind: null,
-    };
+    return { location: `${publicOrigin}${BASE_PATH}/website?lang=${language}#download` };
   const match = /^\/([^/]+)\/([^/]*)$/.exec(parsed.pathname);
   const kind = match ? KIND_OF_SEGMENT.get(match[1] ?? '') : undefined;
   if (!match || !kind) return undefined;
@@ -102,10 +105,10 @@ export function fallbackLocation(
   const image =
     kind === 'goods' ? parseImageIndex(parsed.searchParams.get(IMAGE_PARAM)) : undefined;
   if (image !== undefined) query.set(IMAGE_PARAM, String(image));
+  const publicId = parseShareId(id);
   return {
     location: `${publicOrigin}${BASE_PATH}${sharePagePath(kind)}?${query.toString()}`,
-    kind,
-    id,
+    ...(publicId === undefined ? {} : { item: { kind, id: publicId } }),
   };
 }
 
@@ -161,13 +164,8 @@ export function registerLinkDomain(
     reply.header('x-robots-tag', NOINDEX);
     if (fallback) {
       // A link of the app's reached the web: the app is not installed here (or this is a computer).
-      countEvent(
-        'link_fallback',
-        fallback.kind,
-        fallback.id === undefined
-          ? undefined
-          : { id: fallback.id, userAgent: request.headers['user-agent'] },
-      );
+      if (fallback.item)
+        await countEvent('link_fallback', fallback.item.kind, { id: fallback.item.id, request });
       return reply
         .code(302)
         .header('cache-control', FALLBACK_CACHE_CONTROL)

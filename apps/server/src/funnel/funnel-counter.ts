@@ -1,15 +1,18 @@
 import type { FunnelEvent, ShareChannel } from '@guquan/contract/funnel-events';
-import type { ShareKind } from '@guquan/contract/share-paths';
+import { PUBLIC_ID_PATTERN, type ShareKind } from '@guquan/contract/share-paths';
 import type { Db } from '../db/database.ts';
+import type { Log } from '../http/logging.ts';
 import { funnelDayOf } from './funnel-days.ts';
-import { addFunnelCounts, existingItems, type FunnelCountRow } from './funnel-repository.ts';
+import { existingItems, type FunnelCountRow } from './funnel-repository.ts';
+import { writeFunnelRows } from './funnel-writes.ts';
+import { pendingCounts } from './pending-counts.ts';
 
 /**
- * The share funnel's counts, added up in memory and written at most once a second in one
- * transaction (an upsert adding to the stored counts), and once more when the server closes.
- * A `kill -9` loses at most the last second. Only items that exist are counted, so made-up ids
- * cannot fill the table. What is counted, and why that is not tracking:
- * docs/decisions/0018-share-funnel-and-operators-listener.md
+ * The share funnel's counts, added up in memory and written at most once a second (an upsert
+ * adding to the stored counts), and once more when the server closes. A `kill -9` loses at most
+ * the last second. Only well-formed ids of items that exist are counted, so made-up ids cannot
+ * fill the table; a row the database refuses is dropped and holds back no other. What is
+ * counted, and why that is not tracking: docs/decisions/0018-share-funnel-and-operators-listener.md
  */
 export interface FunnelCount {
   event: FunnelEvent;
@@ -19,22 +22,29 @@ export interface FunnelCount {
   channel: ShareChannel;
 }
 
+/** Why events were not counted (the metrics' `reason`). */
+export type FunnelDropReason = 'bot' | 'over_budget' | 'unknown_item' | 'overflow' | 'write_failed';
+
 /** What the counter tells the metrics (operations/metrics.ts). */
 export interface FunnelObserver {
   received(event: FunnelEvent): void;
   flushed(count: number): void;
-  dropped(reason: 'unknown_item' | 'overflow' | 'write_failed', count?: number): void;
+  dropped(reason: FunnelDropReason, count?: number): void;
 }
 
 export interface FunnelCounterOptions {
   db: Db;
   /** How often the sums are written (default: every second). */
   intervalMs?: number;
-  /** Sums held at most while the database cannot take them; events past that are dropped. */
-  maxPending?: number;
+  /**
+   * The memory the sums may take while the database cannot take them, in bytes (an estimate per
+   * row: pending-counts.ts); events past that are dropped.
+   */
+  maxPendingBytes?: number;
   now?: () => Date;
   observer?: FunnelObserver;
-  log?: (message: string, details: Record<string, unknown>) => void;
+  /** The server's logger (app.log). */
+  log?: Log;
 }
 
 export interface FunnelCounter {
@@ -48,87 +58,108 @@ export interface FunnelCounter {
   stop(): Promise<void>;
 }
 
-const SEPARATOR = '\t';
+/** About 90,000 rows of today's ids: a large catalogue's day, held through an outage. */
+export const MAX_PENDING_BYTES = 32 * 1024 * 1024;
 /** Ids known to exist, remembered so that a busy item is not looked up every second. */
 const MAX_KNOWN_ITEMS = 50_000;
 
-function keyOf(day: string, { event, kind, id, channel }: FunnelCount): string {
-  return [day, kind, id, channel, event].join(SEPARATOR);
+const itemOf = (row: FunnelCountRow) => `${row.kind}:${row.itemId}`;
+const eventsOf = (rows: readonly FunnelCountRow[]) => rows.reduce((sum, row) => sum + row.count, 0);
+
+/** What a log line says of a row: its fields, the id cut short (it is checked, but a log is no place to trust that). */
+function describeRow({ day, kind, itemId, channel, event }: FunnelCountRow) {
+  return { day, kind, id: itemId.slice(0, 64), channel, event };
 }
 
-function rowOf(key: string, count: number): FunnelCountRow {
-  const [day = '', kind, itemId = '', channel, event] = key.split(SEPARATOR);
-  return {
-    day,
-    kind: kind as ShareKind,
-    itemId,
-    channel: channel as ShareChannel,
-    event: event as FunnelEvent,
-    count,
-  };
+interface CheckedRows {
+  /** Rows of items that exist. */
+  known: FunnelCountRow[];
+  /** Rows not checked because the check failed: for the next try. */
+  unchecked: FunnelCountRow[];
+  /** Why the check failed, when it did. */
+  error?: unknown;
 }
 
 export function createFunnelCounter({
   db,
   intervalMs = 1_000,
-  maxPending = 100_000,
+  maxPendingBytes = MAX_PENDING_BYTES,
   now = () => new Date(),
   observer,
-  log = () => undefined,
+  log,
 }: FunnelCounterOptions): FunnelCounter {
-  let pending = new Map<string, number>();
+  const pending = pendingCounts(maxPendingBytes);
   const known = new Set<string>();
   let flushing: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
 
-  /** Keeps only the rows of items that exist; counts the others as dropped. */
-  async function ofKnownItems(rows: FunnelCountRow[]): Promise<FunnelCountRow[]> {
-    const unknown = new Map<ShareKind, Set<string>>();
+  /**
+   * Sorts the rows by whether their items exist; drops (and says so) those whose items do not,
+   * so that a made-up id is never kept for another try.
+   */
+  async function checkItems(rows: readonly FunnelCountRow[]): Promise<CheckedRows> {
+    const asked = new Map<ShareKind, Set<string>>();
     for (const row of rows) {
-      if (known.has(`${row.kind}:${row.itemId}`)) continue;
-      const ids = unknown.get(row.kind) ?? new Set<string>();
+      if (known.has(itemOf(row))) continue;
+      const ids = asked.get(row.kind) ?? new Set<string>();
       ids.add(row.itemId);
-      unknown.set(row.kind, ids);
+      asked.set(row.kind, ids);
     }
-    for (const [kind, ids] of unknown) {
-      const found = await existingItems(db, kind, [...ids]);
-      if (known.size + found.size > MAX_KNOWN_ITEMS) known.clear();
-      for (const id of found) known.add(`${kind}:${id}`);
+    const found = new Set<string>();
+    const unchecked = new Set<ShareKind>();
+    let failure: { error: unknown } | undefined;
+    for (const [kind, ids] of asked) {
+      if (failure) {
+        unchecked.add(kind);
+        continue;
+      }
+      try {
+        for (const id of await existingItems(db, kind, [...ids])) found.add(`${kind}:${id}`);
+      } catch (error) {
+        failure = { error };
+        unchecked.add(kind);
+      }
     }
-    const kept = rows.filter((row) => known.has(`${row.kind}:${row.itemId}`));
-    const droppedCount = rows
-      .filter((row) => !known.has(`${row.kind}:${row.itemId}`))
-      .reduce((sum, row) => sum + row.count, 0);
-    if (droppedCount > 0) observer?.dropped('unknown_item', droppedCount);
-    return kept;
+    const checked: CheckedRows = { known: [], unchecked: [], ...(failure ?? {}) };
+    let unknownEvents = 0;
+    for (const row of rows) {
+      if (known.has(itemOf(row)) || found.has(itemOf(row))) checked.known.push(row);
+      else if (unchecked.has(row.kind)) checked.unchecked.push(row);
+      else unknownEvents += row.count;
+    }
+    if (known.size + found.size > MAX_KNOWN_ITEMS) known.clear();
+    for (const item of found) known.add(item);
+    if (unknownEvents > 0) observer?.dropped('unknown_item', unknownEvents);
+    return checked;
   }
 
   /** Puts sums that could not be written back, for the next try (as far as there is room). */
-  function keep(batch: Map<string, number>): void {
+  function keep(rows: readonly FunnelCountRow[]): void {
     let lost = 0;
-    for (const [key, count] of batch) {
-      const held = pending.get(key);
-      if (held === undefined && pending.size >= maxPending) lost += count;
-      else pending.set(key, (held ?? 0) + count);
-    }
+    for (const row of rows) if (!pending.add(row, row.count)) lost += row.count;
     if (lost > 0) observer?.dropped('write_failed', lost);
   }
 
   async function write(): Promise<void> {
     if (pending.size === 0) return;
-    const batch = pending;
-    pending = new Map();
-    try {
-      const rows = await ofKnownItems([...batch].map(([key, count]) => rowOf(key, count)));
-      await addFunnelCounts(db, rows);
-      observer?.flushed(rows.reduce((sum, row) => sum + row.count, 0));
-    } catch (error) {
-      // Nothing of the batch was written (one transaction): it waits for the next second.
-      keep(batch);
-      log('the share funnel could not be written; kept for the next try', {
-        err: error,
-        held: pending.size,
-      });
+    const checked = await checkItems(pending.take());
+    const outcome = await writeFunnelRows(db, checked.known);
+    if (outcome.written > 0) observer?.flushed(outcome.written);
+    keep([...checked.unchecked, ...outcome.unwritten]);
+    const error = 'error' in checked ? checked.error : outcome.unavailable;
+    if (checked.unchecked.length + outcome.unwritten.length > 0)
+      log?.warn(
+        { err: error, held: pending.size },
+        'the share funnel could not be written; kept for the next try',
+      );
+    const [first] = outcome.refused;
+    if (first) {
+      const refused = outcome.refused.map(({ row }) => row);
+      observer?.dropped('write_failed', eventsOf(refused));
+      log?.warn(
+        { err: first.error, rows: refused.length, first: describeRow(first.row) },
+        'the database refused rows of the share funnel; dropped',
+      );
     }
   }
 
@@ -141,15 +172,16 @@ export function createFunnelCounter({
   }
 
   return {
-    count(event) {
-      observer?.received(event.event);
-      const key = keyOf(funnelDayOf(now()), event);
-      const held = pending.get(key);
-      if (held === undefined && pending.size >= maxPending) {
-        observer?.dropped('overflow');
+    count({ event, kind, id, channel }) {
+      observer?.received(event);
+      // Every path checks the id where it comes in; this is the last word (pending-counts.ts
+      // keeps fields apart in any case, but nothing else may be held, or looked up).
+      if (!PUBLIC_ID_PATTERN.test(id)) {
+        observer?.dropped('unknown_item');
         return;
       }
-      pending.set(key, (held ?? 0) + 1);
+      const row = { day: funnelDayOf(now()), kind, itemId: id, channel, event };
+      if (!pending.add(row, 1)) observer?.dropped('overflow');
     },
     flush,
     start() {

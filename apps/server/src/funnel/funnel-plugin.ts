@@ -7,6 +7,7 @@ import { schedulePeriodicWork } from '../plugins/periodic-work.ts';
 import { createFunnelCounter, type FunnelObserver } from './funnel-counter.ts';
 import { addDays, funnelDayOf } from './funnel-days.ts';
 import { removeFunnelDaysBefore } from './funnel-repository.ts';
+import { funnelBudget } from './funnel-budget.ts';
 import { funnelRoutes } from './funnel-routes.ts';
 import { funnelVisitors, type FunnelVisitors } from './funnel-visitors.ts';
 
@@ -18,26 +19,21 @@ export interface FunnelPluginOptions {
   /** The channel of a visitor's User-Agent (never kept). */
   channelOf: (userAgent: string | undefined) => ShareChannel;
   /** Told what is counted, written and dropped (operations/metrics.ts). */
-  observer?: FunnelObserver & { dropped(reason: 'bot', count: number): void };
+  observer?: FunnelObserver;
 }
 
 /**
  * The share funnel (docs/decisions/0018-share-funnel-and-operators-listener.md): the pages'
  * beacons, the counter that adds them up in memory and writes them once a second (started when
  * the server is ready, emptied when it closes), and the removal of days past the retention.
- * Answers how other features count the events they see themselves.
+ * Answers how other features count the events they see themselves. Needs the rate limiter
+ * registered before it (the budget of counted events per address is kept there).
  */
 export async function registerFunnel(
   app: FastifyInstance,
   { db, channelOf, observer }: FunnelPluginOptions,
 ): Promise<FunnelVisitors> {
-  const counter = createFunnelCounter({
-    db,
-    observer,
-    log: (message, details) => {
-      app.log.warn(details, message);
-    },
-  });
+  const counter = createFunnelCounter({ db, observer, log: app.log });
   app.addHook('onReady', () => {
     counter.start();
     return Promise.resolve();
@@ -50,13 +46,15 @@ export async function registerFunnel(
     intervalMs: RETENTION_INTERVAL_MS,
     run: () => removeFunnelDaysBefore(db, addDays(funnelDayOf(new Date()), -FUNNEL_RETENTION_DAYS)),
   });
-  const visitors = funnelVisitors(counter, channelOf);
-  await app.register(funnelRoutes, {
-    prefix: API_BASE_PATH,
-    visitors,
-    onBot: (events: number) => {
-      observer?.dropped('bot', events);
-    },
+  // Every path that counts a visitor's events goes through these: bots aside, one budget an
+  // address (kept by the rate limiter, which must be registered before).
+  const visitors = funnelVisitors({
+    counter,
+    channelOf,
+    budget: funnelBudget(app),
+    observer,
+    log: app.log,
   });
+  await app.register(funnelRoutes, { prefix: API_BASE_PATH, visitors });
   return visitors;
 }

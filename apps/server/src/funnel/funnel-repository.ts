@@ -54,19 +54,28 @@ export async function addFunnelCounts(db: Db, rows: readonly FunnelCountRow[]): 
 
 const ITEM_TABLES = { goods: 'goods', cabinet: 'cabinets', note: 'notes' } as const;
 
+/**
+ * Ids per existence check: one parameter each, far below what either engine takes in one
+ * statement (SQLite 32,766, PostgreSQL 65,535), however many ids a batch holds.
+ */
+const IDS_PER_CHECK = 1000;
+
 /** Which of these public ids are items of this kind (the rest are never counted). */
 export async function existingItems(
   db: Db,
   kind: ShareKind,
   ids: readonly string[],
 ): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db
-    .selectFrom(ITEM_TABLES[kind])
-    .select('public_id')
-    .where('public_id', 'in', [...ids])
-    .execute();
-  return new Set(rows.map((row) => row.public_id));
+  const found = new Set<string>();
+  for (let start = 0; start < ids.length; start += IDS_PER_CHECK) {
+    const rows = await db
+      .selectFrom(ITEM_TABLES[kind])
+      .select('public_id')
+      .where('public_id', 'in', ids.slice(start, start + IDS_PER_CHECK))
+      .execute();
+    for (const row of rows) found.add(row.public_id);
+  }
+  return found;
 }
 
 export interface DayRange {

@@ -7,7 +7,7 @@ import { buildTestApp, makeTempDataDir } from '../test-support/test-app.ts';
 import { openTestDataDirDatabase } from '../test-support/test-engine.ts';
 import { operationsOf } from '../operations/operations.ts';
 import { funnelDayOf } from './funnel-days.ts';
-import { BEACONS_PER_MINUTE } from './funnel-routes.ts';
+import { BEACONS_PER_MINUTE } from './funnel-budget.ts';
 
 /**
  * The share funnel's beacons (POST /api/v1/events), on both engines: what is counted, by which

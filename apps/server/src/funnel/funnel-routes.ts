@@ -5,19 +5,12 @@ import { funnelBeaconSchema } from '@guquan/contract/funnel';
 import { EVENTS_PATH, MAX_BEACON_BYTES } from '@guquan/contract/funnel-events';
 import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
+import { BEACONS_PER_MINUTE } from './funnel-budget.ts';
 import type { FunnelVisitors } from './funnel-visitors.ts';
 
 export interface FunnelRoutesOptions {
   visitors: FunnelVisitors;
-  /** Told of the events of each beacon from a known bot or crawler, which are not counted. */
-  onBot?: (events: number) => void;
 }
-
-/**
- * A page loads in a few seconds and reports a handful of events; a household or a campus behind
- * one address (carrier NAT is common in China) sends many. Per address, per minute.
- */
-export const BEACONS_PER_MINUTE = 240;
 
 /** The body as sent: sendBeacon's text/plain JSON (no CORS preflight), or application/json. */
 function beaconOf(body: unknown): unknown {
@@ -32,11 +25,12 @@ function beaconOf(body: unknown): unknown {
 /**
  * `POST /api/v1/events`: a share page's events (docs/decisions/0018-share-funnel-and-operators-listener.md). Counted by day, kind, item,
  * channel and event; nothing of the request is kept (the User-Agent only picks the channel, and
- * says whether it is a bot, which is not counted). 204 whatever happens to a valid beacon.
+ * says whether it is a bot, which is not counted). 204 whatever happens to a valid beacon, also
+ * when its address has used up the minute's budget of counted events (funnel-budget.ts).
  */
 export const funnelRoutes: FastifyPluginCallbackZod<FunnelRoutesOptions> = (
   app,
-  { visitors, onBot },
+  { visitors },
   done,
 ) => {
   app.post(
@@ -69,13 +63,7 @@ export const funnelRoutes: FastifyPluginCallbackZod<FunnelRoutesOptions> = (
           .join('; ');
         return sendApiError(reply, 400, 'bad_request', `Invalid events: ${detail}`);
       }
-      const channel = visitors.channelOfVisitor(request.headers['user-agent']);
-      if (channel === null) {
-        onBot?.(beacon.data.events.length);
-        return reply.code(204).send(null);
-      }
-      for (const { event, kind, id } of beacon.data.events)
-        visitors.countFunnelEvent({ event, kind, id, channel });
+      await visitors.countVisitorEvents(request, beacon.data.events);
       return reply.code(204).send(null);
     },
   );

@@ -116,7 +116,7 @@ export function createMetrics({ version }: { version: string }) {
   });
   const funnelDropped = new Counter({
     name: 'guquan_funnel_events_dropped_total',
-    help: 'Share-funnel events not counted, by reason (bot, unknown_item, overflow, write_failed).',
+    help: 'Share-funnel events not counted, by reason (bot, over_budget, unknown_item, overflow, write_failed).',
     labelNames: ['reason'],
     registers,
   });

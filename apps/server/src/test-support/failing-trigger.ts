@@ -11,6 +11,8 @@ export interface FailingTrigger {
   column?: string;
   /** Only the row with this id. */
   rowId?: number;
+  /** Only rows whose text column holds this value (a table without an id). */
+  rowWhere?: { column: string; equals: string };
   message: string;
 }
 
@@ -19,16 +21,20 @@ export interface FailingTrigger {
  * would, in the dialect of the tests' engine (SQLite's RAISE, PostgreSQL's PL/pgSQL function).
  */
 export async function plantFailingTrigger(db: Db, trigger: FailingTrigger) {
-  const { name, table, event, column, rowId, message } = trigger;
+  const { name, table, event, column, rowId, rowWhere, message } = trigger;
   const on = `before ${event}${column ? ` of ${column}` : ''} on ${table}`;
+  const condition =
+    rowId !== undefined
+      ? `new.id = ${rowId}`
+      : rowWhere && `new.${rowWhere.column} = '${rowWhere.equals.replaceAll("'", "''")}'`;
   if (TEST_ENGINE === 'sqlite') {
-    const when = rowId === undefined ? '' : ` when new.id = ${rowId}`;
+    const when = condition === undefined ? '' : ` when ${condition}`;
     await sql
       .raw(`create trigger ${name} ${on}${when} begin select raise(abort, '${message}'); end`)
       .execute(db);
     return;
   }
-  const when = rowId === undefined ? '' : ` when (new.id = ${rowId})`;
+  const when = condition === undefined ? '' : ` when (${condition})`;
   await sql
     .raw(
       `create function ${name}_fn() returns trigger language plpgsql as $$ begin raise exception '${message}'; end $$`,
