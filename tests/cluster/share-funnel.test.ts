@@ -1,7 +1,7 @@
 import { Agent, request } from 'node:http';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from '../../scripts/cluster-lib.mjs';
+import { startCluster, type Cluster } from '../support/cluster.ts';
 import { EVENTS_PATH } from '@guquan/contract/funnel-events';
 import { DEMO_IDS } from '../../apps/server/src/demo/seed/demo-ids.ts';
 import { COUNTED_EVENTS_PER_MINUTE } from '../../apps/server/src/funnel/funnel-budget.ts';
