@@ -401,6 +401,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         db,
         appLinks: config.appLinks,
         countEvent: countAppLinkEvent,
+        budget: rateLimits.budget,
       });
       // WeChat's JS-SDK signature exists only with the WeChat settings (docs/decisions/0012-wechat.md).
       if (config.wechat) {
