@@ -190,6 +190,7 @@ export async function buildApp(
     publicOrigin: config.publicOrigin,
     funnel,
     countEvent: deps.countAppLinkEvent,
+    budget: rateLimits.budget,
   });
   answerUnavailableWhileClosing(app);
   await registerOperations(app, {

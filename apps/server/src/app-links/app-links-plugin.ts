@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import type { AppLinksConfig } from '../config/app-links-config.ts';
 import type { Db } from '../db/database.ts';
+import type { MakeBudget } from '../plugins/shared-budget.ts';
 import type { FunnelVisitors } from '../funnel/funnel-visitors.ts';
 import type { CountAppLinkEvent } from './app-link-events.ts';
 import { handoffRoutes } from './handoff-routes.ts';
@@ -16,6 +17,8 @@ export interface AppLinksPluginOptions {
   funnel: FunnelVisitors;
   /** Replaces the counting (tests watch the events). */
   countEvent?: CountAppLinkEvent;
+  /** The claims' budget of misses, shared by the servers (plugins/rate-limits.ts). */
+  budget: MakeBudget;
 }
 
 /**
@@ -25,11 +28,17 @@ export interface AppLinksPluginOptions {
  */
 export async function registerAppLinks(
   app: FastifyInstance,
-  { db, appLinks, publicOrigin, funnel, countEvent }: AppLinksPluginOptions,
+  { db, appLinks, publicOrigin, funnel, countEvent, budget }: AppLinksPluginOptions,
 ): Promise<void> {
   const count: CountAppLinkEvent =
     countEvent ??
     ((event, kind, { id, request }) => funnel.countVisitorEvents(request, [{ event, kind, id }]));
   registerLinkDomain(app, { appLinks, publicOrigin, countEvent: count });
-  await app.register(handoffRoutes, { prefix: API_BASE_PATH, db, appLinks, countEvent: count });
+  await app.register(handoffRoutes, {
+    prefix: API_BASE_PATH,
+    db,
+    appLinks,
+    countEvent: count,
+    budget,
+  });
 }

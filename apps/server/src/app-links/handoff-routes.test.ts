@@ -287,6 +287,72 @@ describe('claiming a code', () => {
     expect((await claim({ code, installId: INSTALL }, nextClient())).statusCode).toBe(200);
   }, 60_000);
 
+  it('answers at most the ceiling of misses however many guesses are in flight at once', async () => {
+    // A minute of its own (the counters keep time by the clock).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 60 * 24 * 3600 * 1000);
+    const code = await mintedCode();
+    // 1,800 wrong claims all sent before any is answered, from 72 addresses, 25 each: every one
+    // within its own client's limit, so only the ceiling stands between them and the database.
+    const guesses = 1_800;
+    const perClient = 25;
+    const clients = Array.from({ length: guesses / perClient }, () => nextClient());
+    const answers = await Promise.all(
+      Array.from({ length: guesses }, (_, index) =>
+        claim(
+          { code: `YYYYYYYY${String(index).padStart(4, '0')}`, installId: INSTALL },
+          clients[Math.floor(index / perClient)],
+        ),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 404).length).toBe(HANDOFF_LIMITS.missesPerMinute);
+    expect(statuses.filter((status) => status === 429).length).toBe(
+      guesses - HANDOFF_LIMITS.missesPerMinute,
+    );
+    // Spent: a real code is not looked up either, until the minute is over.
+    expect((await claim({ code, installId: INSTALL }, nextClient())).statusCode).toBe(429);
+    vi.setSystemTime(Date.now() + 61_000);
+    expect((await claim({ code, installId: INSTALL }, nextClient())).statusCode).toBe(200);
+  }, 60_000);
+
+  it('hits, many at once among the guesses, are answered and leave the misses of the minute whole', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 90 * 24 * 3600 * 1000);
+    const code = await mintedCode();
+    const guess = (index: number, from: string) =>
+      claim({ code: `XXXXXXXX${String(index).padStart(4, '0')}`, installId: INSTALL }, from);
+    const hit = (index: number, from: string) =>
+      claim({ code, installId: `hitting-install-${String(index).padStart(6, '0')}` }, from);
+    const statusesOf = async (answers: Promise<{ statusCode: number }>[]) =>
+      (await Promise.all(answers)).map((answer) => answer.statusCode);
+    // 250 hits and 300 misses in flight together, within the ceiling: every one answered.
+    const hitters = Array.from({ length: 10 }, () => nextClient());
+    const guessers = Array.from({ length: 30 }, () => nextClient());
+    const [hits, misses] = await Promise.all([
+      statusesOf(Array.from({ length: 250 }, (_, index) => hit(index, hitters[index % 10] ?? ''))),
+      statusesOf(
+        Array.from({ length: 300 }, (_, index) => guess(index, guessers[index % 30] ?? '')),
+      ),
+    ]);
+    expect(hits).toEqual(Array(250).fill(200));
+    expect(misses).toEqual(Array(300).fill(404));
+    // The hits gave back what they took: 300 misses are left in this minute, not 50.
+    const more = Array.from({ length: 30 }, () => nextClient());
+    expect(
+      await statusesOf(
+        Array.from({ length: 299 }, (_, index) => guess(1000 + index, more[index % 30] ?? '')),
+      ),
+    ).toEqual(Array(299).fill(404));
+    // With one miss left, hit after hit is answered, and the miss is still there afterwards.
+    for (let index = 0; index < 3; index += 1)
+      expect((await hit(500 + index, nextClient())).statusCode).toBe(200);
+    expect((await guess(2000, nextClient())).statusCode).toBe(404);
+    // Now spent: a guess and a real code alike wait for the next minute.
+    expect((await guess(2001, client)).statusCode).toBe(429);
+    expect((await hit(600, client)).statusCode).toBe(429);
+  }, 60_000);
+
   it('codes go a week after they expire: claims of them with them', async () => {
     const count = async () =>
       (await db.selectFrom('app_link_handoffs').select('code_digest').execute()).length;

@@ -1,3 +1,5 @@
+// `app.createRateLimit`'s types, for a program that does not load the plugin itself (a test's).
+import type {} from '@fastify/rate-limit';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { apiErrorSchema } from '@guquan/contract/api-error';
@@ -16,11 +18,13 @@ import type { AppLinksConfig } from '../config/app-links-config.ts';
 import type { Db } from '../db/database.ts';
 import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
+import type { MakeBudget } from '../plugins/shared-budget.ts';
 import type { CountAppLinkEvent } from './app-link-events.ts';
 import {
   claimHandoff,
   deleteOldHandoffs,
   mintHandoff,
+  type ClaimResult,
   type HandoffTarget,
 } from './handoff-store.ts';
 import { itemUniversalLink } from './item-universal-link.ts';
@@ -45,6 +49,8 @@ export interface HandoffRoutesOptions {
   db: Db;
   appLinks: AppLinksConfig;
   countEvent: CountAppLinkEvent;
+  /** Where the miss budget is kept: shared by the servers through Redis when configured. */
+  budget: MakeBudget;
   now?: () => Date;
 }
 
@@ -68,7 +74,7 @@ function tooMany(reply: FastifyReply, seconds: number): FastifyReply {
 
 export const handoffRoutes: FastifyPluginCallbackZod<HandoffRoutesOptions> = (
   app,
-  { db, appLinks, countEvent, now = () => new Date() },
+  { db, appLinks, countEvent, budget, now = () => new Date() },
   done,
 ) => {
   // Shared by every server through the rate limiter's store (Redis when configured).
@@ -77,10 +83,12 @@ export const handoffRoutes: FastifyPluginCallbackZod<HandoffRoutesOptions> = (
     timeWindow: '1 minute',
     keyGenerator: () => 'app-links:mints',
   });
-  const missBudget = app.createRateLimit({
+  // Taken before the lookup, not counted after it: guesses in flight together cannot all pass a
+  // check that none of them has charged yet.
+  const missBudget = budget({
+    name: 'app-links:claim-misses',
     max: HANDOFF_LIMITS.missesPerMinute,
-    timeWindow: '1 minute',
-    keyGenerator: () => 'app-links:claim-misses',
+    windowMs: 60_000,
   });
   let lastSweep = 0;
 
@@ -148,18 +156,24 @@ export const handoffRoutes: FastifyPluginCallbackZod<HandoffRoutesOptions> = (
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      // Looked at before the database is: once the misses of the minute are spent, nobody's
-      // guess is answered (a hit would otherwise still show through the 200s).
-      const missWait = waitOf(await missBudget(request, { increment: false }));
-      if (missWait !== undefined) return tooMany(reply, missWait);
+      // Every claim takes a miss before the database is asked: once the misses of the minute are
+      // spent, nobody's claim is looked up (a hit would otherwise still show through the 200s).
+      // Only a miss keeps it; a hit, or a lookup that failed, gives it back.
+      const miss = await missBudget.take();
+      if (!miss.granted) return tooMany(reply, miss.retryAfterSeconds);
       const { code, installId } = request.body;
-      const claimed = await claimHandoff(db, code, installId, now());
-      if (claimed.state !== 'claimed') {
-        await missBudget(request);
-        return claimed.state === 'expired'
-          ? sendApiError(reply, 410, 'expired', 'This code has expired.')
-          : sendApiError(reply, 404, 'not_found', 'There is no such code.');
+      let claimed: ClaimResult;
+      try {
+        claimed = await claimHandoff(db, code, installId, now());
+      } catch (error) {
+        await miss.giveBack();
+        throw error;
       }
+      if (claimed.state === 'expired')
+        return sendApiError(reply, 410, 'expired', 'This code has expired.');
+      if (claimed.state === 'unknown')
+        return sendApiError(reply, 404, 'not_found', 'There is no such code.');
+      await miss.giveBack();
       if (claimed.first)
         await countEvent('handoff_claimed', claimed.target.kind, {
           id: claimed.target.id,

@@ -2,6 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { ConfigError } from '../config/env.ts';
+import { memoryBudget, redisBudget, type MakeBudget } from './shared-budget.ts';
 
 /** How long a start waits for Redis before it gives up and names REDIS_URL. */
 const CONNECT_TIMEOUT_MS = 3_000;
@@ -67,7 +68,7 @@ export async function registerRateLimits(
   const refusals = onRefused ? { onExceeded: onRefused } : {};
   if (!redisUrl) {
     await app.register(rateLimit, { global: false, ...refusals });
-    return {};
+    return { budget: (options) => memoryBudget(options) };
   }
   const redis = await connectRateLimitRedis(redisUrl);
   let warned = false;
@@ -96,11 +97,21 @@ export async function registerRateLimits(
     skipOnError: true,
     ...refusals,
   });
-  return { redisUp: () => redis.status === 'ready' };
+  return {
+    redisUp: () => redis.status === 'ready',
+    budget: (options) =>
+      redisBudget(redis, options, { keyPrefix: KEY_PREFIX, whileAway: memoryBudget(options) }),
+  };
 }
 
 /** What the readiness check and the metrics read of the limiter. */
 export interface RateLimitState {
   /** Whether Redis answers now; absent without REDIS_URL. */
   redisUp?: () => boolean;
+  /**
+   * A budget taken before the work it pays for (shared-budget.ts), counted where the limits are:
+   * in Redis, or in this server's memory without REDIS_URL. While Redis is away it is not let
+   * through uncounted as the limits are: each server counts in its own memory meanwhile.
+   */
+  budget: MakeBudget;
 }
