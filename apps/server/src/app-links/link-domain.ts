@@ -72,6 +72,9 @@ function languageOf(request: FastifyRequest): Language {
   );
 }
 
+/** How much of a malformed id a fallback's address carries: more than any public id has. */
+const MAX_MALFORMED_ID_SHOWN = 128;
+
 /** A path segment as the app wrote it, or as it came when it cannot be decoded (a 400 state). */
 function decodedSegment(segment: string): string {
   try {
@@ -100,12 +103,15 @@ export function fallbackLocation(
   const kind = match ? KIND_OF_SEGMENT.get(match[1] ?? '') : undefined;
   if (!match || !kind) return undefined;
   const id = decodedSegment(match[2] ?? '');
-  const query = new URLSearchParams({ id, lang: language });
+  const publicId = parseShareId(id);
+  // A malformed id is sent on cut short (still malformed: longer than any public id), so the
+  // address stays small enough for every proxy's header buffer (nginx's is 4 kB).
+  const shownId = publicId ?? id.slice(0, MAX_MALFORMED_ID_SHOWN);
+  const query = new URLSearchParams({ id: shownId, lang: language });
   query.set(APP_MISSING_PARAM, APP_MISSING_VALUE);
   const image =
     kind === 'goods' ? parseImageIndex(parsed.searchParams.get(IMAGE_PARAM)) : undefined;
   if (image !== undefined) query.set(IMAGE_PARAM, String(image));
-  const publicId = parseShareId(id);
   return {
     location: `${publicOrigin}${BASE_PATH}${sharePagePath(kind)}?${query.toString()}`,
     ...(publicId === undefined ? {} : { item: { kind, id: publicId } }),
