@@ -1,13 +1,9 @@
-import Fastify, {
-  LogController,
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyReply,
-} from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { funnelQuerySchema } from '@guquan/contract/funnel';
 import { FUNNEL_RETENTION_DAYS } from '@guquan/contract/funnel-events';
 import { parseAcceptLanguage, pickLanguage } from '@guquan/contract/language';
 import type { Db } from '../db/database.ts';
+import { sendApiError } from '../http/api-error.ts';
 import { daySpan } from '../funnel/funnel-days.ts';
 import { funnelCounts, funnelReport, lastDays } from '../funnel/funnel-report.ts';
 import type { Metrics } from './metrics.ts';
@@ -52,13 +48,6 @@ const SECURITY_HEADERS = {
   'x-robots-tag': 'noindex, nofollow',
 } as const;
 
-function sendError(reply: FastifyReply, status: number, code: string, message: string) {
-  return reply
-    .code(status)
-    .header('cache-control', 'no-store')
-    .send({ error: { code, message, requestId: reply.request.id } });
-}
-
 export async function buildOperationsApp({
   metrics,
   readiness,
@@ -78,10 +67,10 @@ export async function buildOperationsApp({
   });
   ops.setErrorHandler((error, request, reply) => {
     request.log.error({ err: error }, 'an operators’ request failed');
-    return sendError(reply, 500, 'internal_error', 'Something went wrong.');
+    return sendApiError(reply, 500, 'internal_error', 'Something went wrong.');
   });
   ops.setNotFoundHandler((_request, reply) =>
-    sendError(reply, 404, 'not_found', 'There is nothing at this address.'),
+    sendApiError(reply, 404, 'not_found', 'There is nothing at this address.'),
   );
 
   ops.get(METRICS_PATH, async (_request, reply) => {
@@ -129,10 +118,10 @@ export async function buildOperationsApp({
         .slice(0, 3)
         .map((issue) => `${issue.path.join('.') || '(query)'}: ${issue.message}`)
         .join('; ');
-      return sendError(reply, 400, 'bad_request', `Invalid query: ${detail}`);
+      return sendApiError(reply, 400, 'bad_request', `Invalid query: ${detail}`);
     }
     if (daySpan(query.data.from, query.data.to) > FUNNEL_RETENTION_DAYS) {
-      return sendError(
+      return sendApiError(
         reply,
         400,
         'bad_request',
