@@ -19,6 +19,7 @@ export default defineConfig({
       'src/http/api-paths.test.ts',
       'src/http/unavailable-page.test.ts',
       'src/pages/html-document.test.ts',
+      'src/http/html-escape.test.ts',
       'src/account-deletion/sms-sender.test.ts',
       'src/demo/demo-sms-sender.test.ts',
       'src/plugins/periodic-work.test.ts',

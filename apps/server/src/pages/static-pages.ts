@@ -10,7 +10,7 @@ import {
   renderDocument,
   type DocumentSettings,
 } from './page-document.ts';
-import { escapeHtml } from './html-document.ts';
+import { escapeHtml } from '../http/html-escape.ts';
 import { pageContentSecurityPolicy } from './page-csp.ts';
 import type { WebBuild } from './web-build.ts';
 
