@@ -16,6 +16,7 @@ export default defineConfig({
       'src/crypto/phones-at-rest.test.ts',
       'src/demo-seam.test.ts',
       'src/config/env.test.ts',
+      'src/config/zod-issues.test.ts',
       'src/http/api-paths.test.ts',
       'src/http/unavailable-page.test.ts',
       'src/pages/html-document.test.ts',

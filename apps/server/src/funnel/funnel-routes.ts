@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { apiErrorSchema } from '@guquan/contract/api-error';
 import { funnelBeaconSchema } from '@guquan/contract/funnel';
 import { EVENTS_PATH, MAX_BEACON_BYTES } from '@guquan/contract/funnel-events';
+import { firstIssues } from '../config/zod-issues.ts';
 import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
 import type { FunnelVisitors } from './funnel-visitors.ts';
@@ -63,10 +64,7 @@ export const funnelRoutes: FastifyPluginCallbackZod<FunnelRoutesOptions> = (
       reply.header('cache-control', 'no-store');
       const beacon = funnelBeaconSchema.safeParse(beaconOf(request.body));
       if (!beacon.success) {
-        const detail = beacon.error.issues
-          .slice(0, 3)
-          .map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`)
-          .join('; ');
+        const detail = firstIssues(beacon.error, '(body)');
         return sendApiError(reply, 400, 'bad_request', `Invalid events: ${detail}`);
       }
       const channel = visitors.channelOfVisitor(request.headers['user-agent']);

@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { funnelQuerySchema } from '@guquan/contract/funnel';
 import { FUNNEL_RETENTION_DAYS } from '@guquan/contract/funnel-events';
 import { parseAcceptLanguage, pickLanguage } from '@guquan/contract/language';
+import { firstIssues } from '../config/zod-issues.ts';
 import type { Db } from '../db/database.ts';
 import { sendApiError } from '../http/api-error.ts';
 import { daySpan } from '../funnel/funnel-days.ts';
@@ -114,10 +115,7 @@ export async function buildOperationsApp({
   ops.get(FUNNEL_API_PATH, async (request, reply) => {
     const query = funnelQuerySchema.safeParse(request.query);
     if (!query.success) {
-      const detail = query.error.issues
-        .slice(0, 3)
-        .map((issue) => `${issue.path.join('.') || '(query)'}: ${issue.message}`)
-        .join('; ');
+      const detail = firstIssues(query.error, '(query)');
       return sendApiError(reply, 400, 'bad_request', `Invalid query: ${detail}`);
     }
     if (daySpan(query.data.from, query.data.to) > FUNNEL_RETENTION_DAYS) {
