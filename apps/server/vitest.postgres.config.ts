@@ -21,6 +21,7 @@ export default defineConfig({
       'src/http/unavailable-page.test.ts',
       'src/pages/html-document.test.ts',
       'src/http/html-escape.test.ts',
+      'src/http/request-language.test.ts',
       'src/account-deletion/sms-sender.test.ts',
       'src/demo/demo-sms-sender.test.ts',
       'src/plugins/periodic-work.test.ts',

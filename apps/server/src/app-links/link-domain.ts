@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
   APP_MISSING_PARAM,
   APP_MISSING_VALUE,
@@ -6,11 +6,12 @@ import {
   IMAGE_PARAM,
   parseImageIndex,
 } from '@guquan/contract/app-link-paths';
-import { parseAcceptLanguage, pickLanguage, type Language } from '@guquan/contract/language';
+import type { Language } from '@guquan/contract/language';
 import type { ShareKind } from '@guquan/contract/share-paths';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import type { AppLinksConfig } from '../config/app-links-config.ts';
 import { sendApiError } from '../http/api-error.ts';
+import { acceptedLanguage } from '../http/request-language.ts';
 import { sharePagePath } from '@guquan/contract/share-paths';
 import type { CountAppLinkEvent } from './app-link-events.ts';
 import { appleAppSiteAssociation, assetLinks } from './association-files.ts';
@@ -50,14 +51,6 @@ export function isLinkDomainRequest(
   appLinks: Pick<AppLinksConfig, 'origin' | 'host'>,
 ): boolean {
   return normalisedHost(hostHeader, new URL(appLinks.origin).protocol) === appLinks.host;
-}
-
-function languageOf(request: FastifyRequest): Language {
-  const header = request.headers['accept-language'];
-  return pickLanguage(
-    undefined,
-    parseAcceptLanguage(typeof header === 'string' ? header.slice(0, 512) : undefined),
-  );
 }
 
 /** A path segment as the app wrote it, or as it came when it cannot be decoded (a 400 state). */
@@ -145,7 +138,7 @@ export function registerLinkDomain(
     if (reads && pathname === AASA_PATH) return sendFile(reply, aasa);
     if (reads && pathname === ASSET_LINKS_PATH) return sendFile(reply, statements);
     const fallback = reads
-      ? fallbackLocation(request.url, publicOrigin, languageOf(request))
+      ? fallbackLocation(request.url, publicOrigin, acceptedLanguage(request))
       : undefined;
     reply.header('x-robots-tag', NOINDEX);
     if (fallback) {

@@ -1,10 +1,10 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { funnelQuerySchema } from '@guquan/contract/funnel';
 import { FUNNEL_RETENTION_DAYS } from '@guquan/contract/funnel-events';
-import { parseAcceptLanguage, pickLanguage } from '@guquan/contract/language';
 import { firstIssues } from '../config/zod-issues.ts';
 import type { Db } from '../db/database.ts';
 import { sendApiError } from '../http/api-error.ts';
+import { requestLanguage } from '../http/request-language.ts';
 import { daySpan } from '../funnel/funnel-days.ts';
 import { funnelCounts, funnelReport, lastDays } from '../funnel/funnel-report.ts';
 import type { Metrics } from './metrics.ts';
@@ -99,13 +99,7 @@ export async function buildOperationsApp({
       .send(OPERATORS_STYLESHEET),
   );
   ops.get(OPERATORS_PAGE_PATH, async (request, reply) => {
-    const query = request.query as Record<string, unknown>;
-    const lang = typeof query.lang === 'string' ? query.lang.slice(0, 35) : undefined;
-    const header = request.headers['accept-language'];
-    const language = pickLanguage(
-      lang,
-      parseAcceptLanguage(typeof header === 'string' ? header.slice(0, 512) : undefined),
-    );
+    const { language } = requestLanguage(request);
     const report = await funnelReport(db, lastDays(PAGE_DAYS, now()));
     return reply
       .type('text/html; charset=utf-8')
