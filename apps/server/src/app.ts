@@ -320,9 +320,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   // After the server stopped taking requests (Fastify closes it first), before the database goes.
   app.addHook('onClose', () => funnelCounter.stop());
-  const visitors: FunnelVisitors = funnelVisitors(funnelCounter, (userAgent) =>
-    build.renderer.shareChannel(userAgent),
-  );
+  const visitors: FunnelVisitors = funnelVisitors(funnelCounter);
   // Daily rows older than 400 days go (any server may do it: deleting twice deletes nothing).
   schedulePeriodicWork(app, {
     name: 'removing old share-funnel days',

@@ -1,5 +1,6 @@
 import { isbot } from 'isbot';
 import type { ShareChannel } from '@guquan/contract/funnel-events';
+import { shareChannel } from '@guquan/contract/share-channel';
 import type { FunnelCount, FunnelCounter } from './funnel-counter.ts';
 
 /**
@@ -17,14 +18,11 @@ export interface FunnelVisitors {
 /** At most this much of a User-Agent is looked at. */
 const MAX_USER_AGENT = 1024;
 
-export function funnelVisitors(
-  counter: FunnelCounter,
-  channelOf: (userAgent: string | undefined) => ShareChannel,
-): FunnelVisitors {
+export function funnelVisitors(counter: FunnelCounter): FunnelVisitors {
   return {
     channelOfVisitor(userAgent) {
       const bounded = userAgent?.slice(0, MAX_USER_AGENT);
-      return bounded !== undefined && isbot(bounded) ? null : channelOf(bounded);
+      return bounded !== undefined && isbot(bounded) ? null : shareChannel(bounded);
     },
     countFunnelEvent: (event) => {
       counter.count(event);
