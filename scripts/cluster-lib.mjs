@@ -218,7 +218,7 @@ export async function startCluster(options = {}) {
     // the app).
     const serversEnv = options.env ?? process.env;
     const linkOrigin = serversEnv.LINK_ORIGIN ?? `http://localhost:${nginxPort}`;
-    const postgres = await startPostgres({ ...(ports ? { ports } : {}), parentDir: dir });
+    const postgres = await startPostgres({ ports, parentDir: dir });
     stack.push(() => postgres.stop());
     log(`PostgreSQL on ${postgres.host}:${postgres.port} (pid ${postgres.pid})`);
     const redis = await startRedis(ports ? { ports } : {});
@@ -251,7 +251,7 @@ export async function startCluster(options = {}) {
             stdio: ['ignore', options.serverOutput ?? 'inherit', options.serverOutput ?? 'inherit'],
           }),
         log,
-        ...(options.restartBackoff ? { backoff: options.restartBackoff } : {}),
+        backoff: options.restartBackoff,
       });
       const server = {
         index,
@@ -301,7 +301,7 @@ export async function startCluster(options = {}) {
       dir,
       port: await pickPort(ports ?? 0),
       targets: servers.map((server) => `${HOST}:${server.opsPort}`),
-      ...(options.prometheus ? { command: options.prometheus } : {}),
+      command: options.prometheus,
     });
     stack.push(() => stopChild(prometheus.child));
     log(`Prometheus on ${prometheus.url} (pid ${prometheus.pid})`);

@@ -63,10 +63,10 @@ export async function renderDocument(
   const page = await build.renderer.renderPage({
     url,
     language,
-    ...(userAgent === undefined ? {} : { userAgent }),
-    ...(signal ? { signal } : {}),
-    ...(share ? { share } : {}),
-    ...(linkOrigin ? { linkOrigin } : {}),
+    userAgent,
+    signal,
+    share,
+    linkOrigin,
   });
   const assets = pageAssets(build, page.modules, `${BASE_PATH}/`);
   const html = fillTemplate(build.template, {

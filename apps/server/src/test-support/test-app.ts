@@ -101,13 +101,11 @@ export async function buildTestApp(
       ? { logStream: overrides.logStream, prettyLogs: overrides.prettyLogs === true }
       : { logger: false }),
     seed: { imageScale: TEST_IMAGE_SCALE },
-    ...(overrides.smsSender ? { smsSender: overrides.smsSender } : {}),
-    ...(overrides.timeouts ? { timeouts: overrides.timeouts } : {}),
-    ...(overrides.renderBudget ? { renderBudget: overrides.renderBudget } : {}),
-    ...(overrides.countAppLinkEvent ? { countAppLinkEvent: overrides.countAppLinkEvent } : {}),
-    ...(overrides.pictureDrawingsPerMinute === undefined
-      ? {}
-      : { pictureDrawingsPerMinute: overrides.pictureDrawingsPerMinute }),
+    smsSender: overrides.smsSender,
+    timeouts: overrides.timeouts,
+    renderBudget: overrides.renderBudget,
+    countAppLinkEvent: overrides.countAppLinkEvent,
+    pictureDrawingsPerMinute: overrides.pictureDrawingsPerMinute,
   });
   if (temp) app.addHook('onClose', temp.remove);
   await app.ready();

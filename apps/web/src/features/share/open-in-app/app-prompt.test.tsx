@@ -79,7 +79,7 @@ async function renderGoods(client: ClientInfo, url?: string) {
     element: <SharePage kind="goods">{(item) => <GoodsView goods={item} />}</SharePage>,
     loader: () => ({ kind: 'goods', result: { state: 'ok', item: goodsFixture } }),
     client,
-    ...(url ? { url } : {}),
+    url,
   });
   await screen.findByRole('heading', { level: 1 });
   return view;

@@ -30,7 +30,7 @@ function renderAction(client?: ClientInfo, language: 'zh-CN' | 'en' = 'zh-CN') {
   return renderShareRoute({
     element: <PosterAction kind="goods" id="goodsAAAAAAAAAA1" />,
     language,
-    ...(client ? { client } : {}),
+    client,
   });
 }
 
