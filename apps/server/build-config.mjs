@@ -54,7 +54,7 @@ export function serverBuildOptions({ outdir = 'dist', production = false, absWor
     external,
     sourcemap: true,
     logLevel: 'info',
-    ...(absWorkingDir ? { absWorkingDir } : {}),
+    absWorkingDir,
     plugins: production ? [withoutDemo] : [],
   };
 }

@@ -316,7 +316,7 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
     // the app).
     const serversEnv = options.env ?? process.env;
     const linkOrigin = serversEnv.LINK_ORIGIN ?? `http://localhost:${nginxPort}`;
-    const postgres = await startPostgres({ ...(ports ? { ports } : {}), parentDir: dir });
+    const postgres = await startPostgres({ ports, parentDir: dir });
     stack.push(() => postgres.stop());
     log(`PostgreSQL on ${postgres.host}:${postgres.port} (pid ${postgres.pid})`);
     const redis = await startRedis(ports ? { ports } : {});
@@ -349,7 +349,7 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
             stdio: ['ignore', options.serverOutput ?? 'inherit', options.serverOutput ?? 'inherit'],
           }),
         log,
-        ...(options.restartBackoff ? { backoff: options.restartBackoff } : {}),
+        backoff: options.restartBackoff,
       });
       const server: ClusterServer = {
         index,
@@ -399,7 +399,7 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
       dir,
       port: await pickPort(ports ?? 0),
       targets: servers.map((server) => `${HOST}:${server.opsPort}`),
-      ...(options.prometheus ? { command: options.prometheus } : {}),
+      command: options.prometheus,
     });
     stack.push(() => stopChild(prometheus.child));
     log(`Prometheus on ${prometheus.url} (pid ${prometheus.pid})`);

@@ -1,4 +1,4 @@
-import type { InAppBrowser, Platform } from '../../apps/web/src/lib/client/client-info.ts';
+import type { InAppBrowser, Platform } from '@guquan/contract/client-info';
 
 /**
  * User-Agents as the apps really send them (recent versions of each), for the tests that check

@@ -179,11 +179,7 @@ export async function buildApp(
   await registerOpenApi(app);
 
   // 2. The funnel and the link domain; closing and metrics after it.
-  const funnel = await registerFunnel(app, {
-    db,
-    channelOf: (userAgent) => build.renderer.shareChannel(userAgent),
-    observer: metrics?.funnel,
-  });
+  const funnel = await registerFunnel(app, { db, observer: metrics?.funnel });
   await registerAppLinks(app, {
     db,
     appLinks: config.appLinks,

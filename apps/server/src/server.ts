@@ -63,7 +63,7 @@ async function main(): Promise<void> {
       mode: config.mode,
       url: `${config.publicOrigin}/anime_merch_web/website`,
       linkOrigin: config.appLinks.origin,
-      ...(opsUrl ? { operators: opsUrl } : {}),
+      operators: opsUrl,
     },
     opsUrl
       ? `谷圈 web is ready at ${config.publicOrigin}/anime_merch_web/website (operators: ${opsUrl})`

@@ -1,4 +1,4 @@
-import { PUBLIC_ID_PATTERN, type ShareKind } from './share-paths.ts';
+import type { ShareKind } from './share-paths.ts';
 import { API_BASE_PATH } from './site-paths.ts';
 
 /**
@@ -49,11 +49,6 @@ export function parseImageIndex(value: string | null | undefined): number | unde
   if (typeof value !== 'string' || !/^\d{1,2}$/.test(value)) return undefined;
   const index = Number(value);
   return index <= MAX_IMAGE_INDEX ? index : undefined;
-}
-
-/** Whether a target names an item the link domain and the app know (an id of the right form). */
-export function isItemTarget(kind: ShareKind, id: string): boolean {
-  return Object.hasOwn(APP_PATH_SEGMENTS, kind) && PUBLIC_ID_PATTERN.test(id);
 }
 
 // --- Handoffs: the code a share text carries through an install (docs/decisions/0017-app-links-and-handoffs.md) ---

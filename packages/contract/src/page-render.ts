@@ -1,4 +1,3 @@
-import type { ShareChannel } from './funnel-events.ts';
 import type { Language } from './language.ts';
 import type { LanguageAlternate } from './search-pages.ts';
 import type { ShareResult } from './share.ts';
@@ -112,6 +111,4 @@ export interface PageRenderModule {
    * for the sitemap: the website and each legal document's current version.
    */
   indexedPagePaths(): string[];
-  /** The share funnel's channel of a User-Agent (docs/decisions/0018-share-funnel-and-operators-listener.md): WeChat, QQ, …, Safari, Chrome. */
-  shareChannel(userAgent: string | undefined): ShareChannel;
 }

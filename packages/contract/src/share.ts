@@ -108,9 +108,6 @@ export const noteSchema = z.object({
 });
 export type Note = z.infer<typeof noteSchema>;
 
-/** The query of a share page and of its API call: `?id=`; anything else is ignored. */
-export const shareQuerySchema = z.looseObject({ id: z.unknown().optional() });
-
 export interface ShareItems {
   goods: Goods;
   cabinet: Cabinet;

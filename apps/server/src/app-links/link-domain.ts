@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
   APP_MISSING_PARAM,
   APP_MISSING_VALUE,
@@ -6,7 +6,7 @@ import {
   IMAGE_PARAM,
   parseImageIndex,
 } from '@guquan/contract/app-link-paths';
-import { parseAcceptLanguage, pickLanguage, type Language } from '@guquan/contract/language';
+import type { Language } from '@guquan/contract/language';
 import {
   parseShareId,
   sharePagePath,
@@ -17,6 +17,7 @@ import { BASE_PATH } from '@guquan/contract/site-paths';
 import type { AppLinksConfig } from '../config/app-links-config.ts';
 import { defaultPort, originHost, type RequestHost } from '../config/host-names.ts';
 import { sendApiError } from '../http/api-error.ts';
+import { acceptedLanguage } from '../http/request-language.ts';
 import { requestHost } from '../http/request-target.ts';
 import type { CountAppLinkEvent } from './app-link-events.ts';
 import { appleAppSiteAssociation, assetLinks } from './association-files.ts';
@@ -62,14 +63,6 @@ export function linkDomainMatcher(
     host !== undefined &&
     host.name === link.name &&
     (!portCounts || (host.port || portWhenNone) === link.port);
-}
-
-function languageOf(request: FastifyRequest): Language {
-  const header = request.headers['accept-language'];
-  return pickLanguage(
-    undefined,
-    parseAcceptLanguage(typeof header === 'string' ? header.slice(0, 512) : undefined),
-  );
 }
 
 /** How much of a malformed id a fallback's address carries: more than any public id has. */
@@ -165,7 +158,7 @@ export function registerLinkDomain(
     if (reads && pathname === AASA_PATH) return sendFile(reply, aasa);
     if (reads && pathname === ASSET_LINKS_PATH) return sendFile(reply, statements);
     const fallback = reads
-      ? fallbackLocation(request.url, publicOrigin, languageOf(request))
+      ? fallbackLocation(request.url, publicOrigin, acceptedLanguage(request))
       : undefined;
     reply.header('x-robots-tag', NOINDEX);
     if (fallback) {

@@ -6,6 +6,7 @@ import { readAppLinksConfig, type AppLinksConfig } from './app-links-config.ts';
 import { readSmsConfig, type AliyunSmsConfig } from './sms-config.ts';
 import { readWeChatConfig, type WeChatConfig } from './wechat-config.ts';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.ts';
+import { issueText } from './zod-issues.ts';
 import { readPhoneKeys } from '../crypto/phone-keys.ts';
 import type { PhoneKeys } from '../crypto/phone-protection.ts';
 
@@ -187,9 +188,7 @@ export function loadConfig(
 ): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map(
-      (issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`,
-    );
+    const lines = parsed.error.issues.map((issue) => `  ${issueText(issue, '(environment)')}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const values = parsed.data;

@@ -96,7 +96,7 @@ export function createStoreKitSigner(
         storefront: 'CHN',
         storefrontId: '143465',
         currency: 'CNY',
-        ...(fields.appAccountToken ? { appAccountToken: fields.appAccountToken } : {}),
+        appAccountToken: fields.appAccountToken,
         ...fields.extra,
       };
       return { signedTransaction: signPayload(payload), transactionId, payload };
@@ -109,18 +109,16 @@ export function createStoreKitSigner(
     notification(fields) {
       return signPayload({
         notificationType: fields.notificationType,
-        ...(fields.subtype ? { subtype: fields.subtype } : {}),
+        subtype: fields.subtype,
         notificationUUID: fields.notificationUUID ?? randomUUID(),
         version: '2.0',
         signedDate: now(),
         data: {
           bundleId: appStore.bundleId,
           environment: appStore.environment,
-          ...(appStore.appAppleId === undefined ? {} : { appAppleId: appStore.appAppleId }),
-          ...(fields.signedTransactionInfo
-            ? { signedTransactionInfo: fields.signedTransactionInfo }
-            : {}),
-          ...(fields.signedRenewalInfo ? { signedRenewalInfo: fields.signedRenewalInfo } : {}),
+          appAppleId: appStore.appAppleId,
+          signedTransactionInfo: fields.signedTransactionInfo,
+          signedRenewalInfo: fields.signedRenewalInfo,
           ...fields.data,
         },
       });

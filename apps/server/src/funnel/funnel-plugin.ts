@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { ShareChannel } from '@guquan/contract/funnel-events';
 import { FUNNEL_RETENTION_DAYS } from '@guquan/contract/funnel-events';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import type { Db } from '../db/database.ts';
@@ -16,8 +15,6 @@ const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface FunnelPluginOptions {
   db: Db;
-  /** The channel of a visitor's User-Agent (never kept). */
-  channelOf: (userAgent: string | undefined) => ShareChannel;
   /** Told what is counted, written and dropped (operations/metrics.ts). */
   observer?: FunnelObserver;
 }
@@ -31,7 +28,7 @@ export interface FunnelPluginOptions {
  */
 export async function registerFunnel(
   app: FastifyInstance,
-  { db, channelOf, observer }: FunnelPluginOptions,
+  { db, observer }: FunnelPluginOptions,
 ): Promise<FunnelVisitors> {
   const counter = createFunnelCounter({ db, observer, log: app.log });
   app.addHook('onReady', () => {
@@ -50,7 +47,6 @@ export async function registerFunnel(
   // address (kept by the rate limiter, which must be registered before).
   const visitors = funnelVisitors({
     counter,
-    channelOf,
     budget: funnelBudget(app),
     observer,
     log: app.log,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { apiErrorSchema } from '@guquan/contract/api-error';
 import { funnelBeaconSchema } from '@guquan/contract/funnel';
 import { EVENTS_PATH, MAX_BEACON_BYTES } from '@guquan/contract/funnel-events';
+import { firstIssues } from '../config/zod-issues.ts';
 import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
 import { BEACONS_PER_MINUTE } from './funnel-budget.ts';
@@ -57,10 +58,7 @@ export const funnelRoutes: FastifyPluginCallbackZod<FunnelRoutesOptions> = (
       reply.header('cache-control', 'no-store');
       const beacon = funnelBeaconSchema.safeParse(beaconOf(request.body));
       if (!beacon.success) {
-        const detail = beacon.error.issues
-          .slice(0, 3)
-          .map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`)
-          .join('; ');
+        const detail = firstIssues(beacon.error, '(body)');
         return sendApiError(reply, 400, 'bad_request', `Invalid events: ${detail}`);
       }
       await visitors.countVisitorEvents(request, beacon.data.events);

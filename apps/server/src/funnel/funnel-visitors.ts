@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { isbot } from 'isbot';
-import type { FunnelEvent, ShareChannel } from '@guquan/contract/funnel-events';
+import type { FunnelEvent } from '@guquan/contract/funnel-events';
+import { shareChannel } from '@guquan/contract/share-channel';
 import type { ShareKind } from '@guquan/contract/share-paths';
 import type { Log } from '../http/logging.ts';
 import type { FunnelBudget } from './funnel-budget.ts';
@@ -28,8 +29,6 @@ export interface FunnelVisitors {
 
 export interface FunnelVisitorsOptions {
   counter: FunnelCounter;
-  /** The channel of a visitor's User-Agent. */
-  channelOf: (userAgent: string | undefined) => ShareChannel;
   budget: FunnelBudget;
   observer?: FunnelObserver;
   /** The server's logger (app.log). */
@@ -41,7 +40,6 @@ const MAX_USER_AGENT = 1024;
 
 export function funnelVisitors({
   counter,
-  channelOf,
   budget,
   observer,
   log,
@@ -61,7 +59,7 @@ export function funnelVisitors({
         log?.warn({ err: error }, 'the share funnel budget could not be read; counted anyway');
         allowed = events.length;
       }
-      const channel = channelOf(userAgent);
+      const channel = shareChannel(userAgent);
       for (const { event, kind, id } of events.slice(0, allowed))
         counter.count({ event, kind, id, channel });
       if (allowed < events.length) observer?.dropped('over_budget', events.length - allowed);

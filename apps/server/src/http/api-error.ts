@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { ApiError } from '@guquan/contract/api-error';
 
 export function apiError(code: string, message: string, requestId?: string): ApiError {
-  return { error: { code, message, ...(requestId === undefined ? {} : { requestId }) } };
+  return { error: { code, message, requestId } };
 }
 
 export function sendApiError(

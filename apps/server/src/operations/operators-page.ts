@@ -4,8 +4,9 @@ import type { Language } from '@guquan/contract/language';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import type { ShareKind } from '@guquan/contract/share-paths';
 import type { FunnelReport } from '../funnel/funnel-report.ts';
+import { escapeHtml } from '../http/html-escape.ts';
 import { OPERATORS_TEXTS, type OperatorsTexts } from './operators-texts.ts';
-import { barChart, escapeXml as escape, groupedBarChart, lineChart } from './svg-charts.ts';
+import { barChart, groupedBarChart, lineChart } from './svg-charts.ts';
 
 /**
  * The operators' page (on the operators' listener only): the share funnel of the last 30 days as
@@ -40,20 +41,20 @@ function table(
   rows: readonly (readonly string[])[],
   hidden: boolean,
 ): string {
-  const headRow = head.map((cell) => `<th scope="col">${escape(cell)}</th>`).join('');
+  const headRow = head.map((cell) => `<th scope="col">${escapeHtml(cell)}</th>`).join('');
   const body = rows
     .map(
       ([first = '', ...rest]) =>
-        `<tr><th scope="row">${escape(first)}</th>${rest.map((cell) => `<td>${escape(cell)}</td>`).join('')}</tr>`,
+        `<tr><th scope="row">${escapeHtml(first)}</th>${rest.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`,
     )
     .join('');
-  const html = `<table><caption>${escape(caption)}</caption><thead><tr>${headRow}</tr></thead><tbody>${body}</tbody></table>`;
+  const html = `<table><caption>${escapeHtml(caption)}</caption><thead><tr>${headRow}</tr></thead><tbody>${body}</tbody></table>`;
   // A table is never narrower than its content: the box around it is what is hidden.
   return hidden ? `<div class="visually-hidden">${html}</div>` : html;
 }
 
 function figure(id: string, heading: string, chart: string, numbers: string): string {
-  return `<section class="card" aria-labelledby="${id}"><h2 id="${id}">${escape(heading)}</h2><figure>${chart}${numbers}</figure></section>`;
+  return `<section class="card" aria-labelledby="${id}"><h2 id="${id}">${escapeHtml(heading)}</h2><figure>${chart}${numbers}</figure></section>`;
 }
 
 function countsRow(label: string, counts: EventCounts, events: readonly FunnelEvent[]): string[] {
@@ -124,7 +125,7 @@ function splitSection(
 
 function topItemsSection(report: FunnelReport, text: OperatorsTexts, publicOrigin: string): string {
   if (report.topItems.length === 0) {
-    return `<section class="card wide" aria-labelledby="top-items"><h2 id="top-items">${escape(text.topItems)}</h2><p>${escape(text.topItemsNone)}</p></section>`;
+    return `<section class="card wide" aria-labelledby="top-items"><h2 id="top-items">${escapeHtml(text.topItems)}</h2><p>${escapeHtml(text.topItemsNone)}</p></section>`;
   }
   const head = [
     '#',
@@ -140,16 +141,16 @@ function topItemsSection(report: FunnelReport, text: OperatorsTexts, publicOrigi
       const name = item.title ?? text.untitled;
       return (
         `<tr><td>${index + 1}</td>` +
-        `<th scope="row"><a href="${escape(href)}">${escape(name)}</a><br><small><code>${escape(item.id)}</code> · <a href="${escape(api)}">${escape(text.json)}</a></small></th>` +
-        `<td>${escape(text.kinds[item.kind])}</td>` +
+        `<th scope="row"><a href="${escapeHtml(href)}">${escapeHtml(name)}</a><br><small><code>${escapeHtml(item.id)}</code> · <a href="${escapeHtml(api)}">${escapeHtml(text.json)}</a></small></th>` +
+        `<td>${escapeHtml(text.kinds[item.kind])}</td>` +
         FUNNEL_STEPS.map((event) => `<td>${formatNumber(item.counts[event])}</td>`).join('') +
         `<td>${percent(item.counts.open_tapped, item.counts.viewed)}</td></tr>`
       );
     })
     .join('');
   return (
-    `<section class="card wide" aria-labelledby="top-items"><h2 id="top-items">${escape(text.topItems)}</h2>` +
-    `<div class="scroll" role="region" aria-label="${escape(text.scrollableTable)}" tabindex="0"><table><thead><tr>${head.map((cell) => `<th scope="col">${escape(cell)}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table></div></section>`
+    `<section class="card wide" aria-labelledby="top-items"><h2 id="top-items">${escapeHtml(text.topItems)}</h2>` +
+    `<div class="scroll" role="region" aria-label="${escapeHtml(text.scrollableTable)}" tabindex="0"><table><thead><tr>${head.map((cell) => `<th scope="col">${escapeHtml(cell)}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table></div></section>`
   );
 }
 
@@ -175,16 +176,16 @@ export function operatorsPage({ report, language, publicOrigin }: OperatorsPageO
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
-<title>${escape(text.title)}</title>
+<title>${escapeHtml(text.title)}</title>
 <link rel="stylesheet" href="${OPERATORS_STYLESHEET_PATH}">
 </head>
 <body>
 <main>
 <header>
-<h1>${escape(text.title)}</h1>
-<p>${escape(text.intro(from, to))}</p>
-<p class="note">${escape(text.privacy)}</p>
-<p><a href="${OPERATORS_PAGE_PATH}?lang=${other}" lang="${other}" hreflang="${other}">${escape(text.otherLanguage)}</a></p>
+<h1>${escapeHtml(text.title)}</h1>
+<p>${escapeHtml(text.intro(from, to))}</p>
+<p class="note">${escapeHtml(text.privacy)}</p>
+<p><a href="${OPERATORS_PAGE_PATH}?lang=${other}" lang="${other}" hreflang="${other}">${escapeHtml(text.otherLanguage)}</a></p>
 </header>
 <div class="grid">
 ${funnelSection(report, text)}
@@ -194,11 +195,11 @@ ${splitSection('by-kind', text.byKind, text.kind, kinds, text)}
 ${topItemsSection(report, text, publicOrigin)}
 </div>
 <footer>
-<h2>${escape(text.links)}</h2>
+<h2>${escapeHtml(text.links)}</h2>
 <ul>
-<li><a href="${FUNNEL_API_PATH}?from=${from}&amp;to=${to}">${escape(text.json)}: ${FUNNEL_API_PATH}</a></li>
-<li><a href="/metrics">${escape(text.metrics)}</a></li>
-<li><a href="/health/ready">${escape(text.readiness)}</a></li>
+<li><a href="${FUNNEL_API_PATH}?from=${from}&amp;to=${to}">${escapeHtml(text.json)}: ${FUNNEL_API_PATH}</a></li>
+<li><a href="/metrics">${escapeHtml(text.metrics)}</a></li>
+<li><a href="/health/ready">${escapeHtml(text.readiness)}</a></li>
 </ul>
 </footer>
 </main>

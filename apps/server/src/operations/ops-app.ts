@@ -1,13 +1,10 @@
-import Fastify, {
-  LogController,
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyReply,
-} from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { funnelQuerySchema } from '@guquan/contract/funnel';
 import { FUNNEL_RETENTION_DAYS } from '@guquan/contract/funnel-events';
-import { parseAcceptLanguage, pickLanguage } from '@guquan/contract/language';
+import { firstIssues } from '../config/zod-issues.ts';
 import type { Db } from '../db/database.ts';
+import { sendApiError } from '../http/api-error.ts';
+import { requestLanguage } from '../http/request-language.ts';
 import { daySpan } from '../funnel/funnel-days.ts';
 import { funnelCounts, funnelReport, lastDays } from '../funnel/funnel-report.ts';
 import type { Metrics } from './metrics.ts';
@@ -52,13 +49,6 @@ const SECURITY_HEADERS = {
   'x-robots-tag': 'noindex, nofollow',
 } as const;
 
-function sendError(reply: FastifyReply, status: number, code: string, message: string) {
-  return reply
-    .code(status)
-    .header('cache-control', 'no-store')
-    .send({ error: { code, message, requestId: reply.request.id } });
-}
-
 export async function buildOperationsApp({
   metrics,
   readiness,
@@ -78,10 +68,10 @@ export async function buildOperationsApp({
   });
   ops.setErrorHandler((error, request, reply) => {
     request.log.error({ err: error }, 'an operators’ request failed');
-    return sendError(reply, 500, 'internal_error', 'Something went wrong.');
+    return sendApiError(reply, 500, 'internal_error', 'Something went wrong.');
   });
   ops.setNotFoundHandler((_request, reply) =>
-    sendError(reply, 404, 'not_found', 'There is nothing at this address.'),
+    sendApiError(reply, 404, 'not_found', 'There is nothing at this address.'),
   );
 
   ops.get(METRICS_PATH, async (_request, reply) => {
@@ -109,13 +99,7 @@ export async function buildOperationsApp({
       .send(OPERATORS_STYLESHEET),
   );
   ops.get(OPERATORS_PAGE_PATH, async (request, reply) => {
-    const query = request.query as Record<string, unknown>;
-    const lang = typeof query.lang === 'string' ? query.lang.slice(0, 35) : undefined;
-    const header = request.headers['accept-language'];
-    const language = pickLanguage(
-      lang,
-      parseAcceptLanguage(typeof header === 'string' ? header.slice(0, 512) : undefined),
-    );
+    const { language } = requestLanguage(request);
     const report = await funnelReport(db, lastDays(PAGE_DAYS, now()));
     return reply
       .type('text/html; charset=utf-8')
@@ -125,14 +109,11 @@ export async function buildOperationsApp({
   ops.get(FUNNEL_API_PATH, async (request, reply) => {
     const query = funnelQuerySchema.safeParse(request.query);
     if (!query.success) {
-      const detail = query.error.issues
-        .slice(0, 3)
-        .map((issue) => `${issue.path.join('.') || '(query)'}: ${issue.message}`)
-        .join('; ');
-      return sendError(reply, 400, 'bad_request', `Invalid query: ${detail}`);
+      const detail = firstIssues(query.error, '(query)');
+      return sendApiError(reply, 400, 'bad_request', `Invalid query: ${detail}`);
     }
     if (daySpan(query.data.from, query.data.to) > FUNNEL_RETENTION_DAYS) {
-      return sendError(
+      return sendApiError(
         reply,
         400,
         'bad_request',

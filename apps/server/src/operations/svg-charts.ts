@@ -1,3 +1,5 @@
+import { escapeHtml } from '../http/html-escape.ts';
+
 /**
  * Charts drawn on the server as SVG (no script on the operators' page): horizontal bars, grouped
  * bars and lines over days. Each is decorative for assistive technology (`aria-hidden`): the page
@@ -21,15 +23,6 @@ const WIDTH = 480;
 const FONT = 14;
 const LABEL_WIDTH = 170;
 const VALUE_WIDTH = 64;
-
-export function escapeXml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
 
 /** Roughly how wide a text is in the chart's font: CJK a full em, others a little over half. */
 function textWidth(text: string): number {
@@ -70,7 +63,7 @@ export function barChart(bars: readonly Bar[], color: string = SERIES_COLORS[0])
       const y = index * row;
       const width = Math.max(bar.value > 0 ? 1 : 0, (bar.value / max) * plot);
       return (
-        `<text x="${LABEL_WIDTH - 8}" y="${y + row / 2}" text-anchor="end" dominant-baseline="middle">${escapeXml(fit(bar.label))}</text>` +
+        `<text x="${LABEL_WIDTH - 8}" y="${y + row / 2}" text-anchor="end" dominant-baseline="middle">${escapeHtml(fit(bar.label))}</text>` +
         `<rect x="${LABEL_WIDTH}" y="${y + 5}" width="${width.toFixed(1)}" height="${row - 10}" fill="${color}"/>` +
         `<text x="${(LABEL_WIDTH + width + 6).toFixed(1)}" y="${y + row / 2}" dominant-baseline="middle">${formatNumber(bar.value)}</text>`
       );
@@ -90,7 +83,7 @@ function legend(series: readonly Series[], y: number, first: number): string {
   return series
     .map((one, index) => {
       const color = SERIES_COLORS[(first + index) % SERIES_COLORS.length] ?? SERIES_COLORS[0];
-      const item = `<rect x="${x}" y="${y - 10}" width="12" height="12" fill="${color}"/><text x="${x + 16}" y="${y}">${escapeXml(one.name)}</text>`;
+      const item = `<rect x="${x}" y="${y - 10}" width="12" height="12" fill="${color}"/><text x="${x + 16}" y="${y}">${escapeHtml(one.name)}</text>`;
       x += 24 + textWidth(one.name);
       return item;
     })
@@ -118,7 +111,7 @@ export function groupedBarChart(groups: readonly string[], series: readonly Seri
         .join('');
       const first = series[0]?.values[groupIndex] ?? 0;
       return (
-        `<text x="${LABEL_WIDTH - 8}" y="${top + (series.length * bar) / 2}" text-anchor="end" dominant-baseline="middle">${escapeXml(fit(group))}</text>` +
+        `<text x="${LABEL_WIDTH - 8}" y="${top + (series.length * bar) / 2}" text-anchor="end" dominant-baseline="middle">${escapeHtml(fit(group))}</text>` +
         bars +
         `<text x="${WIDTH - VALUE_WIDTH + 4}" y="${top + (series.length * bar) / 2}" dominant-baseline="middle" font-size="${FONT - 2}">${formatNumber(first)}</text>`
       );
@@ -160,7 +153,7 @@ export function lineChart(days: readonly string[], series: readonly Series[]): s
     .map((day, index) =>
       // Every week from the first day, and the last day unless a label is close to it.
       index % 7 === 0 || (index === days.length - 1 && index % 7 >= 4)
-        ? `<text x="${x(index).toFixed(1)}" y="${bottom + 18}" text-anchor="middle" font-size="${FONT - 2}">${escapeXml(day.slice(5))}</text>`
+        ? `<text x="${x(index).toFixed(1)}" y="${bottom + 18}" text-anchor="middle" font-size="${FONT - 2}">${escapeHtml(day.slice(5))}</text>`
         : '',
     )
     .join('');

@@ -5,6 +5,7 @@ import {
   LANG_MARKER,
   TITLE_MARKER,
 } from '@guquan/contract/html-template';
+import { escapeHtml } from '../http/html-escape.ts';
 
 export interface DocumentParts {
   language: string;
@@ -13,18 +14,6 @@ export interface DocumentParts {
   appHtml: string;
   /** What starts the app, at the end of <body>. */
   scripts: string;
-}
-
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
 }
 
 const MARKERS = new RegExp(

@@ -24,10 +24,7 @@ async function appWithCountedRenders(renderBudget?: RenderBudgetOptions) {
       return real.renderer.renderPage(request);
     },
   };
-  return buildTestApp(
-    {},
-    { webBuild: { ...real, renderer }, ...(renderBudget ? { renderBudget } : {}) },
-  );
+  return buildTestApp({}, { webBuild: { ...real, renderer }, renderBudget });
 }
 
 const sharePage = (kind: ShareKind, id?: string) => `${BASE_PATH}${sharePagePath(kind, id)}`;

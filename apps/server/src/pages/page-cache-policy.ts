@@ -1,4 +1,5 @@
 import { SHARED_CACHE_CLOCK_SLACK_SECONDS } from '../http/shared-caches.ts';
+import type { LanguageSource } from '../http/request-language.ts';
 
 /**
  * How long caches may keep a share page, and the bound it sets on how late a change shows
@@ -22,9 +23,6 @@ export const SHARE_CHANGE_BOUND_SECONDS =
   SHARE_FRESH_SECONDS +
   SHARE_STALE_SECONDS +
   SHARED_CACHE_CLOCK_SLACK_SECONDS;
-
-/** Where the page's language came from. */
-export type LanguageSource = 'query' | 'header';
 
 /**
  * A share page's Cache-Control.

@@ -3,7 +3,8 @@ import type { Language } from '@guquan/contract/language';
 import type { SharePageData } from '@guquan/contract/page-render';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { WECHAT_META_NAME } from '@guquan/contract/wechat-page';
-import { escapeHtml, fillTemplate } from './html-document.ts';
+import { escapeHtml } from '../http/html-escape.ts';
+import { fillTemplate } from './html-document.ts';
 import { pageAssets } from './page-assets.ts';
 import { headTags, NOINDEX } from './page-head.ts';
 import { pageContentSecurityPolicy } from './page-csp.ts';
@@ -62,10 +63,10 @@ export async function renderDocument(
   const page = await build.renderer.renderPage({
     url,
     language,
-    ...(userAgent === undefined ? {} : { userAgent }),
-    ...(signal ? { signal } : {}),
-    ...(share ? { share } : {}),
-    ...(linkOrigin ? { linkOrigin } : {}),
+    userAgent,
+    signal,
+    share,
+    linkOrigin,
   });
   const assets = pageAssets(build, page.modules, `${BASE_PATH}/`);
   const html = fillTemplate(build.template, {

@@ -1,5 +1,5 @@
 import type { PageHead } from '@guquan/contract/page-render';
-import { escapeHtml } from './html-document.ts';
+import { escapeHtml } from '../http/html-escape.ts';
 
 export interface HeadFacts {
   /** The page's title (already in the document's <title>). */

@@ -1,11 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import {
-  languageOfTag,
-  parseAcceptLanguage,
-  pickLanguage,
-  type Language,
-} from '@guquan/contract/language';
+import type { Language } from '@guquan/contract/language';
 import {
   parseShareId,
   sharePageAddress,
@@ -15,12 +10,12 @@ import {
 import { APP_MISSING_PARAM, APP_MISSING_VALUE } from '@guquan/contract/app-link-paths';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
+import { requestLanguage, type LanguageSource } from '../http/request-language.ts';
 import type { ShareReader } from '../shares/share-reader.ts';
 import {
   REVALIDATED_PAGE_CACHE_CONTROL,
   WECHAT_SHARE_PAGE_CACHE_CONTROL,
   sharePageCacheControl,
-  type LanguageSource,
 } from './page-cache-policy.ts';
 import { withWeChatJsSdk } from './page-csp.ts';
 import { renderDocument, type DocumentSettings, type RenderedDocument } from './page-document.ts';
@@ -88,29 +83,7 @@ const NOT_FOUND_ADDRESS = `${BASE_PATH}/not-found`;
 // Requests are parsed against a fixed origin: nothing here depends on the Host header.
 const INTERNAL_ORIGIN = 'http://page.internal';
 
-// Only `lang` is read here; pages read their own parameters. Anything odd is ignored, not refused.
-const pageQuerySchema = z.looseObject({
-  lang: z.union([z.string(), z.array(z.string())]).optional(),
-});
-const acceptLanguageSchema = z.string().max(512);
 const userAgentSchema = z.string().max(1024);
-
-/** The page's language, normalised to zh-CN or en, and whether `?lang=` or the header chose it. */
-function requestLanguageChoice(request: FastifyRequest): {
-  language: Language;
-  source: LanguageSource;
-} {
-  const query = pageQuerySchema.safeParse(request.query);
-  const lang = query.success ? query.data.lang : undefined;
-  const fromQuery = (Array.isArray(lang) ? lang[0] : lang)?.slice(0, 35);
-  const header = acceptLanguageSchema.safeParse(request.headers['accept-language']);
-  const language = pickLanguage(
-    fromQuery,
-    parseAcceptLanguage(header.success ? header.data : undefined),
-  );
-  const queryDecides = fromQuery !== undefined && languageOfTag(fromQuery) !== undefined;
-  return { language, source: queryDecides ? 'query' : 'header' };
-}
 
 function finished(document: RenderedDocument): CachedPage {
   return cachedPage(
@@ -312,7 +285,7 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
   }
 
   async function sendPage(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const { language, source } = requestLanguageChoice(request);
+    const { language, source } = requestLanguage(request);
     const userAgent = userAgentSchema.safeParse(request.headers['user-agent']).data;
     const page: PageRequest = { request, reply, language, source, userAgent };
     const address = new URL(request.url, INTERNAL_ORIGIN);
@@ -333,7 +306,7 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
       // says to try again soon), and the server recovers by itself when it is back.
       if (error instanceof Error && isDatabaseUnavailable(error)) throw error;
       request.log.error({ err: error }, 'rendering a page failed');
-      const { language } = requestLanguageChoice(request);
+      const { language } = requestLanguage(request);
       const failure = renderFailurePage(
         options.build,
         request.url,

@@ -1,6 +1,7 @@
 import type { Language } from '@guquan/contract/language';
 import { BASE_PATH } from '@guquan/contract/site-paths';
-import { escapeHtml, fillTemplate } from './html-document.ts';
+import { escapeHtml } from '../http/html-escape.ts';
+import { fillTemplate } from './html-document.ts';
 import { pageAssets } from './page-assets.ts';
 import { pageContentSecurityPolicy } from './page-csp.ts';
 import type { RenderedDocument } from './page-document.ts';

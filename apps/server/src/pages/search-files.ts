@@ -3,7 +3,7 @@ import { languageAlternates, ROBOTS_PATH, SITEMAP_PATH } from '@guquan/contract/
 import { ASSETS_PATH, BASE_PATH } from '@guquan/contract/site-paths';
 import { MEDIA_PATH, SHARE_KINDS, SHARE_PAGE_PATHS } from '@guquan/contract/share-paths';
 import { PICTURES_PATH } from '@guquan/contract/share-pictures';
-import { escapeHtml } from './html-document.ts';
+import { escapeHtml } from '../http/html-escape.ts';
 
 /**
  * robots.txt and the sitemap (docs/decisions/0011-search-engines.md). Crawlers may read the

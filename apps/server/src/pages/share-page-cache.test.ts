@@ -258,7 +258,7 @@ describe('HTTP caching of share pages', () => {
           url,
           language: 'zh-CN',
           share,
-          ...(userAgent ? { userAgent } : {}),
+          userAgent,
         }),
       ),
     );

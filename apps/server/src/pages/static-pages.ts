@@ -10,7 +10,7 @@ import {
   renderDocument,
   type DocumentSettings,
 } from './page-document.ts';
-import { escapeHtml } from './html-document.ts';
+import { escapeHtml } from '../http/html-escape.ts';
 import { pageContentSecurityPolicy } from './page-csp.ts';
 import type { WebBuild } from './web-build.ts';
 
@@ -68,7 +68,7 @@ export async function renderStaticPage(
   const document = await renderDocument(settings, {
     url: path,
     language,
-    ...(userAgent ? { userAgent } : {}),
+    userAgent,
   });
   if (document.status !== 200) throw new Error(`${path} rendered ${document.status}`);
   if (/<meta property="og:/.test(document.html))
@@ -96,7 +96,7 @@ export async function prerenderStaticPages(build: WebBuild): Promise<number> {
         const file = `${createHash('sha256').update(html).digest('base64url').slice(0, 20)}.html`;
         if (!written.has(file)) await writeFile(join(dir, file), html);
         written.add(file);
-        manifest.pages.push({ path, language, clientClass, file, ...(robots ? { robots } : {}) });
+        manifest.pages.push({ path, language, clientClass, file, robots });
       }
     }
   }

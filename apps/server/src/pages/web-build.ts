@@ -59,7 +59,6 @@ const RENDERER_FUNCTIONS: Readonly<Record<keyof PageRenderModule, true>> = {
   clientClassSamples: true,
   staticPagePaths: true,
   indexedPagePaths: true,
-  shareChannel: true,
 };
 
 /** The server bundle's PageRenderModule functions (it exports more), each checked to be there. */

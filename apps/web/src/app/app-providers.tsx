@@ -1,7 +1,7 @@
 import { StrictMode, type ReactNode } from 'react';
 import type { Language } from '@guquan/contract/language';
 import { LinkOriginProvider } from '../lib/app-links/link-origin';
-import type { ClientInfo } from '../lib/client/client-info';
+import type { ClientInfo } from '@guquan/contract/client-info';
 import { ClientInfoProvider } from '../lib/client/client-info-context';
 import { LanguageProvider } from '../lib/i18n/language-context';
 

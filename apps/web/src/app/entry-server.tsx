@@ -14,12 +14,11 @@ import type {
 } from '@guquan/contract/page-render';
 import type { Language } from '@guquan/contract/language';
 import { BASE_PATH } from '@guquan/contract/site-paths';
+import { clientClassSamples, detectClient } from '@guquan/contract/client-info';
 import { fullPath, NOT_FOUND_ROUTE_ID, routeTable } from '../config/route-table';
 import type { ShareLoaderContext } from '../features/share/share-loader';
 import { indexedPagePaths, searchHeadOf } from '../config/search-indexing';
 import { isStaticRoute } from '../config/static-routes';
-import { clientClassSamples, detectClient } from '../lib/client/client-info';
-import { shareChannel } from '../lib/client/share-channel';
 import { titleForMatches } from '../lib/routing/document-title';
 import { AppProviders } from './app-providers';
 import { hydrationDataScript } from './hydration-data';
@@ -123,7 +122,7 @@ export function staticPagePaths(): string[] {
   return routeTable.filter(isStaticRoute).map((entry) => `${BASE_PATH}${entry.path}`);
 }
 
-export { clientClassSamples, routeTable, indexedPagePaths, shareChannel };
+export { clientClassSamples, routeTable, indexedPagePaths };
 
 // Checked here so a change of the contract breaks the web build, not the server at run time.
 export const pageRenderModule: PageRenderModule = {
@@ -133,5 +132,4 @@ export const pageRenderModule: PageRenderModule = {
   clientClassSamples,
   staticPagePaths,
   indexedPagePaths,
-  shareChannel,
 };

@@ -5,7 +5,7 @@ import { vi } from 'vitest';
 import type { Language } from '@guquan/contract/language';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { LinkOriginProvider } from '../lib/app-links/link-origin';
-import type { ClientInfo } from '../lib/client/client-info';
+import type { ClientInfo } from '@guquan/contract/client-info';
 import { ClientInfoProvider } from '../lib/client/client-info-context';
 import { LanguageProvider } from '../lib/i18n/language-context';
 import { shareShouldRevalidate } from '../features/share/share-revalidate';

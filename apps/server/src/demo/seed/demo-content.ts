@@ -313,7 +313,7 @@ export const DEMO_GOODS: readonly DemoGoods[] = GOODS_LINES.map((line, index) =>
   const own = CATEGORY_SHAPES[line.category] ?? 'photo';
   return {
     key: line.key,
-    ...(line.publicId ? { publicId: line.publicId } : {}),
+    publicId: line.publicId,
     owner: line.owner,
     name: line.name,
     work: line.work,

@@ -44,7 +44,7 @@ export function universalLinkTarget(text: string, linkOrigin: string): AppTarget
   const id = parseShareId(found?.[2]);
   if (!kind || !id) return undefined;
   const image = kind === 'goods' ? parseImageIndex(found?.[4]) : undefined;
-  return { kind, id, ...(image === undefined ? {} : { image }) };
+  return { kind, id, image };
 }
 
 export type FirstLaunch =
@@ -103,7 +103,7 @@ export async function firstLaunchAfterInstall({
       target,
       appPath: appPath(target),
       by: 'link',
-      ...(name ? { name } : {}),
+      name,
     };
   }
   let response: Response;
@@ -128,7 +128,7 @@ export async function firstLaunchAfterInstall({
     target,
     appPath: claimed.data.appPath,
     by: 'code',
-    ...(name ? { name } : {}),
+    name,
   };
 }
 

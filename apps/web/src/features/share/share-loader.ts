@@ -54,7 +54,7 @@ export async function fetchShare<K extends ShareKind>(
   try {
     response = await fetch(shareApiPath(kind, id), {
       headers: { accept: 'application/json' },
-      ...(signal ? { signal } : {}),
+      signal,
     });
   } catch {
     return { state: 'network' };

@@ -9,7 +9,7 @@ const args = (current: string, next: string, formMethod?: 'POST') =>
     currentParams: {},
     nextParams: {},
     defaultShouldRevalidate: true,
-    ...(formMethod ? { formMethod } : {}),
+    formMethod,
   }) as Parameters<typeof shareShouldRevalidate>[0];
 
 describe('shareShouldRevalidate', () => {

@@ -1,7 +1,7 @@
 import { company, download, website } from '@content/site.json';
 import type { Language } from '@guquan/contract/language';
 import { routeTable, type RouteEntry } from '../../config/route-table';
-import type { InAppBrowser, Platform } from '../../lib/client/client-info';
+import type { InAppBrowser, Platform } from '@guquan/contract/client-info';
 
 /**
  * The official website's texts, links and numbers, all from content/site.json (PRODUCT.md

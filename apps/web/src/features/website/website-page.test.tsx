@@ -5,7 +5,7 @@ import { company, download, website } from '@content/site.json';
 import type { Language } from '@guquan/contract/language';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { fullPath, routeTable, type RouteEntry } from '../../config/route-table';
-import type { ClientInfo } from '../../lib/client/client-info';
+import type { ClientInfo } from '@guquan/contract/client-info';
 import { ClientInfoProvider } from '../../lib/client/client-info-context';
 import { LanguageProvider } from '../../lib/i18n/language-context';
 import { WebsitePage } from './website-page';

@@ -1,4 +1,4 @@
-import type { ClientInfo, InAppBrowser } from './client-info';
+import type { ClientInfo, InAppBrowser } from '@guquan/contract/client-info';
 
 /**
  * What a browser lets a page do to reach the app (docs/decisions/0012-wechat.md, after callapp-lib's notes in

@@ -1,5 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import { UNKNOWN_CLIENT, type ClientInfo } from './client-info';
+import { UNKNOWN_CLIENT, type ClientInfo } from '@guquan/contract/client-info';
 
 const ClientInfoContext = createContext<ClientInfo>(UNKNOWN_CLIENT);
 

@@ -9,7 +9,7 @@ import {
   type AppLinkConfig,
   type StoreUrls,
 } from './app-link';
-import { detectClient } from '../../../lib/client/client-info';
+import { detectClient } from '@guquan/contract/client-info';
 import { REAL_USER_AGENTS } from '../../../../../../tests/support/real-user-agents';
 
 const config: AppLinkConfig = { scheme: 'guquan', fallbackDelayMs: 2000 };

@@ -2,7 +2,7 @@ import { appLinks, download } from '@content/site.json';
 import { appPath, universalLink, type AppTarget } from '@guquan/contract/app-link-paths';
 import { parseShareId, type ShareKind } from '@guquan/contract/share-paths';
 import { appOpening } from '../../../lib/client/app-opening';
-import type { ClientInfo } from '../../../lib/client/client-info';
+import type { ClientInfo } from '@guquan/contract/client-info';
 
 /**
  * Where "open in app" and "get the app" go (PRODUCT.md "Share pages", docs/decisions/0017-app-links-and-handoffs.md): the same item

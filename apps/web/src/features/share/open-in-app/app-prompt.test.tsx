@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { download } from '@content/site.json';
-import type { ClientInfo } from '../../../lib/client/client-info';
+import type { ClientInfo } from '@guquan/contract/client-info';
 import { goodsFixture } from '../../../test-support/share-fixtures';
 import { GoodsView } from '../goods-view/goods-view';
 import { SharePage } from '../share-page/share-page';
@@ -79,7 +79,7 @@ async function renderGoods(client: ClientInfo, url?: string) {
     element: <SharePage kind="goods">{(item) => <GoodsView goods={item} />}</SharePage>,
     loader: () => ({ kind: 'goods', result: { state: 'ok', item: goodsFixture } }),
     client,
-    ...(url ? { url } : {}),
+    url,
   });
   await screen.findByRole('heading', { level: 1 });
   return view;

@@ -36,7 +36,7 @@ export function ShareFailureView({
   return (
     <div className={styles.failure} data-state={state}>
       <StatusView
-        {...(CODES[state] ? { code: CODES[state] } : {})}
+        code={CODES[state]}
         heading={fill(failure.heading, { this: text.this[kind] })}
         body={failure.body}
         action={

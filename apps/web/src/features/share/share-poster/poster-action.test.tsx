@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Poster } from '@guquan/contract/poster';
-import type { ClientInfo } from '../../../lib/client/client-info';
+import type { ClientInfo } from '@guquan/contract/client-info';
 import { EVENTS_PATH } from '@guquan/contract/funnel-events';
 import { sendQueuedShareEvents } from '../../../lib/funnel/report-share-event';
 import { renderShareRoute, stubLayoutApis } from '../../../test-support/share-route';
@@ -30,7 +30,7 @@ function renderAction(client?: ClientInfo, language: 'zh-CN' | 'en' = 'zh-CN') {
   return renderShareRoute({
     element: <PosterAction kind="goods" id="goodsAAAAAAAAAA1" />,
     language,
-    ...(client ? { client } : {}),
+    client,
   });
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { REAL_USER_AGENTS } from '../../../../../tests/support/real-user-agents';
-import { shareChannel } from './share-channel';
+import { REAL_USER_AGENTS } from '../../../tests/support/real-user-agents.ts';
+import { shareChannel } from './share-channel.ts';
 
 const EXPECTED: Readonly<Record<string, string>> = {
   'Safari on iPhone': 'safari',

@@ -8,7 +8,7 @@ export type Platform = 'ios' | 'android' | 'other';
 /**
  * The app whose web view shows the page (or QQ Browser, a browser of its own that keeps Universal
  * Links), when it treats links to apps and stores differently from a plain browser. How each one
- * does is in app-opening.ts.
+ * does is in the web app's lib/client/app-opening.ts.
  */
 export type InAppBrowser =
   'wechat' | 'qq' | 'qqbrowser' | 'qzone' | 'weibo' | 'alipay' | 'dingtalk' | 'douyin' | 'none';

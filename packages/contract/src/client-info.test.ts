@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clientClassSamples, detectClient, type InAppBrowser } from './client-info';
-import { REAL_USER_AGENTS } from '../../../../../tests/support/real-user-agents';
+import { REAL_USER_AGENTS } from '../../../tests/support/real-user-agents.ts';
+import { clientClassSamples, detectClient, type InAppBrowser } from './client-info.ts';
 
 const DESKTOP_CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';

@@ -1,5 +1,5 @@
-import type { ShareChannel } from '@guquan/contract/funnel-events';
-import { detectClient, type InAppBrowser } from './client-info';
+import { detectClient, type InAppBrowser } from './client-info.ts';
+import type { ShareChannel } from './funnel-events.ts';
 
 /**
  * The channel a visitor came through, for the share funnel's counts (docs/decisions/0018-share-funnel-and-operators-listener.md): the app whose
