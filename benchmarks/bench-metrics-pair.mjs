@@ -9,7 +9,6 @@
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,18 +16,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { build } from 'esbuild';
 import { serverBuildOptions } from '../apps/server/build-config.mjs';
-import { loadDemoIds } from './bench-support.mjs';
-
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
+import { freePort, loadDemoIds } from './bench-support.mjs';
 
 /**
  * Runs the measure (`rounds` rounds, each a turn of `seconds` per page and side) on this

@@ -18,7 +18,6 @@
 // --compressed asks for brotli as browsers do.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,7 +25,7 @@ import autocannon from 'autocannon';
 import { once } from 'node:events';
 import { measureMetricsInOneProcess } from './bench-metrics-pair.mjs';
 import { benchPictures } from './bench-pictures.mjs';
-import { cpuMs, loadDemoIds, startBuiltServer } from './bench-support.mjs';
+import { cpuMs, freePort, loadDemoIds, startBuiltServer } from './bench-support.mjs';
 import { cpuShareOf } from './cpu-profile-share.mjs';
 
 const { values } = parseArgs({
@@ -58,18 +57,6 @@ const TARGETS = [
   ['privacy policy', '/anime_merch_web/agreement/yiSi/YiSiAgreement', false],
   ['website', '/anime_merch_web/website', false],
 ];
-
-/** A port nobody listens on now (the smoke run must not collide with another test's server). */
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
 
 /** Random base64url characters: ids and paths nobody asked for before. */
 const fresh = (length) =>
