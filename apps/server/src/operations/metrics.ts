@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { reuseWindow } from '../http/reuse-window.ts';
 import { DURATION_BUCKETS, requestDurations } from './request-durations.ts';
 
 /**
@@ -242,14 +244,13 @@ export function createMetrics({ version }: { version: string }) {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-/** One call of `read` answers every caller for `ms`. */
-function sharedFor<T>(ms: number, read: () => Promise<T>): () => Promise<T> {
-  let last: { at: number; value: Promise<T> } | undefined;
-  return () => {
-    const now = Date.now();
-    if (!last || now - last.at >= ms) last = { at: now, value: read() };
-    return last.value;
-  };
+/**
+ * One call of `read` answers every caller for `ms`: its promise, kept in an lru-cache of one entry
+ * (settled or not, failed or not, as `read` gave it).
+ */
+function sharedFor<T extends object>(ms: number, read: () => Promise<T>): () => Promise<T> {
+  const last = new LRUCache<'last', Promise<T>>({ max: 1, memoMethod: read, ...reuseWindow(ms) });
+  return () => last.memo('last');
 }
 
 /**

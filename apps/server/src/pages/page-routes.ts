@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { Language } from '@guquan/contract/language';
 import {
@@ -26,7 +27,6 @@ import { searchFileRoutes } from './search-files.ts';
 import {
   cachedPage,
   createRenderedPageCache,
-  pagesOnce,
   type CachedPage,
   type RenderedPageCache,
 } from './rendered-page-cache.ts';
@@ -106,24 +106,24 @@ interface PageRequest {
 
 /** How many paths' routes are remembered at most (a path and its route, some tens of bytes). */
 const REMEMBERED_PAGE_PATHS = 2_000;
+/** What is remembered of a path that is no route (lru-cache keeps no undefined). */
+const NO_ROUTE = Symbol('no route');
 
 /**
  * The route's own spelling of a path (renderer.pagePath), remembered: React Router ranks every
- * route on each match, which cost a hot page more than sending it. The oldest path is forgotten
- * first, so a flood of one-off paths only ever costs the match it would have cost anyway.
+ * route on each match, which cost a hot page more than sending it. The least recently asked path
+ * is forgotten first, so a flood of one-off paths only ever costs the match it would have cost
+ * anyway.
  */
 function rememberedPagePaths(
   pagePath: (pathname: string) => string | undefined,
 ): (pathname: string) => string | undefined {
-  const known = new Map<string, string | undefined>();
+  const known = new LRUCache<string, string | typeof NO_ROUTE>({ max: REMEMBERED_PAGE_PATHS });
   return (pathname) => {
-    if (known.has(pathname)) return known.get(pathname);
+    const remembered = known.get(pathname);
+    if (remembered !== undefined) return remembered === NO_ROUTE ? undefined : remembered;
     const path = pagePath(pathname);
-    if (known.size >= REMEMBERED_PAGE_PATHS) {
-      const oldest = known.keys().next();
-      if (!oldest.done) known.delete(oldest.value);
-    }
-    known.set(pathname, path);
+    known.set(pathname, path ?? NO_ROUTE);
     return path;
   };
 }
@@ -157,8 +157,6 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
   if (renderer.pagePath(NOT_FOUND_ADDRESS) !== undefined)
     throw new Error(`${NOT_FOUND_ADDRESS} is a route: the not-found page needs another address`);
   const renders = createRenderBudget(options.renderBudget ?? DEFAULT_RENDER_BUDGET);
-  // Pages other than share pages kept in the cache: rendered once, however many ask meanwhile.
-  const cachedRender = pagesOnce(cache);
 
   async function renderSharePage(read: ShareRead): Promise<CachedPage> {
     // The markup does not depend on the device here (the app prompt's guide renders closed), so
@@ -188,7 +186,7 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
     if (prebuilt) options.observer?.prebuiltServed();
     const built =
       prebuilt ??
-      (await cachedRender(`static\n${path}\n${language}\n${clientClass}`, async () =>
+      (await cache.once(`static\n${path}\n${language}\n${clientClass}`, async () =>
         servedStaticPage(
           await renderStaticPage(options.build, path, language, userAgent),
           serverSettings,
@@ -205,7 +203,7 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
   async function sendNotFoundPage(page: PageRequest): Promise<FastifyReply> {
     const { request, reply, language, userAgent } = page;
     const clientClass = renderer.clientClass(userAgent);
-    const notFound = await cachedRender(`not-found\n${language}\n${clientClass}`, async () =>
+    const notFound = await cache.once(`not-found\n${language}\n${clientClass}`, async () =>
       finished(
         await renderDocument(options, {
           url: NOT_FOUND_ADDRESS,

@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 /**
  * How many pages a client may have rendered for it (docs/decisions/0014-one-off-pages.md). A page
  * already rendered costs a lookup; rendering one costs tens of milliseconds of CPU. Only renders
@@ -6,7 +8,9 @@
  * a bucket of `burst` renders that refills at `perSecond`; when it is empty, the page waits.
  *
  * Counted per server, in its memory: what it protects is that server's CPU, and a miss then costs
- * no round trip to Redis.
+ * no round trip to Redis. A token bucket of renders, not a window of requests, so not
+ * @fastify/rate-limit (docs/decisions/0020-one-cache-library.md); its clients are kept in an
+ * lru-cache.
  */
 export interface RenderBudgetOptions {
   burst: number;
@@ -47,8 +51,8 @@ export function createRenderBudget({
   maxClients = 10_000,
   now = () => Date.now(),
 }: RenderBudgetOptions): RenderBudget {
-  // Least recently seen first: a Map keeps insertion order, and a visit moves a client last.
-  const buckets = new Map<string, { tokens: number; at: number }>();
+  // Each client's bucket as it was last seen; a full bucket is what an unknown client gets.
+  const buckets = new LRUCache<string, { tokens: number; at: number }>({ max: maxClients });
   return {
     take(client) {
       const at = now();
@@ -56,17 +60,9 @@ export function createRenderBudget({
       const tokens = known
         ? Math.min(burst, known.tokens + ((at - known.at) / 1000) * perSecond)
         : burst;
-      buckets.delete(client);
-      if (tokens < 1) {
-        buckets.set(client, { tokens, at });
-        return false;
-      }
-      buckets.set(client, { tokens: tokens - 1, at });
-      for (const [oldest] of buckets) {
-        if (buckets.size <= maxClients) break;
-        buckets.delete(oldest);
-      }
-      return true;
+      const allowed = tokens >= 1;
+      buckets.set(client, { tokens: allowed ? tokens - 1 : tokens, at });
+      return allowed;
     },
   };
 }

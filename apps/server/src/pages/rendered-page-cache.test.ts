@@ -87,3 +87,72 @@ describe('the cache of rendered pages', () => {
     expect((await promisify(gunzip)(gzipped)).toString()).toBe(text);
   });
 });
+
+describe('pages rendered once into the cache', () => {
+  /** A render that finishes when the test says so. */
+  function heldRender(text: string) {
+    let finish: () => void = () => undefined;
+    const render = vi.fn(
+      () =>
+        new Promise<ReturnType<typeof page>>((resolve) => {
+          finish = () => {
+            resolve(page(text));
+          };
+        }),
+    );
+    return {
+      render,
+      finish: () => {
+        finish();
+      },
+    };
+  }
+
+  it('renders a page once however many ask meanwhile, and asks for a render only when none is under way', async () => {
+    const cache = createRenderedPageCache({ maxBytes: 1_000_000 });
+    const { render, finish } = heldRender('one');
+    const mayRender = vi.fn(() => true);
+    const first = cache.once('a', render, mayRender);
+    // A request past its budget still gets the page already being rendered.
+    const refused = cache.once('a', render, () => false);
+    finish();
+    const [firstPage, waiting] = await Promise.all([first, refused]);
+    expect(waiting).toBe(firstPage);
+    expect(render).toHaveBeenCalledTimes(1);
+    expect(mayRender).toHaveBeenCalledTimes(1);
+    // Kept: the next asks neither render nor budget.
+    expect(await cache.once('a', render, mayRender)).toBe(firstPage);
+    expect(mayRender).toHaveBeenCalledTimes(1);
+    expect(cache.get('a')).toBe(firstPage);
+    // Nothing under way and not allowed: no page, nothing rendered.
+    expect(await cache.once('b', render, () => false)).toBeUndefined();
+    expect(render).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps no failed render, and answers those waiting on a render the cache dropped meanwhile', async () => {
+    const size = pageBytes(page('x'.repeat(1000)));
+    const evicted = vi.fn();
+    const cache = createRenderedPageCache({ maxBytes: size * 2, onEvict: evicted });
+    await expect(
+      cache.once('broken', () => Promise.reject(new Error('render failed'))),
+    ).rejects.toThrow('render failed');
+    expect(await cache.once('broken', () => Promise.resolve(page('x'.repeat(1000))))).toBeDefined();
+
+    const { render, finish } = heldRender('y'.repeat(1000));
+    const held = cache.once('held', render);
+    const waiting = cache.once('held', render);
+    // Pages stored meanwhile push everything older out, the render under way too.
+    for (const name of ['c', 'd', 'e']) cache.set(name, page(name.repeat(1000)));
+    expect(evicted).toHaveBeenCalledTimes(2); // broken and c
+    finish();
+    const [heldPage, waitedPage] = await Promise.all([held, waiting]);
+    expect(waitedPage).toBe(heldPage);
+    expect(heldPage.html.toString()).toBe('y'.repeat(1000));
+    expect(render).toHaveBeenCalledTimes(1);
+    // Kept as the newest page, as every render is: d goes to make room.
+    expect(cache.get('held')).toBe(heldPage);
+    expect(cache.get('d')).toBeUndefined();
+    expect(evicted).toHaveBeenCalledTimes(3);
+    expect(cache.bytes).toBeLessThanOrEqual(size * 2);
+  });
+});

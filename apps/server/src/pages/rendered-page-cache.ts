@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 
@@ -102,15 +103,46 @@ export function pageBytes(page: CachedPage): number {
 export interface RenderedPageCache {
   get(key: string): CachedPage | undefined;
   set(key: string, page: CachedPage): void;
+  /**
+   * The page under `key`: from the cache, from a render of it already under way, or from `render`
+   * now (if `mayRender` allows it), kept for the next; undefined when it may not. The one place
+   * where a page is rendered into the cache.
+   */
+  once: PageOnce;
   /** Entries and bytes held now. */
   readonly size: number;
   readonly bytes: number;
 }
 
+/** Renders a page for the cache. */
+type Render = () => Promise<CachedPage>;
+
+/** A page from the cache or rendered into it; undefined when it may not be (`mayRender`). */
+export interface PageOnce {
+  (key: string, render: Render): Promise<CachedPage>;
+  (key: string, render: Render, mayRender: () => boolean): Promise<CachedPage | undefined>;
+}
+
+/** A page as the cache holds it, with the bytes it was counted for. */
+interface Entry {
+  page: CachedPage;
+  bytes: number;
+}
+
+const entryOf = (page: CachedPage): Entry => ({ page, bytes: pageBytes(page) });
+const always = () => true;
+
 /**
- * A least-recently-used cache of rendered pages, bounded by bytes: the oldest pages go first when
- * a new one would pass the limit. A Map keeps insertion order, so reading an entry moves it to the
- * end and the first entry is always the least recently used.
+ * A least-recently-used cache of rendered pages, bounded by bytes (lru-cache's `maxSize`): the
+ * least recently used pages go first when a new one would pass the limit, and a page larger than
+ * the limit is never kept. A page's compressed copies are made after it is stored: each look-up
+ * counts them, and a page that grew is stored again at its new size.
+ *
+ * Renders go through lru-cache's `fetch`, so requests for a page being rendered wait for that one
+ * render. A render under way counts no bytes, and is not abandoned when the cache drops it to make
+ * room (`ignoreFetchAbort`): those who wait get the page all the same, and it is stored. (Only a
+ * request that comes after such a drop, before the render ends, renders the page again: the drop
+ * needs more than the whole cache stored within one render.)
  */
 export function createRenderedPageCache({
   maxBytes,
@@ -120,89 +152,57 @@ export function createRenderedPageCache({
   /** Told of each page dropped to make room (a metric). */
   onEvict?: () => void;
 }): RenderedPageCache {
-  const entries = new Map<string, { page: CachedPage; bytes: number }>();
-  let bytes = 0;
-  const remove = (key: string) => {
+  const entries = new LRUCache<string, Entry, Render>({
+    maxSize: maxBytes,
+    sizeCalculation: (entry) => entry.bytes,
+    backgroundFetchSize: 0,
+    ignoreFetchAbort: true,
+    fetchMethod: async (_key, _stale, { context: render }) => entryOf(await render()),
+    ...(onEvict
+      ? {
+          dispose: (_entry: Entry, _key: string, reason: LRUCache.DisposeReason) => {
+            if (reason === 'evict') onEvict();
+          },
+        }
+      : {}),
+  });
+
+  function get(key: string): CachedPage | undefined {
     const entry = entries.get(key);
-    if (!entry) return;
-    entries.delete(key);
-    bytes -= entry.bytes;
-  };
-  /** Drops the least recently used pages (never `keep`) until the cache is within its limit. */
-  const shrink = (keep: string) => {
-    for (const [oldest] of entries) {
-      if (bytes <= maxBytes) return;
-      if (oldest !== keep) {
-        remove(oldest);
-        onEvict?.();
-      }
-    }
-  };
+    if (!entry) return undefined;
+    // Compressed copies made since it was stored count too.
+    const bytes = pageBytes(entry.page);
+    if (bytes !== entry.bytes) entries.set(key, { page: entry.page, bytes });
+    return entry.page;
+  }
+
+  /** Whether a render of `key` is under way (lru-cache says so only in a look-up's status). */
+  function rendering(key: string): boolean {
+    const status: LRUCache.Status<string, Entry, Render> = {};
+    entries.get(key, { status });
+    return status.get === 'fetching';
+  }
+
   return {
-    get(key) {
-      const entry = entries.get(key);
-      if (!entry) return undefined;
-      entries.delete(key);
-      entries.set(key, entry);
-      // Compressed copies made since it was stored count too.
-      const now = pageBytes(entry.page);
-      bytes += now - entry.bytes;
-      entry.bytes = now;
-      shrink(key);
-      return entry.page;
-    },
+    get,
     set(key, page) {
-      remove(key);
-      const size = pageBytes(page);
-      if (size > maxBytes) return;
-      entries.set(key, { page, bytes: size });
-      bytes += size;
-      shrink(key);
+      entries.set(key, entryOf(page));
     },
+    once: (async (key: string, render: Render, mayRender: () => boolean = always) => {
+      const cached = get(key);
+      if (cached) return cached;
+      if (!rendering(key) && !mayRender()) return undefined;
+      const entry = await entries.forceFetch(key, { context: render });
+      // lru-cache stores what a render gives unless it dropped the render meanwhile to make room:
+      // then it is stored now, as the newest page, as every render is.
+      if (!entries.has(key) && !rendering(key)) entries.set(key, entry);
+      return entry.page;
+    }) as PageOnce,
     get size() {
       return entries.size;
     },
     get bytes() {
-      return bytes;
+      return entries.calculatedSize;
     },
   };
-}
-
-/** Renders a page for the cache; undefined when it may not (pageOnce's `mayRender`). */
-export interface PageOnce {
-  (key: string, render: () => Promise<CachedPage>): Promise<CachedPage>;
-  (
-    key: string,
-    render: () => Promise<CachedPage>,
-    mayRender: () => boolean,
-  ): Promise<CachedPage | undefined>;
-}
-
-/**
- * Pages rendered once into a cache: the page under `key` comes from the cache, from a render of it
- * already under way, or from `render` now (if `mayRender` allows it), kept for the next. The one
- * place where a page is rendered into the cache.
- */
-export function pagesOnce(cache: RenderedPageCache): PageOnce {
-  const rendering = new Map<string, Promise<CachedPage>>();
-  return (async (
-    key: string,
-    render: () => Promise<CachedPage>,
-    mayRender: () => boolean = () => true,
-  ) => {
-    const cached = cache.get(key);
-    if (cached) return cached;
-    let pending = rendering.get(key);
-    if (!pending) {
-      if (!mayRender()) return undefined;
-      pending = render()
-        .then((page) => {
-          cache.set(key, page);
-          return page;
-        })
-        .finally(() => rendering.delete(key));
-      rendering.set(key, pending);
-    }
-    return pending;
-  }) as PageOnce;
 }

@@ -4,7 +4,7 @@ import type { SharePageData } from '@guquan/contract/page-render';
 import type { ShareResult } from '@guquan/contract/share';
 import type { PublicId, ShareKind } from '@guquan/contract/share-paths';
 import type { ShareReader } from '../shares/share-reader.ts';
-import { pagesOnce, type CachedPage, type RenderedPageCache } from './rendered-page-cache.ts';
+import type { CachedPage, RenderedPageCache } from './rendered-page-cache.ts';
 
 /** A share page as a request asks for it: its id parsed once where the request came in. */
 export interface SharePageRequest {
@@ -104,9 +104,9 @@ export function createSharePages({
   render,
   observer,
 }: SharePageSource) {
-  const pageOnce = pagesOnce(cache);
   // The pages of each read, by language and whether the app is missing: a read lives as long as
-  // the reader keeps it (a second), and its pages with it.
+  // the reader keeps it (a second), and its pages with it. No cache with a rule of its own, so no
+  // lru-cache (docs/decisions/0020-one-cache-library.md).
   const pagesOfRead = new WeakMap<object, Map<string, ShareRead>>();
 
   function versioned(
@@ -146,7 +146,7 @@ export function createSharePages({
     page(fresh: ShareRead, mayRender: () => boolean = () => true): Promise<CachedPage | undefined> {
       if (cache.get(fresh.version)) observer?.cacheHit();
       else observer?.cacheMiss();
-      return pageOnce(
+      return cache.once(
         fresh.version,
         async () => {
           const started = performance.now();

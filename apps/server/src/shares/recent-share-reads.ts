@@ -1,5 +1,7 @@
+import { LRUCache } from 'lru-cache';
 import type { ShareResult } from '@guquan/contract/share';
 import type { PublicId, ShareKind } from '@guquan/contract/share-paths';
+import { reuseWindow } from '../http/reuse-window.ts';
 import type { ShareReader } from './share-reader.ts';
 
 /** How many items' last reads are remembered at most (each a few kilobytes). */
@@ -11,37 +13,34 @@ const MAX_REMEMBERED = 2_000;
  * costs no query per request, and a change (edited, made private, removed) is seen within
  * `reuseMs`. A result stays the same object while it is reused, so what is derived from it can be
  * kept with it (pages/share-page-cache.ts).
+ *
+ * The cache keeps the promise of each read, not its result: whoever asks while the read is under
+ * way waits for that one, and a hot item's request gets the very promise back (lru-cache's
+ * `fetch` would make a new promise and two option objects per request on the hottest path).
+ * `now` is the clock in milliseconds (tests move it).
  */
 export function recentShareReads(
   shares: ShareReader,
   reuseMs: number,
-  now: () => number = () => Date.now(),
+  now?: () => number,
 ): ShareReader {
-  // Oldest first (a refreshed entry is deleted and set again), so expired ones lead.
-  const recent = new Map<string, { at: number; result: Promise<ShareResult<ShareKind>> }>();
-
-  function forget(at: number): void {
-    for (const [key, entry] of recent) {
-      if (recent.size <= MAX_REMEMBERED && at - entry.at < reuseMs) break;
-      recent.delete(key);
-    }
-  }
+  const recent = new LRUCache<string, Promise<ShareResult<ShareKind>>>({
+    max: MAX_REMEMBERED,
+    ...reuseWindow(reuseMs, now),
+  });
 
   return {
     read<K extends ShareKind>(kind: K, id: PublicId | undefined): Promise<ShareResult<K>> {
       if (id === undefined) return shares.read(kind, id);
       const key = `${kind}/${id}`;
-      const at = now();
       const known = recent.get(key);
-      if (known && at - known.at < reuseMs) return known.result as Promise<ShareResult<K>>;
+      if (known) return known as Promise<ShareResult<K>>;
       const result = shares.read(kind, id);
-      recent.delete(key);
-      recent.set(key, { at, result });
+      recent.set(key, result);
       // A failed read is not kept: the next request asks again.
       result.catch(() => {
-        if (recent.get(key)?.result === result) recent.delete(key);
+        if (recent.peek(key) === result) recent.delete(key);
       });
-      forget(at);
       return result;
     },
   };
