@@ -1,4 +1,4 @@
-import { PUBLIC_ID_PATTERN, type ShareKind } from './share-paths.ts';
+import { PUBLIC_ID_PATTERN, SHARE_KINDS, type ShareKind } from './share-paths.ts';
 import { API_BASE_PATH } from './site-paths.ts';
 
 /**
@@ -19,6 +19,29 @@ export const APP_PATH_SEGMENTS: Readonly<Record<ShareKind, string>> = {
   cabinet: 'cabinet',
   note: 'note',
 };
+
+const KIND_OF_SEGMENT = new Map<string, ShareKind>(
+  SHARE_KINDS.map((kind) => [APP_PATH_SEGMENTS[kind], kind]),
+);
+
+/** The kind whose items a first path segment names (`goods`), or undefined. */
+export function kindOfAppSegment(segment: string): ShareKind | undefined {
+  return KIND_OF_SEGMENT.get(segment);
+}
+
+/**
+ * Kinds the app opens at the image being viewed (goods: the page opens on its gallery): only
+ * their targets, links and handoffs carry an image.
+ */
+const OPENS_AT_IMAGE: Readonly<Record<ShareKind, boolean>> = {
+  goods: true,
+  cabinet: false,
+  note: false,
+};
+
+export function opensAtImage(kind: ShareKind): boolean {
+  return OPENS_AT_IMAGE[kind];
+}
 
 /** The app's own path of a target: `goods/<id>?image=2`, or '' for the start screen. */
 export function appPath(target: AppTarget): string {

@@ -2,8 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   APP_MISSING_PARAM,
   APP_MISSING_VALUE,
-  APP_PATH_SEGMENTS,
   IMAGE_PARAM,
+  kindOfAppSegment,
+  opensAtImage,
   parseImageIndex,
 } from '@guquan/contract/app-link-paths';
 import { parseAcceptLanguage, pickLanguage, type Language } from '@guquan/contract/language';
@@ -31,10 +32,6 @@ const ASSOCIATION_CACHE_CONTROL = 'public, max-age=3600';
 /** A fallback depends on Accept-Language (the page's language): never kept by a shared cache. */
 const FALLBACK_CACHE_CONTROL = 'private, no-cache';
 const NOINDEX = 'noindex, nofollow';
-
-const KIND_OF_SEGMENT = new Map<string, ShareKind>(
-  Object.entries(APP_PATH_SEGMENTS).map(([kind, segment]) => [segment, kind as ShareKind]),
-);
 
 /** `host[:port]` of a Host header, lower case, without the scheme's default port. */
 function normalisedHost(header: string | undefined, protocol: string): string | undefined {
@@ -86,13 +83,14 @@ export function fallbackLocation(
       kind: null,
     };
   const match = /^\/([^/]+)\/([^/]*)$/.exec(parsed.pathname);
-  const kind = match ? KIND_OF_SEGMENT.get(match[1] ?? '') : undefined;
+  const kind = match ? kindOfAppSegment(match[1] ?? '') : undefined;
   if (!match || !kind) return undefined;
   const id = decodedSegment(match[2] ?? '');
   const query = new URLSearchParams({ id, lang: language });
   query.set(APP_MISSING_PARAM, APP_MISSING_VALUE);
-  const image =
-    kind === 'goods' ? parseImageIndex(parsed.searchParams.get(IMAGE_PARAM)) : undefined;
+  const image = opensAtImage(kind)
+    ? parseImageIndex(parsed.searchParams.get(IMAGE_PARAM))
+    : undefined;
   if (image !== undefined) query.set(IMAGE_PARAM, String(image));
   return {
     location: `${publicOrigin}${BASE_PATH}${sharePagePath(kind)}?${query.toString()}`,
