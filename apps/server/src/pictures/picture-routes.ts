@@ -5,7 +5,12 @@ import { apiErrorSchema } from '@guquan/contract/api-error';
 import { pickLanguage, type Language } from '@guquan/contract/language';
 import { posterApiPath, posterSchema } from '@guquan/contract/poster';
 import { publicIdSchema } from '@guquan/contract/share';
-import { parseShareId, SHARE_FAILURES, type ShareKind } from '@guquan/contract/share-paths';
+import {
+  parseShareId,
+  SHARE_FAILURES,
+  SHARE_KINDS,
+  type ShareKind,
+} from '@guquan/contract/share-paths';
 import {
   PICTURE_SIZES,
   PICTURES_PATH,
@@ -43,10 +48,8 @@ export interface PictureRoutesOptions {
   drawingsPerMinute: number;
 }
 
-const KINDS = ['goods', 'cabinet', 'note'] as const;
-
 const pictureParamsSchema = z.object({
-  kind: z.enum(KINDS),
+  kind: z.enum(SHARE_KINDS),
   id: publicIdSchema,
   file: z.string().max(64),
 });
@@ -209,12 +212,12 @@ export const posterRoutes: FastifyPluginCallbackZod<PosterRoutesOptions> = (
   { shares, link },
   done,
 ) => {
-  for (const kind of KINDS) {
+  for (const kind of SHARE_KINDS) {
     app.get(
       apiRoute(posterApiPath(kind)),
       {
         schema: {
-          summary: `The current poster of a ${kind === 'note' ? 'note' : kind}: address, size, alt text`,
+          summary: `The current poster of a ${kind}: address, size, alt text`,
           tags: ['shares'],
           params: z.object({ id: publicIdSchema }),
           querystring: posterQuerySchema,
