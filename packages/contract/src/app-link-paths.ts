@@ -20,13 +20,9 @@ export const APP_PATH_SEGMENTS: Readonly<Record<ShareKind, string>> = {
   note: 'note',
 };
 
-const KIND_OF_SEGMENT = new Map<string, ShareKind>(
-  SHARE_KINDS.map((kind) => [APP_PATH_SEGMENTS[kind], kind]),
-);
-
 /** The kind whose items a first path segment names (`goods`), or undefined. */
 export function kindOfAppSegment(segment: string): ShareKind | undefined {
-  return KIND_OF_SEGMENT.get(segment);
+  return SHARE_KINDS.find((kind) => APP_PATH_SEGMENTS[kind] === segment);
 }
 
 /**
