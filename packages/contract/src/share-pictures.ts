@@ -314,12 +314,18 @@ export function parsePictureFile(file: string): PictureFile | undefined {
   return { picture: named, language: language === 'en' ? 'en' : 'zh-CN', version };
 }
 
+/** Each picture's text alternative, from what it shows. */
+const ALTS: {
+  readonly [P in PictureName]: (texts: PictureTexts, content: PictureContent) => string;
+} = {
+  card: (texts, { title, detail, owner }) =>
+    fill(texts.cardAlt, { title, detail: detail.replace(/\n/g, ' '), owner }),
+  poster: (texts, { title, detail, owner }) => fill(texts.posterAlt, { title, detail, owner }),
+  square: (texts) => texts.squareAlt,
+};
+
 /** The text alternative of a picture: what it shows, in its language. */
 export function pictureAlt(content: PictureContent): string {
   const texts = TEXTS[content.language ?? 'zh-CN'];
-  if (content.kind === 'neutral') return texts.neutralAlt;
-  const values = { title: content.title, detail: content.detail, owner: content.owner };
-  if (content.picture === 'poster') return fill(texts.posterAlt, values);
-  if (content.picture === 'square') return texts.squareAlt;
-  return fill(texts.cardAlt, { ...values, detail: content.detail.replace(/\n/g, ' ') });
+  return content.kind === 'neutral' ? texts.neutralAlt : ALTS[content.picture](texts, content);
 }
