@@ -1,5 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
-import { shareApiPath } from '@guquan/contract/share-paths';
+import type { ShareItems } from '@guquan/contract/share';
+import { shareApiPath, type ShareKind } from '@guquan/contract/share-paths';
+import { shareTitle } from '@guquan/contract/share-titles';
 import { DEMO_IDS } from '../../apps/server/src/demo/seed/demo-ids.ts';
 import { BASE_PATH, expect, fullPath, routeById, test, titleOf } from './fixtures.ts';
 
@@ -17,15 +19,10 @@ const SHARES = [
 const APP_NAMES = { 'zh-CN': '谷圈', en: 'Goods Circle' } as const;
 
 /** The item's own name (a note's title), as the share API gives it. */
-async function itemName(
-  request: APIRequestContext,
-  kind: 'goods' | 'cabinet' | 'note',
-  id: string,
-): Promise<string> {
+async function itemName(request: APIRequestContext, kind: ShareKind, id: string): Promise<string> {
   const response = await request.get(shareApiPath(kind, id));
   expect(response.status()).toBe(200);
-  const body = (await response.json()) as { name?: string; title?: string };
-  return (kind === 'note' ? body.title : body.name) ?? '';
+  return shareTitle(kind, (await response.json()) as ShareItems[ShareKind]);
 }
 
 /** As the server escapes text into an attribute. */

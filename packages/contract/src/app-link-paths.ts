@@ -1,4 +1,4 @@
-import type { ShareKind } from './share-paths.ts';
+import { SHARE_KINDS, type ShareKind } from './share-paths.ts';
 import { API_BASE_PATH } from './site-paths.ts';
 
 /**
@@ -19,6 +19,25 @@ export const APP_PATH_SEGMENTS: Readonly<Record<ShareKind, string>> = {
   cabinet: 'cabinet',
   note: 'note',
 };
+
+/** The kind whose items a first path segment names (`goods`), or undefined. */
+export function kindOfAppSegment(segment: string): ShareKind | undefined {
+  return SHARE_KINDS.find((kind) => APP_PATH_SEGMENTS[kind] === segment);
+}
+
+/**
+ * Kinds the app opens at the image being viewed (goods: the page opens on its gallery): only
+ * their targets, links and handoffs carry an image.
+ */
+const OPENS_AT_IMAGE: Readonly<Record<ShareKind, boolean>> = {
+  goods: true,
+  cabinet: false,
+  note: false,
+};
+
+export function opensAtImage(kind: ShareKind): boolean {
+  return OPENS_AT_IMAGE[kind];
+}
 
 /** The app's own path of a target: `goods/<id>?image=2`, or '' for the start screen. */
 export function appPath(target: AppTarget): string {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HANDOFF_CODE_PATTERN, MAX_IMAGE_INDEX } from './app-link-paths.ts';
 import { publicIdSchema } from './share.ts';
+import { SHARE_KINDS } from './share-paths.ts';
 
 /**
  * The handoff API (docs/decisions/0017-app-links-and-handoffs.md): a share page mints a code for the item a visitor heads to the
@@ -8,9 +9,9 @@ import { publicIdSchema } from './share.ts';
  */
 
 export const appTargetSchema = z.object({
-  kind: z.enum(['goods', 'cabinet', 'note']),
+  kind: z.enum(SHARE_KINDS),
   id: publicIdSchema,
-  /** Goods only: the image the visitor was looking at, from 0. */
+  /** Kinds that open at an image only (opensAtImage: goods): the one being viewed, from 0. */
   image: z.number().int().min(0).max(MAX_IMAGE_INDEX).optional(),
 });
 export type AppTargetBody = z.infer<typeof appTargetSchema>;

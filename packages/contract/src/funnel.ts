@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { publicIdSchema } from './share.ts';
+import { SHARE_KINDS } from './share-paths.ts';
 import {
   FUNNEL_DAY_PATTERN,
   FUNNEL_EVENTS,
@@ -14,7 +15,7 @@ import {
  * build it from the plain types of funnel-events.ts), and the operators' `/api/funnel` answer.
  */
 
-const shareKindSchema = z.enum(['goods', 'cabinet', 'note']);
+const shareKindSchema = z.enum(SHARE_KINDS);
 
 export const pageEventReportSchema = z.strictObject({
   event: z.enum(PAGE_EVENTS),

@@ -2,6 +2,7 @@ import type { Language } from './language.ts';
 import { formatPrice } from './price.ts';
 import type { GoodsStatus, ShareItems } from './share.ts';
 import type { ShareKind } from './share-paths.ts';
+import { shareTitle } from './share-titles.ts';
 import { BASE_PATH } from './site-paths.ts';
 
 /**
@@ -132,40 +133,42 @@ interface Described {
   images: readonly string[];
 }
 
-function describe<K extends ShareKind>(
-  kind: K,
-  item: ShareItems[K],
-  texts: PictureTexts,
-): Described {
-  if (kind === 'goods') {
-    const goods = item as ShareItems['goods'];
+/** What each kind's pictures say of an item. */
+const DESCRIPTIONS: {
+  readonly [K in ShareKind]: (item: ShareItems[K], texts: PictureTexts) => Described;
+} = {
+  goods: (goods, texts) => {
     const status = texts.status[goods.status];
     return {
-      title: goods.name,
+      title: shareTitle('goods', goods),
       subtitle: [goods.work, goods.character].filter(Boolean).join(' · '),
       detail: goods.priceFen === null ? status : `${formatPrice(goods.priceFen)} · ${status}`,
       owner: fill(texts.owner, { name: goods.owner.nickname }),
       images: goods.images.map((image) => image.id),
     };
-  }
-  if (kind === 'cabinet') {
-    const cabinet = item as ShareItems['cabinet'];
-    return {
-      title: cabinet.name,
-      subtitle: '',
-      detail: texts.items(cabinet.itemCount),
-      owner: fill(texts.owner, { name: cabinet.owner.nickname }),
-      images: [cabinet.cover.id, ...cabinet.items.map((goods) => goods.cover.id)],
-    };
-  }
-  const note = item as ShareItems['note'];
-  return {
-    title: note.title,
+  },
+  cabinet: (cabinet, texts) => ({
+    title: shareTitle('cabinet', cabinet),
+    subtitle: '',
+    detail: texts.items(cabinet.itemCount),
+    owner: fill(texts.owner, { name: cabinet.owner.nickname }),
+    images: [cabinet.cover.id, ...cabinet.items.map((goods) => goods.cover.id)],
+  }),
+  note: (note, texts) => ({
+    title: shareTitle('note', note),
     subtitle: '',
     detail: firstLines(note.text),
     owner: fill(texts.author, { name: note.author.nickname }),
     images: note.images.map((image) => image.id),
-  };
+  }),
+};
+
+function describe<K extends ShareKind>(
+  kind: K,
+  item: ShareItems[K],
+  texts: PictureTexts,
+): Described {
+  return DESCRIPTIONS[kind](item, texts);
 }
 
 /** The preview card of an item: its first picture, name, price/status, count or first lines, owner. */
@@ -311,12 +314,18 @@ export function parsePictureFile(file: string): PictureFile | undefined {
   return { picture: named, language: language === 'en' ? 'en' : 'zh-CN', version };
 }
 
+/** Each picture's text alternative, from what it shows. */
+const ALTS: {
+  readonly [P in PictureName]: (texts: PictureTexts, content: PictureContent) => string;
+} = {
+  card: (texts, { title, detail, owner }) =>
+    fill(texts.cardAlt, { title, detail: detail.replace(/\n/g, ' '), owner }),
+  poster: (texts, { title, detail, owner }) => fill(texts.posterAlt, { title, detail, owner }),
+  square: (texts) => texts.squareAlt,
+};
+
 /** The text alternative of a picture: what it shows, in its language. */
 export function pictureAlt(content: PictureContent): string {
   const texts = TEXTS[content.language ?? 'zh-CN'];
-  if (content.kind === 'neutral') return texts.neutralAlt;
-  const values = { title: content.title, detail: content.detail, owner: content.owner };
-  if (content.picture === 'poster') return fill(texts.posterAlt, values);
-  if (content.picture === 'square') return texts.squareAlt;
-  return fill(texts.cardAlt, { ...values, detail: content.detail.replace(/\n/g, ' ') });
+  return content.kind === 'neutral' ? texts.neutralAlt : ALTS[content.picture](texts, content);
 }

@@ -7,6 +7,7 @@ import {
   APP_LINK_CLAIMS_PATH,
   APP_LINK_HANDOFFS_PATH,
   appPath,
+  opensAtImage,
 } from '@guquan/contract/app-link-paths';
 import {
   claimedHandoffSchema,
@@ -121,7 +122,7 @@ export const handoffRoutes: FastifyPluginCallbackZod<HandoffRoutesOptions> = (
       const target: HandoffTarget = {
         kind,
         id,
-        ...(kind === 'goods' && image !== undefined ? { image } : {}),
+        ...(opensAtImage(kind) && image !== undefined ? { image } : {}),
       };
       const at = now();
       const minted = await mintHandoff(db, target, at);

@@ -3,6 +3,7 @@ import {
   HANDOFF_CODE_ALPHABET,
   HANDOFF_CODE_LENGTH,
   HANDOFF_VALID_DAYS,
+  opensAtImage,
 } from '@guquan/contract/app-link-paths';
 import type { ShareKind } from '@guquan/contract/share-paths';
 import type { Db } from '../db/database.ts';
@@ -62,7 +63,7 @@ export async function mintHandoff(db: Db, target: HandoffTarget, now: Date): Pro
           code_digest: codeDigest(code),
           target_kind: target.kind,
           target_id: target.id,
-          target_image: target.kind === 'goods' ? (target.image ?? null) : null,
+          target_image: opensAtImage(target.kind) ? (target.image ?? null) : null,
           created_at: now.toISOString(),
           expires_at: expiresAt.toISOString(),
         })

@@ -2,8 +2,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
   APP_MISSING_PARAM,
   APP_MISSING_VALUE,
-  APP_PATH_SEGMENTS,
   IMAGE_PARAM,
+  kindOfAppSegment,
+  opensAtImage,
   parseImageIndex,
 } from '@guquan/contract/app-link-paths';
 import type { Language } from '@guquan/contract/language';
@@ -38,10 +39,6 @@ const ASSOCIATION_CACHE_CONTROL = 'public, max-age=3600';
 /** A fallback depends on Accept-Language (the page's language): never kept by a shared cache. */
 const FALLBACK_CACHE_CONTROL = 'private, no-cache';
 const NOINDEX = 'noindex, nofollow';
-
-const KIND_OF_SEGMENT = new Map<string, ShareKind>(
-  Object.entries(APP_PATH_SEGMENTS).map(([kind, segment]) => [segment, kind as ShareKind]),
-);
 
 /**
  * Which requests are the link domain's, given their host (requestHost: an absolute-form target's
@@ -93,7 +90,7 @@ export function fallbackLocation(
   if (parsed.pathname === '/')
     return { location: `${publicOrigin}${BASE_PATH}/website?lang=${language}#download` };
   const match = /^\/([^/]+)\/([^/]*)$/.exec(parsed.pathname);
-  const kind = match ? KIND_OF_SEGMENT.get(match[1] ?? '') : undefined;
+  const kind = match ? kindOfAppSegment(match[1] ?? '') : undefined;
   if (!match || !kind) return undefined;
   const id = decodedSegment(match[2] ?? '');
   const publicId = parseShareId(id);
@@ -102,8 +99,9 @@ export function fallbackLocation(
   const shownId = publicId ?? id.slice(0, MAX_MALFORMED_ID_SHOWN);
   const query = new URLSearchParams({ id: shownId, lang: language });
   query.set(APP_MISSING_PARAM, APP_MISSING_VALUE);
-  const image =
-    kind === 'goods' ? parseImageIndex(parsed.searchParams.get(IMAGE_PARAM)) : undefined;
+  const image = opensAtImage(kind)
+    ? parseImageIndex(parsed.searchParams.get(IMAGE_PARAM))
+    : undefined;
   if (image !== undefined) query.set(IMAGE_PARAM, String(image));
   return {
     location: `${publicOrigin}${BASE_PATH}${sharePagePath(kind)}?${query.toString()}`,

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
+import { Migrator, sql } from 'kysely';
+import type { ShareKind } from '@guquan/contract/share-paths';
 import { openTestDatabase, type TestDatabase } from '../test-support/test-database.ts';
+import { isPostgres, type Db } from './database.ts';
 import { migrations, migrateToLatest } from './migrations.ts';
 import { TABLES_CHILDREN_FIRST } from './user-data.ts';
 
@@ -74,4 +76,131 @@ describe('migrations', () => {
         .execute(),
     ).rejects.toThrow(/UNIQUE/i);
   });
+
+  it('leave the kind of share to the code: a kind the constraints never listed is kept (0012)', async () => {
+    current = await openTestDatabase({ seed: false });
+    const { db, phones } = current;
+    const migrator = new Migrator({
+      db,
+      provider: { getMigrations: () => Promise.resolve({ ...migrations({ phones }) }) },
+    });
+    // Back to 0010 and 0011's constraints (0012 down), rows written then, and up again.
+    expect((await migrator.migrateTo('0011-share-funnel')).error).toBeUndefined();
+    const newKind = 'album' as ShareKind;
+    const funnelRow = {
+      day: '2026-11-20',
+      kind: 'goods' as ShareKind,
+      item_id: 'AAAAAAAAAAAAAAAA',
+      channel: 'wechat' as const,
+      event: 'viewed' as const,
+      count: 3,
+    };
+    await expect(
+      db
+        .insertInto('share_funnel_days')
+        .values({ ...funnelRow, kind: newKind })
+        .execute(),
+    ).rejects.toThrow(/share_funnel_days_kind/);
+    await db.insertInto('share_funnel_days').values(funnelRow).execute();
+    const now = new Date().toISOString();
+    const handoff = (digest: string, kind: ShareKind, image: number | null) => ({
+      code_digest: digest,
+      target_kind: kind,
+      target_id: 'BBBBBBBBBBBBBBBB',
+      target_image: image,
+      created_at: now,
+      expires_at: now,
+    });
+    await expect(
+      db
+        .insertInto('app_link_handoffs')
+        .values(handoff('new-kind', newKind, null))
+        .execute(),
+    ).rejects.toThrow(/app_link_handoffs_kind/);
+    const { id } = await db
+      .insertInto('app_link_handoffs')
+      .values(handoff('minted-before', 'goods', 2))
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('app_link_claims')
+      .values({ handoff_id: id, install_digest: 'install', claimed_at: now })
+      .execute();
+
+    await migrateToLatest(db, { phones });
+
+    // What was there is, with its id; the constraints but the kinds' still hold.
+    expect(await db.selectFrom('share_funnel_days').selectAll().execute()).toEqual([funnelRow]);
+    expect(
+      await db.selectFrom('app_link_handoffs').select(['id', 'target_image']).execute(),
+    ).toEqual([{ id, target_image: 2 }]);
+    await db
+      .insertInto('share_funnel_days')
+      .values({ ...funnelRow, kind: newKind })
+      .execute();
+    await db
+      .insertInto('app_link_handoffs')
+      .values(handoff('new-kind', newKind, 1))
+      .execute();
+    const refusals: [() => Promise<unknown>, RegExp][] = [
+      [
+        () =>
+          db
+            .insertInto('share_funnel_days')
+            .values({ ...funnelRow, count: 0 })
+            .execute(),
+        /share_funnel_days_count/,
+      ],
+      [
+        () =>
+          db
+            .insertInto('share_funnel_days')
+            .values({ ...funnelRow, event: 'clicked' as 'viewed' })
+            .execute(),
+        /share_funnel_days_event/,
+      ],
+      [
+        () => db.insertInto('share_funnel_days').values(funnelRow).execute(),
+        /UNIQUE|duplicate key/i,
+      ],
+      [
+        () =>
+          db
+            .insertInto('app_link_handoffs')
+            .values(handoff('negative', 'goods', -1))
+            .execute(),
+        /app_link_handoffs_image/,
+      ],
+      [
+        () =>
+          db
+            .insertInto('app_link_handoffs')
+            .values(handoff('new-kind', 'note', null))
+            .execute(),
+        /UNIQUE|duplicate key/i,
+      ],
+      [
+        () =>
+          db
+            .insertInto('app_link_claims')
+            .values({ handoff_id: 999, install_digest: 'x', claimed_at: now })
+            .execute(),
+        /FOREIGN KEY|foreign key/,
+      ],
+    ];
+    for (const [refused, reason] of refusals) await expect(refused()).rejects.toThrow(reason);
+    // Claims still go with their code, and the indexes are back.
+    await db.deleteFrom('app_link_handoffs').where('id', '=', id).execute();
+    expect(await db.selectFrom('app_link_claims').selectAll().execute()).toEqual([]);
+    expect(await indexNames(db)).toEqual(
+      expect.arrayContaining(['app_link_handoffs_expires', 'share_funnel_days_item']),
+    );
+  });
 });
+
+async function indexNames(db: Db): Promise<string[]> {
+  const { rows } = isPostgres(db)
+    ? await sql<{ name: string }>`select indexname as name from pg_indexes`.execute(db)
+    : await sql<{ name: string }>`select name from sqlite_master where type = 'index'`.execute(db);
+  return rows.map((row) => row.name);
+}

@@ -20,6 +20,7 @@ import { weChatCredentialsTable } from './migrations/0008-wechat-credentials.ts'
 import { subscriptionGroupColumns } from './migrations/0009-subscription-group.ts';
 import { appLinkHandoffTables } from './migrations/0010-app-link-handoffs.ts';
 import { shareFunnelTable } from './migrations/0011-share-funnel.ts';
+import { noShareKindChecks } from './migrations/0012-no-share-kind-checks.ts';
 
 /** What migrations that change data may need: the phone keys (0006 encrypts the numbers). */
 export type MigrationContext = PhoneEncryptionContext;
@@ -41,6 +42,7 @@ export function migrations(context: MigrationContext): Readonly<Record<string, M
     '0009-subscription-group': subscriptionGroupColumns,
     '0010-app-link-handoffs': appLinkHandoffTables,
     '0011-share-funnel': shareFunnelTable,
+    '0012-no-share-kind-checks': noShareKindChecks,
   };
 }
 

@@ -302,7 +302,7 @@ export interface AppLinkHandoffsTable {
   id: Generated<number>;
   /** SHA-256 of the code (hex): the code itself is only ever on the visitor's clipboard. */
   code_digest: string;
-  target_kind: 'goods' | 'cabinet' | 'note';
+  target_kind: ShareKind;
   target_id: string;
   target_image: number | null;
   created_at: string;

@@ -4,7 +4,7 @@ import {
   type ShareChannel,
 } from '@guquan/contract/funnel-events';
 import type { EventCounts, FunnelQuery, FunnelResponse } from '@guquan/contract/funnel';
-import type { ShareKind } from '@guquan/contract/share-paths';
+import { SHARE_KINDS, type ShareKind } from '@guquan/contract/share-paths';
 import type { Db } from '../db/database.ts';
 import { addDays, daysFrom, funnelDayOf } from './funnel-days.ts';
 import {
@@ -19,8 +19,6 @@ import {
 } from './funnel-repository.ts';
 
 /** What the operators read: `/api/funnel` and the operators' page (operations/). */
-
-const KINDS: readonly ShareKind[] = ['goods', 'cabinet', 'note'];
 
 /** The last `days` days, today (China time) included. */
 export function lastDays(days: number, now: Date): DayRange {
@@ -85,7 +83,7 @@ export async function funnelReport(db: Db, range: DayRange, topCount = 20): Prom
       channel,
       counts: totalsOf(channelRows.filter((row) => row.channel === channel)),
     })),
-    kinds: KINDS.map((kind) => ({
+    kinds: SHARE_KINDS.map((kind) => ({
       kind,
       counts: totalsOf(kindRows.filter((row) => row.kind === kind)),
     })),

@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import { FUNNEL_EVENTS, type FunnelEvent, type ShareChannel } from '@guquan/contract/funnel-events';
 import type { EventCounts } from '@guquan/contract/funnel';
-import type { ShareKind } from '@guquan/contract/share-paths';
+import { SHARE_KINDS, type ShareKind } from '@guquan/contract/share-paths';
 import type { Database } from '../db/schema.ts';
+import { ITEM_TABLES, ITEM_TITLE_COLUMNS } from '../shares/item-tables.ts';
 
 /**
  * The only code that reads and writes the funnel's daily counts (`share_funnel_days`). Counts
@@ -51,8 +52,6 @@ export async function addFunnelCounts(db: Db, rows: readonly FunnelCountRow[]): 
   if (db.isTransaction) await add(db);
   else await db.transaction().execute(add);
 }
-
-const ITEM_TABLES = { goods: 'goods', cabinet: 'cabinets', note: 'notes' } as const;
 
 /**
  * Ids per existence check: one parameter each, far below what either engine takes in one
@@ -191,38 +190,17 @@ export async function publicItemTitles(
   const titles = new Map<string, string>();
   const idsOf = (kind: ShareKind) =>
     items.filter((item) => item.kind === kind).map((item) => item.id);
-  const goods = idsOf('goods');
-  const cabinets = idsOf('cabinet');
-  const notes = idsOf('note');
-  if (goods.length > 0) {
+  for (const kind of SHARE_KINDS) {
+    const ids = idsOf(kind);
+    if (ids.length === 0) continue;
     const rows = await db
-      .selectFrom('goods')
-      .select(['public_id', 'name'])
+      .selectFrom(ITEM_TABLES[kind])
+      .select(['public_id', (eb) => eb.ref(ITEM_TITLE_COLUMNS[kind]).as('title')])
       .where('visibility', '=', 'public')
       .where('removed_at', 'is', null)
-      .where('public_id', 'in', goods)
+      .where('public_id', 'in', ids)
       .execute();
-    for (const row of rows) titles.set(`goods:${row.public_id}`, row.name);
-  }
-  if (cabinets.length > 0) {
-    const rows = await db
-      .selectFrom('cabinets')
-      .select(['public_id', 'name'])
-      .where('visibility', '=', 'public')
-      .where('removed_at', 'is', null)
-      .where('public_id', 'in', cabinets)
-      .execute();
-    for (const row of rows) titles.set(`cabinet:${row.public_id}`, row.name);
-  }
-  if (notes.length > 0) {
-    const rows = await db
-      .selectFrom('notes')
-      .select(['public_id', 'title'])
-      .where('visibility', '=', 'public')
-      .where('removed_at', 'is', null)
-      .where('public_id', 'in', notes)
-      .execute();
-    for (const row of rows) titles.set(`note:${row.public_id}`, row.title);
+    for (const row of rows) titles.set(`${kind}:${row.public_id}`, row.title);
   }
   return titles;
 }

@@ -15,17 +15,18 @@ type ImageReference = (
 ) => Expression<SqlBool>;
 
 /**
- * Every column that holds an image id: the ONE list media serving (may anybody see it?) and the
- * deletion job (does anything still use it?) both read. A new column holding an image id belongs
- * here, or its images would never be served, and be deleted while still in use.
+ * Every column that holds an image id (`table.column`): the ONE list media serving (may anybody
+ * see it?) and the deletion job (does anything still use it? which are a user's?) both read. A
+ * new column holding an image id belongs here, or its images would never be served, and be
+ * deleted while still in use: image-references.test.ts names a column that is missing.
  */
-const IMAGE_REFERENCES: readonly ImageReference[] = [
+const IMAGE_REFERENCES = {
   // A user's avatar, shown beside everything they share and every comment they write.
-  (_db, eb) =>
+  'users.avatar_image_id': (_db, eb) =>
     eb.exists(
       eb.selectFrom('users').select('users.id').whereRef('users.avatar_image_id', '=', 'images.id'),
     ),
-  (db, eb, publicOnly) =>
+  'goods_images.image_id': (db, eb, publicOnly) =>
     eb.exists(
       eb
         .selectFrom('goods_images')
@@ -33,7 +34,7 @@ const IMAGE_REFERENCES: readonly ImageReference[] = [
         .whereRef('goods_images.image_id', '=', 'images.id')
         .$if(publicOnly, (query) => query.where('goods_images.goods_id', 'in', publicGoodsIds(db))),
     ),
-  (db, eb, publicOnly) =>
+  'cabinets.cover_image_id': (db, eb, publicOnly) =>
     eb.exists(
       eb
         .selectFrom('cabinets')
@@ -41,7 +42,7 @@ const IMAGE_REFERENCES: readonly ImageReference[] = [
         .whereRef('cabinets.cover_image_id', '=', 'images.id')
         .$if(publicOnly, (query) => query.where('cabinets.id', 'in', publicCabinetIds(db))),
     ),
-  (db, eb, publicOnly) =>
+  'note_images.image_id': (db, eb, publicOnly) =>
     eb.exists(
       eb
         .selectFrom('note_images')
@@ -50,7 +51,7 @@ const IMAGE_REFERENCES: readonly ImageReference[] = [
         .$if(publicOnly, (query) => query.where('note_images.note_id', 'in', publicNoteIds(db))),
     ),
   // A design's watermarked preview, shown while the design can be redeemed.
-  (_db, eb, publicOnly) =>
+  'designs.preview_image_id': (_db, eb, publicOnly) =>
     eb.exists(
       eb
         .selectFrom('designs')
@@ -58,14 +59,18 @@ const IMAGE_REFERENCES: readonly ImageReference[] = [
         .whereRef('designs.preview_image_id', '=', 'images.id')
         .$if(publicOnly, (query) => query.where('designs.retired_at', 'is', null)),
     ),
-];
+} satisfies Readonly<Record<string, ImageReference>>;
+
+export type ImageColumn = keyof typeof IMAGE_REFERENCES;
+export const IMAGE_COLUMNS = Object.keys(IMAGE_REFERENCES) as readonly ImageColumn[];
+const references: readonly ImageReference[] = Object.values(IMAGE_REFERENCES);
 
 /** Something still refers to the image: it must stay. */
 export function imageInUse(db: Kysely<Database>) {
-  return (eb: ImagesEb) => eb.or(IMAGE_REFERENCES.map((reference) => reference(db, eb, false)));
+  return (eb: ImagesEb) => eb.or(references.map((reference) => reference(db, eb, false)));
 }
 
 /** Something anybody may see shows the image: it may be served by its id. */
 export function imageShownToAnybody(db: Kysely<Database>) {
-  return (eb: ImagesEb) => eb.or(IMAGE_REFERENCES.map((reference) => reference(db, eb, true)));
+  return (eb: ImagesEb) => eb.or(references.map((reference) => reference(db, eb, true)));
 }

@@ -2,7 +2,7 @@ import { FUNNEL_EVENTS, FUNNEL_STEPS, type FunnelEvent } from '@guquan/contract/
 import type { EventCounts } from '@guquan/contract/funnel';
 import type { Language } from '@guquan/contract/language';
 import { BASE_PATH } from '@guquan/contract/site-paths';
-import type { ShareKind } from '@guquan/contract/share-paths';
+import { sharePagePath } from '@guquan/contract/share-paths';
 import type { FunnelReport } from '../funnel/funnel-report.ts';
 import { escapeHtml } from '../http/html-escape.ts';
 import { OPERATORS_TEXTS, type OperatorsTexts } from './operators-texts.ts';
@@ -17,12 +17,6 @@ import { barChart, groupedBarChart, lineChart } from './svg-charts.ts';
 export const OPERATORS_STYLESHEET_PATH = '/operators.css';
 export const OPERATORS_PAGE_PATH = '/funnel';
 export const FUNNEL_API_PATH = '/api/funnel';
-
-const SHARE_PAGE_PATHS: Readonly<Record<ShareKind, string>> = {
-  goods: `${BASE_PATH}/AppShare/goodsShare`,
-  cabinet: `${BASE_PATH}/AppShare/cabinetShare`,
-  note: `${BASE_PATH}/AppShare/notesShare`,
-};
 
 const OTHER_EVENTS = FUNNEL_EVENTS.filter(
   (event) => !(FUNNEL_STEPS as readonly FunnelEvent[]).includes(event),
@@ -136,7 +130,7 @@ function topItemsSection(report: FunnelReport, text: OperatorsTexts, publicOrigi
   ];
   const rows = report.topItems
     .map((item, index) => {
-      const href = `${publicOrigin}${SHARE_PAGE_PATHS[item.kind]}?id=${encodeURIComponent(item.id)}`;
+      const href = `${publicOrigin}${BASE_PATH}${sharePagePath(item.kind, item.id)}`;
       const api = `${FUNNEL_API_PATH}?from=${report.range.from}&to=${report.range.to}&kind=${item.kind}&id=${encodeURIComponent(item.id)}`;
       const name = item.title ?? text.untitled;
       return (

@@ -4,8 +4,13 @@ import { z } from 'zod';
 import { apiErrorSchema } from '@guquan/contract/api-error';
 import { pickLanguage, type Language } from '@guquan/contract/language';
 import { posterApiPath, posterSchema } from '@guquan/contract/poster';
-import { publicIdSchema } from '@guquan/contract/share';
-import { parseShareId, SHARE_FAILURES, type ShareKind } from '@guquan/contract/share-paths';
+import { publicIdSchema, type ShareItems } from '@guquan/contract/share';
+import {
+  parseShareId,
+  SHARE_FAILURES,
+  SHARE_KINDS,
+  type ShareKind,
+} from '@guquan/contract/share-paths';
 import {
   PICTURE_SIZES,
   PICTURES_PATH,
@@ -19,6 +24,7 @@ import {
   squareContent,
   type PictureContent,
   type PictureFile,
+  type PictureName,
 } from '@guquan/contract/share-pictures';
 import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
@@ -43,16 +49,28 @@ export interface PictureRoutesOptions {
   drawingsPerMinute: number;
 }
 
-const KINDS = ['goods', 'cabinet', 'note'] as const;
-
 const pictureParamsSchema = z.object({
-  kind: z.enum(KINDS),
+  kind: z.enum(SHARE_KINDS),
   id: publicIdSchema,
   file: z.string().max(64),
 });
 const neutralParamsSchema = z.object({ file: z.string().max(64) });
 
 const NOT_FOUND_MESSAGE = 'There is no such picture.';
+
+/** What each picture of an item shows now; a poster's QR code holds the item's link. */
+const CONTENTS: {
+  readonly [P in PictureName]: <K extends ShareKind>(
+    kind: K,
+    item: ShareItems[K],
+    language: Language,
+    link: () => string,
+  ) => PictureContent;
+} = {
+  card: (kind, item, language) => cardContent(kind, item, language),
+  poster: (kind, item, language, link) => posterContent(kind, item, language, link()),
+  square: (kind, item) => squareContent(kind, item),
+};
 
 /**
  * What the picture of this address shows now, or undefined when the address is not current: the
@@ -66,13 +84,9 @@ async function currentContent(
 ): Promise<PictureContent | undefined> {
   const result = await options.shares.read(kind, parseShareId(id));
   if (result.state !== 'ok') return undefined;
-  const language = file.language ?? 'zh-CN';
-  const content =
-    file.picture === 'card'
-      ? cardContent(kind, result.item, language)
-      : file.picture === 'poster'
-        ? posterContent(kind, result.item, language, options.link(kind, id))
-        : squareContent(kind, result.item);
+  const content = CONTENTS[file.picture](kind, result.item, file.language ?? 'zh-CN', () =>
+    options.link(kind, id),
+  );
   // A square of an item without pictures is the neutral square, at its own address.
   if (content.kind === 'neutral') return undefined;
   return pictureVersion(content) === file.version ? content : undefined;
@@ -209,12 +223,12 @@ export const posterRoutes: FastifyPluginCallbackZod<PosterRoutesOptions> = (
   { shares, link },
   done,
 ) => {
-  for (const kind of KINDS) {
+  for (const kind of SHARE_KINDS) {
     app.get(
       apiRoute(posterApiPath(kind)),
       {
         schema: {
-          summary: `The current poster of a ${kind === 'note' ? 'note' : kind}: address, size, alt text`,
+          summary: `The current poster of a ${kind}: address, size, alt text`,
           tags: ['shares'],
           params: z.object({ id: publicIdSchema }),
           querystring: posterQuerySchema,

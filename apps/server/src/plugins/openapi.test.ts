@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
-import { shareApiPath } from '@guquan/contract/share-paths';
+import { SHARE_KINDS, shareApiPath } from '@guquan/contract/share-paths';
 import { buildTestApp } from '../test-support/test-app.ts';
 
 let app: FastifyInstance;
@@ -33,7 +33,7 @@ describe('OpenAPI', () => {
     expect(res.statusCode).toBe(200);
     const document = documentSchema.parse(res.json());
     expect(document.openapi).toMatch(/^3\./);
-    for (const kind of ['goods', 'cabinet', 'note'] as const) {
+    for (const kind of SHARE_KINDS) {
       const operation = document.paths[shareApiPath(kind, '{id}')]?.get;
       expect(operation, kind).toBeDefined();
       expect(operation?.parameters).toContainEqual(

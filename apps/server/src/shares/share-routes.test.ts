@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorSchema } from '@guquan/contract/api-error';
 import { cabinetSchema, goodsSchema, noteSchema } from '@guquan/contract/share';
-import { shareApiPath, type ShareKind } from '@guquan/contract/share-paths';
+import { SHARE_KINDS, shareApiPath, type ShareKind } from '@guquan/contract/share-paths';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { buildTestApp } from '../test-support/test-app.ts';
 import {
@@ -100,7 +100,7 @@ describe('share API', () => {
       '%E4%BA%94%E6%9D%A1%E6%82%9F%E5%90%A7%E5%94%A7%E5%90%A7',
       '..%2F..%2F..%2Fetc%2Fpasswd',
     ];
-    for (const kind of ['goods', 'cabinet', 'note'] as const) {
+    for (const kind of SHARE_KINDS) {
       for (const id of bad) {
         const { error } = await expectError(shareApiPath(kind, id), 400, 'invalid_id');
         expect(error.message).toMatch(/missing or malformed/);

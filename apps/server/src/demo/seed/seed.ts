@@ -20,7 +20,7 @@ import { DEMO_MEMBER_KEY, seedDemoMembership } from './demo-membership.ts';
 import { demoDesignImages, seedDesigns } from './seed-designs.ts';
 import { seedAccountDeletionDemo } from './demo-account-deletion.ts';
 import { seedDemoFunnel } from './demo-funnel.ts';
-import type { ShareKind } from '@guquan/contract/share-paths';
+import { SHARE_KINDS, type ShareKind } from '@guquan/contract/share-paths';
 import type { PhoneProtection } from '../../crypto/phone-protection.ts';
 
 export interface SeedOptions {
@@ -276,7 +276,7 @@ export async function seedDemoData(
     });
     // The share funnel of the last 30 days (up to today, not the story's day), kinds taking turns.
     const items = [0, 1, 2, 3, 4, 5].flatMap((index) =>
-      (['goods', 'cabinet', 'note'] as const).flatMap((kind) => {
+      SHARE_KINDS.flatMap((kind) => {
         const id = shared[kind][index];
         return id === undefined ? [] : [{ kind, id }];
       }),

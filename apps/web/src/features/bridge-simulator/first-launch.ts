@@ -1,13 +1,17 @@
 import {
   APP_LINK_CLAIMS_PATH,
+  APP_PATH_SEGMENTS,
   appPath,
+  kindOfAppSegment,
+  opensAtImage,
   parseImageIndex,
   SHARE_TEXT_CODE_PATTERN,
   type AppTarget,
 } from '@guquan/contract/app-link-paths';
 import { claimedHandoffSchema } from '@guquan/contract/app-links';
 import { shareSchemas } from '@guquan/contract/share';
-import { parseShareId, shareApiPath, type ShareKind } from '@guquan/contract/share-paths';
+import { parseShareId, SHARE_KINDS, shareApiPath } from '@guquan/contract/share-paths';
+import { shareTitle } from '@guquan/contract/share-titles';
 
 /**
  * The simulated app's first launch after its installation (docs/app-links.md): it reads the
@@ -27,23 +31,21 @@ export function simulatedInstallId(storage: Storage): string {
   return made;
 }
 
-const KINDS: Readonly<Record<string, ShareKind>> = {
-  goods: 'goods',
-  cabinet: 'cabinet',
-  note: 'note',
-};
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The first path segment of every kind, as a regular expression's alternatives. */
+const SEGMENTS = SHARE_KINDS.map((kind) => escapeRegExp(APP_PATH_SEGMENTS[kind])).join('|');
 
 /** The target of a Universal Link on the link domain in a text, if there is one. */
 export function universalLinkTarget(text: string, linkOrigin: string): AppTarget | undefined {
   if (!linkOrigin) return undefined;
-  const escaped = linkOrigin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const found = new RegExp(
-    `${escaped}/(goods|cabinet|note)/([A-Za-z0-9_-]{16})(\\?image=(\\d+))?`,
+    `${escapeRegExp(linkOrigin)}/(${SEGMENTS})/([A-Za-z0-9_-]{16})(\\?image=(\\d+))?`,
   ).exec(text);
-  const kind = found ? KINDS[found[1] ?? ''] : undefined;
+  const kind = found ? kindOfAppSegment(found[1] ?? '') : undefined;
   const id = parseShareId(found?.[2]);
   if (!kind || !id) return undefined;
-  const image = kind === 'goods' ? parseImageIndex(found?.[4]) : undefined;
+  const image = opensAtImage(kind) ? parseImageIndex(found?.[4]) : undefined;
   return { kind, id, image };
 }
 
@@ -68,7 +70,7 @@ async function itemName(
     if (!response.ok) return undefined;
     const item = shareSchemas[target.kind].safeParse(await response.json());
     if (!item.success) return undefined;
-    return 'title' in item.data ? item.data.title : item.data.name;
+    return shareTitle(target.kind, item.data);
   } catch {
     return undefined;
   }

@@ -10,6 +10,7 @@ import {
   pictureUrl,
   type PictureContent,
 } from '@guquan/contract/share-pictures';
+import { shareTitle } from '@guquan/contract/share-titles';
 import { pluralText } from '../../lib/i18n/plural';
 import { HERO_SLOT, slotSrcSet } from './share-image/image-slots';
 import { appBanner, shareTarget } from './open-in-app/app-link';
@@ -58,11 +59,9 @@ function summaryOf<K extends ShareKind>(kind: K, item: ShareItems[K], language: 
 
 /** What was shared, by its own name (a note by its title), and the app's: "… - 谷圈". */
 function previewTitleOf<K extends ShareKind>(kind: K, item: ShareItems[K], language: Language) {
-  const name =
-    kind === 'note'
-      ? (item as ShareItems['note']).title
-      : (item as ShareItems['goods'] | ShareItems['cabinet']).name;
-  return fill(shareTexts(language).previewTitle, { name: truncate(name, PREVIEW_TITLE_LENGTH) });
+  return fill(shareTexts(language).previewTitle, {
+    name: truncate(shareTitle(kind, item), PREVIEW_TITLE_LENGTH),
+  });
 }
 
 const UNAVAILABLE: Readonly<Record<Language, string>> = {

@@ -1,5 +1,10 @@
 import { appLinks, download } from '@content/site.json';
-import { appPath, universalLink, type AppTarget } from '@guquan/contract/app-link-paths';
+import {
+  appPath,
+  opensAtImage,
+  universalLink,
+  type AppTarget,
+} from '@guquan/contract/app-link-paths';
 import { parseShareId, type ShareKind } from '@guquan/contract/share-paths';
 import { appOpening } from '../../../lib/client/app-opening';
 import type { ClientInfo } from '@guquan/contract/client-info';
@@ -28,13 +33,6 @@ export const WEBSITE_DOWNLOAD_PATH = '/website#download';
 
 export type { AppTarget };
 
-/** Kinds the app opens at the image being viewed (goods: the page opens on its gallery). */
-const OPENS_AT_IMAGE: Readonly<Record<ShareKind, boolean>> = {
-  goods: true,
-  cabinet: false,
-  note: false,
-};
-
 /**
  * The target of a share page: its own `?id=` (even when the page cannot show the item: the app
  * may, e.g. to its author), for goods with the image being viewed; without a valid id, the app's
@@ -42,7 +40,7 @@ const OPENS_AT_IMAGE: Readonly<Record<ShareKind, boolean>> = {
  */
 export function shareTarget(kind: ShareKind, search: string, image = 0): AppTarget {
   const id = parseShareId(new URLSearchParams(search).get('id'));
-  return id ? { kind, id, ...(OPENS_AT_IMAGE[kind] ? { image } : {}) } : null;
+  return id ? { kind, id, ...(opensAtImage(kind) ? { image } : {}) } : null;
 }
 
 /** Safari's Smart App Banner for a target: the app, opening where "open in app" would. */

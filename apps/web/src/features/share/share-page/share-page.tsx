@@ -2,6 +2,7 @@ import { Suspense, use, useEffect, useState, type ReactNode } from 'react';
 import { useLoaderData, useLocation } from 'react-router';
 import type { ShareItems } from '@guquan/contract/share';
 import type { ShareKind } from '@guquan/contract/share-paths';
+import { shareTitle } from '@guquan/contract/share-titles';
 import { PageColumn } from '../../../components/page-column/page-column';
 import { reportShareEvent } from '../../../lib/funnel/report-share-event';
 import { OpenAppBar } from '../open-app-bar/open-app-bar';
@@ -25,11 +26,6 @@ function Resolved<K extends ShareKind>({
   children: (loaded: LoadedShare<K>) => ReactNode;
 }) {
   return children(result instanceof Promise ? use(result) : result);
-}
-
-/** The item's title, as a share text names it: goods and cabinets by name, notes by title. */
-function titleOf<K extends ShareKind>(kind: K, item: ShareItems[K]): string {
-  return kind === 'note' ? (item as ShareItems['note']).title : (item as ShareItems['goods']).name;
 }
 
 /** Tells the app prompt the title of the item on screen (renders nothing). */
@@ -89,7 +85,7 @@ export function SharePage<K extends ShareKind>({
               loaded.state === 'ok' ? (
                 <>
                   {children(loaded.item)}
-                  <PromptTitle title={titleOf(kind, loaded.item)} />
+                  <PromptTitle title={shareTitle(kind, loaded.item)} />
                   <PosterAction kind={kind} id={loaded.item.id} />
                   <WeChatShareCard kind={kind} id={id ?? ''} item={loaded.item} />
                   <ViewReport kind={kind} id={id} />
