@@ -66,14 +66,12 @@ function sign(
   const purchaseDate = options.purchaseDate ?? Date.now();
   return (options.signer ?? appStore).transaction({
     productId: options.productId ?? 'vip.monthly',
-    ...(buyer ? { appAccountToken: buyer.token } : {}),
+    appAccountToken: buyer?.token,
     purchaseDate,
     expiresDate: purchaseDate + (options.days ?? 30) * DAY_MS,
-    ...(options.transactionId ? { transactionId: options.transactionId } : {}),
-    ...(options.originalTransactionId
-      ? { originalTransactionId: options.originalTransactionId }
-      : {}),
-    ...(options.extra ? { extra: options.extra } : {}),
+    transactionId: options.transactionId,
+    originalTransactionId: options.originalTransactionId,
+    extra: options.extra,
   });
 }
 

@@ -58,7 +58,7 @@ async function purchase(days = 30, originalTransactionId?: string, productId = '
     appAccountToken,
     purchaseDate: now,
     expiresDate: now + days * DAY_MS,
-    ...(originalTransactionId ? { originalTransactionId } : {}),
+    originalTransactionId,
   });
 }
 

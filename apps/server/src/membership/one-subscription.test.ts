@@ -88,9 +88,9 @@ function buy(
     appAccountToken: buyer.token,
     purchaseDate: options.purchaseDate,
     expiresDate,
-    ...(options.of ? { originalTransactionId: options.of.originalTransactionId } : {}),
-    ...(options.transactionId ? { transactionId: options.transactionId } : {}),
-    ...(options.extra ? { extra: options.extra } : {}),
+    originalTransactionId: options.of?.originalTransactionId,
+    transactionId: options.transactionId,
+    extra: options.extra,
   });
   return {
     signedTransaction: signed.signedTransaction,
@@ -155,7 +155,7 @@ async function notify(
     payload: {
       signedPayload: appStore.notification({
         notificationType,
-        ...(subtype ? { subtype } : {}),
+        subtype,
         signedTransactionInfo: bought.signedTransaction,
       }),
     },

@@ -149,7 +149,7 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
   const serverSettings = {
     demo: !production,
     publicOrigin: options.publicOrigin,
-    ...(options.linkOrigin ? { linkOrigin: options.linkOrigin } : {}),
+    linkOrigin: options.linkOrigin,
   };
   const { renderer } = options.build;
   const pagePathOf = rememberedPagePaths((pathname) => renderer.pagePath(pathname));
@@ -171,11 +171,11 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
 
   const sharePages = createSharePages({
     buildId: options.build.buildId,
-    ...(options.linkOrigin ? { linkOrigin: options.linkOrigin } : {}),
+    linkOrigin: options.linkOrigin,
     shares: options.shares ?? NO_SHARES,
     cache,
     render: renderSharePage,
-    ...(options.observer ? { observer: options.observer } : {}),
+    observer: options.observer,
   });
 
   /** A page built ahead (or, in a build without them, rendered once per language and class). */
@@ -324,7 +324,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
   const statics = await loadStaticPages(options.build, {
     demo: options.demo === true,
     publicOrigin: options.publicOrigin,
-    ...(options.linkOrigin ? { linkOrigin: options.linkOrigin } : {}),
+    linkOrigin: options.linkOrigin,
   });
   if (statics.count === 0)
     app.log.warn('No pages built ahead for this build: static pages are rendered on request');
