@@ -8,7 +8,7 @@ import { aliyunSmsSender, type SmsSender } from './account-deletion/sms-sender.t
 import type { CountAppLinkEvent } from './app-links/app-link-events.ts';
 import { registerAppLinks } from './app-links/app-links-plugin.ts';
 import { registerAuth } from './auth/auth-plugin.ts';
-import { configuredPaths } from './config/data-paths.ts';
+import { configuredPaths, type DataPaths } from './config/data-paths.ts';
 import type { Config } from './config/env.ts';
 import { loadPhoneProtection } from './crypto/phone-keys.ts';
 import type { PhoneProtection } from './crypto/phone-protection.ts';
@@ -84,7 +84,7 @@ async function openData(
   app: FastifyInstance,
   config: Config,
   { demo, seed, metrics }: { demo?: DemoMode; seed: SeedOptions; metrics?: Metrics },
-): Promise<{ db: Db; phones: PhoneProtection }> {
+): Promise<{ db: Db; phones: PhoneProtection; paths: DataPaths }> {
   const paths = configuredPaths(config);
   const phones = await loadPhoneProtection(config.phoneKeys, paths.phoneKey);
   const db = await openDatabase(config.database, {
@@ -118,7 +118,7 @@ async function openData(
       );
     }
   }
-  return { db, phones };
+  return { db, phones, paths };
 }
 
 function requireSmsConfig(config: Config) {
@@ -152,8 +152,11 @@ export async function buildApp(
   // Demo mode trusts the StoreKit test root instead.
   const appStoreRoots = demo ? demo.appStoreRoots : appStoreRootCertificates(config);
   const build = deps.webBuild ?? (await loadWebBuild(config.webDistDir));
-  const { db, phones } = await openData(app, config, { demo, seed: deps.seed ?? {}, metrics });
-  const paths = configuredPaths(config);
+  const { db, phones, paths } = await openData(app, config, {
+    demo,
+    seed: deps.seed ?? {},
+    metrics,
+  });
   // Which version and build run is the operators' to know: in the log at start, never in a public
   // answer (health/health-routes.ts).
   app.addHook('onListen', (done) => {

@@ -1,10 +1,11 @@
+import { LRUCache } from 'lru-cache';
 import type { FunnelEvent, ShareChannel } from '@guquan/contract/funnel-events';
 import { PUBLIC_ID_PATTERN, type ShareKind } from '@guquan/contract/share-paths';
 import type { Db } from '../db/database.ts';
 import type { Log } from '../http/logging.ts';
 import { funnelDayOf } from './funnel-days.ts';
 import { existingItems, type FunnelCountRow } from './funnel-repository.ts';
-import { writeFunnelRows } from './funnel-writes.ts';
+import { eventsOf, writeFunnelRows } from './funnel-writes.ts';
 import { pendingCounts } from './pending-counts.ts';
 
 /**
@@ -64,7 +65,6 @@ export const MAX_PENDING_BYTES = 32 * 1024 * 1024;
 const MAX_KNOWN_ITEMS = 50_000;
 
 const itemOf = (row: FunnelCountRow) => `${row.kind}:${row.itemId}`;
-const eventsOf = (rows: readonly FunnelCountRow[]) => rows.reduce((sum, row) => sum + row.count, 0);
 
 /** What a log line says of a row: its fields, the id cut short (it is checked, but a log is no place to trust that). */
 function describeRow({ day, kind, itemId, channel, event }: FunnelCountRow) {
@@ -89,7 +89,9 @@ export function createFunnelCounter({
   log,
 }: FunnelCounterOptions): FunnelCounter {
   const pending = pendingCounts(maxPendingBytes);
-  const known = new Set<string>();
+  // The most recently counted items stay known (docs/decisions/0020-one-cache-library.md).
+  const known = new LRUCache<string, true>({ max: MAX_KNOWN_ITEMS });
+  const isKnown = (row: FunnelCountRow) => known.get(itemOf(row)) === true;
   let flushing: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
 
@@ -100,7 +102,7 @@ export function createFunnelCounter({
   async function checkItems(rows: readonly FunnelCountRow[]): Promise<CheckedRows> {
     const asked = new Map<ShareKind, Set<string>>();
     for (const row of rows) {
-      if (known.has(itemOf(row))) continue;
+      if (isKnown(row)) continue;
       const ids = asked.get(row.kind) ?? new Set<string>();
       ids.add(row.itemId);
       asked.set(row.kind, ids);
@@ -123,12 +125,11 @@ export function createFunnelCounter({
     const checked: CheckedRows = { known: [], unchecked: [], ...(failure ?? {}) };
     let unknownEvents = 0;
     for (const row of rows) {
-      if (known.has(itemOf(row)) || found.has(itemOf(row))) checked.known.push(row);
+      if (isKnown(row) || found.has(itemOf(row))) checked.known.push(row);
       else if (unchecked.has(row.kind)) checked.unchecked.push(row);
       else unknownEvents += row.count;
     }
-    if (known.size + found.size > MAX_KNOWN_ITEMS) known.clear();
-    for (const item of found) known.add(item);
+    for (const item of found) known.set(item, true);
     if (unknownEvents > 0) observer?.dropped('unknown_item', unknownEvents);
     return checked;
   }

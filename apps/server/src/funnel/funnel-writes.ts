@@ -25,7 +25,9 @@ export interface WriteOutcome {
   refused: RefusedRow[];
 }
 
-const eventsOf = (rows: readonly FunnelCountRow[]) => rows.reduce((sum, row) => sum + row.count, 0);
+/** The events a set of rows counts. */
+export const eventsOf = (rows: readonly FunnelCountRow[]) =>
+  rows.reduce((sum, row) => sum + row.count, 0);
 
 /**
  * Adds the rows to the stored counts in transactions of at most ROWS_PER_WRITE rows. Each row ends

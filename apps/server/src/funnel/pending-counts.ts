@@ -27,9 +27,12 @@ function keyOf({ day, kind, itemId, channel, event }: Omit<FunnelCountRow, 'coun
   return JSON.stringify([day, kind, itemId, channel, event]);
 }
 
-/** The estimate of what a held row takes, in bytes (two a character, as the worst case). */
+/** What a row held under `key` takes, in bytes (two a character, as the worst case). */
+const bytesOfKey = (key: string) => ROW_OVERHEAD_BYTES + 2 * key.length;
+
+/** The estimate of what a held row takes, in bytes. */
 export function pendingRowBytes(row: Omit<FunnelCountRow, 'count'>): number {
-  return ROW_OVERHEAD_BYTES + 2 * keyOf(row).length;
+  return bytesOfKey(keyOf(row));
 }
 
 export function pendingCounts(maxBytes: number): PendingCounts {
@@ -43,7 +46,7 @@ export function pendingCounts(maxBytes: number): PendingCounts {
         held.count += count;
         return true;
       }
-      const cost = ROW_OVERHEAD_BYTES + 2 * key.length;
+      const cost = bytesOfKey(key);
       if (bytes + cost > maxBytes) return false;
       const { day, kind, itemId, channel, event } = row;
       rows.set(key, { day, kind, itemId, channel, event, count });
