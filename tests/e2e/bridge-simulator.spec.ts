@@ -186,6 +186,15 @@ test.describe('production mode', () => {
     APPLE_ROOT_CERTS_DIR: fileURLToPath(
       new URL('../../apps/server/src/demo/test-chain', import.meta.url),
     ),
+    // The app's platform (nothing listens there: this test signs nobody in).
+    PLATFORM_WEBHOOK_SECRETS: `whsec_${Buffer.alloc(32, 9).toString('base64')}`,
+    PLATFORM_ISSUER: 'https://platform.example.com',
+    PLATFORM_JWKS_URL: 'http://127.0.0.1:9/.well-known/jwks.json',
+    PLATFORM_MEDIA_ORIGINS: 'http://127.0.0.1:9',
+    PLATFORM_API_URL: 'http://127.0.0.1:9',
+    PLATFORM_API_TOKEN: 'test-platform-api-token',
+    PLATFORM_EVENTS_URL: 'http://127.0.0.1:9/events',
+    PLATFORM_EVENTS_SECRET: `whsec_${Buffer.alloc(32, 8).toString('base64')}`,
   };
   let server: ChildProcess | undefined;
   let dataDir = '';

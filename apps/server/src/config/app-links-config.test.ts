@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { TEST_APP_LINKS_ENV, TEST_PHONE_ENV, TEST_SMS_ENV } from '../test-support/test-app.ts';
+import {
+  TEST_APP_LINKS_ENV,
+  TEST_PHONE_ENV,
+  TEST_PLATFORM_ENV,
+  TEST_SMS_ENV,
+} from '../test-support/test-app.ts';
 import { ConfigError, loadConfig } from './env.ts';
 
 const DEFAULTS = { webDistDir: '/srv/web/dist', dataDir: '/srv/data' };
@@ -12,6 +17,7 @@ const PRODUCTION = {
   APPLE_ROOT_CERTS_DIR: '/etc/apple-roots',
   ...TEST_SMS_ENV,
   ...TEST_PHONE_ENV,
+  ...TEST_PLATFORM_ENV,
 };
 
 describe('the link domain’s settings', () => {

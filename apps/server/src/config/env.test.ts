@@ -4,6 +4,7 @@ import {
   PRODUCTION_APP_STORE_TEST_ENV,
   TEST_APP_LINKS_ENV,
   TEST_PHONE_ENV,
+  TEST_PLATFORM_ENV,
   TEST_SMS_ENV,
 } from '../test-support/test-app.ts';
 import { ConfigError, DEMO_OPS_PORT, loadConfig } from './env.ts';
@@ -161,7 +162,13 @@ describe('loadConfig', () => {
       loadConfig({ ...production, ...TEST_SMS_ENV, ...TEST_PHONE_ENV }, DEFAULTS),
     ).toThrow(/LINK_ORIGIN: required in production/);
     const config = loadConfig(
-      { ...production, ...TEST_SMS_ENV, ...TEST_PHONE_ENV, ...TEST_APP_LINKS_ENV },
+      {
+        ...production,
+        ...TEST_SMS_ENV,
+        ...TEST_PHONE_ENV,
+        ...TEST_APP_LINKS_ENV,
+        ...TEST_PLATFORM_ENV,
+      },
       DEFAULTS,
     );
     expect(config.publicOrigin).toBe('https://example.com');
@@ -258,6 +265,7 @@ describe('loadConfig', () => {
       ...TEST_SMS_ENV,
       ...TEST_PHONE_ENV,
       ...TEST_APP_LINKS_ENV,
+      ...TEST_PLATFORM_ENV,
     };
     expect(loadConfig(production, DEFAULTS).ops).toBeNull();
     expect(
@@ -277,6 +285,7 @@ describe('loadConfig', () => {
       ...TEST_SMS_ENV,
       ...TEST_PHONE_ENV,
       ...TEST_APP_LINKS_ENV,
+      ...TEST_PLATFORM_ENV,
     };
     // Every number env.ts reads. Empty was read as 0: OPS_PORT= opened the operators' listener
     // (and /metrics) on a random port in production, PORT= the site on one.

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { dataPaths } from './data-paths.ts';
 import { databaseUrlProblem, type DatabaseConfig } from './database-config.ts';
 import { readAppLinksConfig, type AppLinksConfig } from './app-links-config.ts';
+import { readPlatformConfig, type PlatformConfig } from './platform-config.ts';
 import { readSmsConfig, type AliyunSmsConfig } from './sms-config.ts';
 import { readWeChatConfig, type WeChatConfig } from './wechat-config.ts';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.ts';
@@ -154,6 +155,11 @@ export interface Config {
   wechat: WeChatConfig | null;
   /** The app's link domain and its association files (LINK_ORIGIN, APPLE_TEAM_ID, …). */
   appLinks: AppLinksConfig;
+  /**
+   * The app's platform (PLATFORM_*): required in production. Null in demo mode without them:
+   * the stand-in platform is started and its settings used (docs/platform.md).
+   */
+  platform: PlatformConfig | null;
 }
 
 export interface AppStoreConfig {
@@ -239,6 +245,8 @@ export function loadConfig(
   problems.push(...sms.problems);
   const wechat = readWeChatConfig(env, values.APP_MODE);
   problems.push(...wechat.problems);
+  const platform = readPlatformConfig(env, values.APP_MODE);
+  problems.push(...platform.problems);
   const phoneKeys = readPhoneKeys(env);
   problems.push(...phoneKeys.problems.map((problem) => `  ${problem}`));
   if (values.APP_MODE === 'production' && !phoneKeys.keys && phoneKeys.problems.length === 0) {
@@ -292,5 +300,6 @@ export function loadConfig(
     phoneKeys: phoneKeys.keys,
     wechat: wechat.config,
     appLinks: appLinks.config,
+    platform: platform.config,
   };
 }

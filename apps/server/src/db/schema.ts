@@ -16,10 +16,21 @@ export interface ImagesTable {
   width: number;
   height: number;
   alt: string;
-  /** The original's file name in DATA_DIR/media (a bare name, never a path). */
+  /** The original's file name in DATA_DIR/media (a bare name, never a path); '' until fetched. */
   file_name: string;
   created_at: string;
+  /** Where the platform keeps the original (one row per URL); null for the site's own images. */
+  source_url: string | null;
+  /** `waiting` until its file is here (pages show the placeholder), `failed` when refused. */
+  state: Generated<ImageState>;
+  fetch_attempts: Generated<number>;
+  /** When the next fetch may start (null: now); a fetching server moves it ahead (its lease). */
+  fetch_after: string | null;
+  /** Why the last attempt failed, for the logs and operators (never shown to visitors). */
+  fetch_error: string | null;
 }
+
+export type ImageState = 'waiting' | 'ready' | 'failed';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -33,6 +44,8 @@ export interface UsersTable {
   phone_index: string | null;
   /** Set when the deletion job has anonymized the account. */
   deleted_at: string | null;
+  /** The points balance of the platform's latest `user.upserted`. */
+  points: Generated<number>;
 }
 
 export interface GoodsTable {
@@ -331,6 +344,41 @@ export interface ShareFunnelDaysTable {
   count: number;
 }
 
+/** The kinds of entity the platform sends (PRODUCT.md, "Events in"). */
+export type PlatformEntityType = 'user' | 'goods' | 'cabinet' | 'note' | 'design';
+
+export interface PlatformVersionsTable {
+  type: PlatformEntityType;
+  public_id: string;
+  version: number;
+  /** A removal's tombstone: an older upsert arriving late cannot bring the entity back. */
+  removed: Generated<boolean>;
+  updated_at: string;
+}
+
+export interface PlatformWaitingTable {
+  type: PlatformEntityType;
+  public_id: string;
+  version: number;
+  /** The event's `data`, JSON. */
+  data: string;
+  received_at: string;
+}
+
+export interface PlatformWaitingNeedsTable {
+  type: PlatformEntityType;
+  public_id: string;
+  needs_type: PlatformEntityType;
+  needs_id: string;
+}
+
+export interface PlatformDeliveriesTable {
+  webhook_id: string;
+  applied: number;
+  ignored: number;
+  received_at: string;
+}
+
 export interface Database {
   images: ImagesTable;
   users: UsersTable;
@@ -361,4 +409,8 @@ export interface Database {
   app_link_handoffs: AppLinkHandoffsTable;
   app_link_claims: AppLinkClaimsTable;
   share_funnel_days: ShareFunnelDaysTable;
+  platform_versions: PlatformVersionsTable;
+  platform_waiting: PlatformWaitingTable;
+  platform_waiting_needs: PlatformWaitingNeedsTable;
+  platform_deliveries: PlatformDeliveriesTable;
 }

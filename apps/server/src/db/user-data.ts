@@ -68,6 +68,18 @@ export const USER_DATA: { readonly [T in TableName]: TableUserData<T> } = {
   share_funnel_days: {
     noUserColumn: "counts per day, share kind, item, channel and event: nobody's data",
   },
+  // The platform's copy (PRODUCT.md, "The app's platform"), by the platform's public ids.
+  platform_deliveries: { noUserColumn: "the `webhook-id`s of the platform's deliveries applied" },
+  platform_versions: {
+    noUserColumn: "the version of each entity the platform sent, by its public id: nobody's data",
+  },
+  platform_waiting_needs: {
+    noUserColumn: 'public ids a waiting entity names and has not received',
+  },
+  platform_waiting: {
+    noUserColumn:
+      "an event naming what has not arrived, by the platform's public ids; dropped with the user it names (user.deleted)",
+  },
   media_deletions: { noUserColumn: 'image files whose rows are gone, until they are removed' },
   text_outbox: {
     noUserColumn:

@@ -81,6 +81,7 @@ export async function buildTestApp(
             ...TEST_SMS_ENV,
             ...TEST_PHONE_ENV,
             ...TEST_APP_LINKS_ENV,
+            ...TEST_PLATFORM_ENV,
           }
         : {}),
       ...env,
@@ -100,6 +101,21 @@ export async function buildTestApp(
   await app.ready();
   return app;
 }
+
+/**
+ * The app's platform as production requires it to be named (config/platform-config.ts): nothing
+ * listens there; a test that needs the platform starts a stand-in and sets its own.
+ */
+export const TEST_PLATFORM_ENV: Readonly<Record<string, string>> = {
+  PLATFORM_WEBHOOK_SECRETS: `whsec_${Buffer.alloc(32, 9).toString('base64')}`,
+  PLATFORM_ISSUER: 'https://platform.example.com',
+  PLATFORM_JWKS_URL: 'http://127.0.0.1:9/.well-known/jwks.json',
+  PLATFORM_MEDIA_ORIGINS: 'http://127.0.0.1:9',
+  PLATFORM_API_URL: 'http://127.0.0.1:9',
+  PLATFORM_API_TOKEN: 'test-platform-api-token',
+  PLATFORM_EVENTS_URL: 'http://127.0.0.1:9/events',
+  PLATFORM_EVENTS_SECRET: `whsec_${Buffer.alloc(32, 8).toString('base64')}`,
+};
 
 /** The SMS provider settings production refuses to start without (never used to send in tests). */
 export const TEST_SMS_ENV: Readonly<Record<string, string>> = {
