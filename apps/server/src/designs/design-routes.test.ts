@@ -61,8 +61,8 @@ function expectError(
 }
 
 const MALFORMED_IDS = [
-  'short',
-  `${DESIGNS.sakura}x`,
+  '',
+  `${DESIGNS.sakura}${'x'.repeat(65 - DESIGNS.sakura.length)}`,
   'x'.repeat(300),
   'AbCdEfGh.jKlMnOp',
   '%3Cscript%3Ealert(1)%3C%2Fscript%3E',
