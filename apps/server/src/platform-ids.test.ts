@@ -22,6 +22,7 @@ import { BASE_PATH } from '@guquan/contract/site-paths';
 import type { Db } from './db/database.ts';
 import { DEMO_IDS } from './demo/seed/demo-ids.ts';
 import { funnelDayOf } from './funnel/funnel-days.ts';
+import { operationsOf } from './operations/operations.ts';
 import { decodeQrCodes, previewOf } from './test-support/pictures.ts';
 import { buildTestApp, makeTempDataDir } from './test-support/test-app.ts';
 import { openTestDataDirDatabase } from './test-support/test-engine.ts';
@@ -233,7 +234,7 @@ describe('the platform’s ids, 1 to 64 characters', { timeout: 120_000 }, () =>
     }
   });
 
-  it('mints and claims handoffs, and counts beacons and link fallbacks, for both', async () => {
+  it('mints and claims handoffs, counts beacons and link fallbacks, and keeps ids out of the metrics', async () => {
     const before = await funnelToday();
     for (const [kind, id] of ITEMS) {
       const target = kind === 'goods' ? { kind, id, image: 1 } : { kind, id };
@@ -268,6 +269,22 @@ describe('the platform’s ids, 1 to 64 characters', { timeout: 120_000 }, () =>
     await expect
       .poll(async () => added(await funnelToday(), before), { timeout: 5_000 })
       .toEqual(expected);
+
+    // The operators read an item's funnel by its id; the metrics never name one.
+    const ops = operationsOf(app);
+    const today = funnelDayOf(new Date());
+    for (const [kind, id] of ITEMS) {
+      const funnel = await ops?.inject(
+        `/api/funnel?from=${today}&to=${today}&kind=${kind}&id=${id}`,
+      );
+      expect(funnel?.statusCode, id).toBe(200);
+      expect((funnel?.json() as { totals: { viewed: number } }).totals.viewed).toBeGreaterThan(0);
+    }
+    const metrics = await ops?.inject('/metrics');
+    expect(metrics?.statusCode).toBe(200);
+    expect(metrics?.body).toContain('guquan_http_request_duration_seconds');
+    expect(metrics?.body).not.toContain(NOTE);
+    expect(metrics?.body).not.toMatch(/route="[^"]*\/7[/"]/);
   });
 
   it('refuses a 65-character id, or one with another character, as a malformed one, and counts none', async () => {
