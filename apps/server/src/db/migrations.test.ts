@@ -393,6 +393,38 @@ describe('migrations', () => {
       await db.selectFrom('share_funnel_days').select('item_id').executeTakeFirstOrThrow(),
     ).toEqual({ item_id: longest });
   });
+
+  it('take a seeded database down to 0013 and up again whole: balances, references, indexes (0014)', async () => {
+    current = await openTestDatabase();
+    const { db, phones } = current;
+    const migrator = new Migrator({
+      db,
+      provider: { getMigrations: () => Promise.resolve({ ...migrations({ phones }) }) },
+    });
+    const snapshot = async () => ({
+      users: await db
+        .selectFrom('users')
+        .select(['id', 'public_id', 'points', 'phone_index'])
+        .orderBy('id')
+        .execute(),
+      goods: await db.selectFrom('goods').select(['id', 'owner_id']).orderBy('id').execute(),
+      ledger: await db.selectFrom('point_ledger').selectAll().orderBy('id').execute(),
+    });
+    const before = await snapshot();
+    expect(before.users.some((user) => user.points > 0)).toBe(true);
+    const indexesBefore = await indexNames(db);
+    expect((await migrator.migrateTo('0013-platform-copy')).error).toBeUndefined();
+    await migrateToLatest(db, { phones });
+    expect(await snapshot()).toEqual(before);
+    expect(await indexNames(db)).toEqual(expect.arrayContaining(indexesBefore));
+    // Foreign keys still hold, both ways.
+    await expect(
+      db
+        .deleteFrom('users')
+        .where('id', '=', before.goods[0]?.owner_id ?? 0)
+        .execute(),
+    ).rejects.toThrow(/FOREIGN KEY|foreign key/);
+  });
 });
 
 async function indexNames(db: Db): Promise<string[]> {
