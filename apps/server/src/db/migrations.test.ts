@@ -424,7 +424,7 @@ describe('migrations', () => {
         .where('id', '=', before.goods[0]?.owner_id ?? 0)
         .execute(),
     ).rejects.toThrow(/FOREIGN KEY|foreign key/);
-  });
+  }, 60_000);
 });
 
 async function indexNames(db: Db): Promise<string[]> {
