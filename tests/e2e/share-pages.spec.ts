@@ -331,7 +331,7 @@ test.describe('share states', () => {
     { kind: 'goods', query: `?id=${DEMO_IDS.goods.private}`, state: 'private', status: 403 },
     { kind: 'goods', query: `?id=${DEMO_IDS.goods.removed}`, state: 'removed', status: 410 },
     { kind: 'cabinet', query: `?id=${DEMO_IDS.unknown}`, state: 'not_found', status: 404 },
-    { kind: 'note', query: '?id=bad', state: 'invalid_id', status: 400 },
+    { kind: 'note', query: '?id=bad.id', state: 'invalid_id', status: 400 },
     { kind: 'note', query: '', state: 'invalid_id', status: 400 },
   ] as const;
 

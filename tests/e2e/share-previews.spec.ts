@@ -106,7 +106,7 @@ test.describe('share previews in the raw HTML', () => {
     { route: routeById('goods-share'), query: `?id=${DEMO_IDS.goods.removed}`, status: 410 },
     { route: routeById('goods-share'), query: `?id=${DEMO_IDS.unknown}`, status: 404 },
     { route: routeById('goods-share'), query: '', status: 400 },
-    { route: routeById('cabinet-share'), query: '?id=not-an-id', status: 400 },
+    { route: routeById('cabinet-share'), query: '?id=not.an.id', status: 400 },
     { route: routeById('cabinet-share'), query: `?id=${DEMO_IDS.cabinets.private}`, status: 403 },
     { route: routeById('cabinet-share'), query: `?id=${DEMO_IDS.cabinets.removed}`, status: 410 },
     { route: routeById('notes-share'), query: `?id=${DEMO_IDS.notes.private}`, status: 403 },

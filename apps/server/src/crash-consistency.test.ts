@@ -125,10 +125,10 @@ function checkLedger(): { redemptions: number } {
   try {
     const mismatched = db
       .prepare(
-        `select b.user_id from point_balances b
+        `select u.id from users u
          left join (select user_id, sum(delta) as total from point_ledger group by user_id) l
-           on l.user_id = b.user_id
-         where b.balance <> coalesce(l.total, 0) or b.balance < 0`,
+           on l.user_id = u.id
+         where u.points <> coalesce(l.total, 0) or u.points < 0`,
       )
       .all();
     expect(mismatched).toEqual([]);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   parseShareId,
+  PUBLIC_ID_MAX_LENGTH,
+  PUBLIC_ID_PATTERN,
   SHARE_KINDS,
   SHARE_PAGE_PATHS,
   sharePageAddress,
@@ -14,10 +16,13 @@ describe('parseShareId', () => {
   it.each([
     ['missing', undefined],
     ['empty', ''],
-    ['too short', 'AbCdEfGhIjKlMnO'],
-    ['too long', `${ID}x`],
+    ['one character too long (65)', 'a'.repeat(65)],
+    ['far too long', 'A'.repeat(200)],
     ['odd characters', 'AbCdEfGh/jKlMn.p'],
     ['padding', 'AbCdEfGhIjKlMn=='],
+    ['a space', 'goods 42'],
+    ['non-ASCII letters', 'Güter'],
+    ['a line break at the end', 'goods42\n'],
     ['not a string', 12345],
     ['an object', { id: ID }],
   ])('refuses an id that is %s', (_, value) => {
@@ -27,6 +32,16 @@ describe('parseShareId', () => {
   it('takes a well-formed id, and the first of repeated ones, as a query gives them', () => {
     expect(parseShareId(ID)).toBe(ID);
     expect(parseShareId([ID, 'other'])).toBe(ID);
+  });
+
+  it('takes the platform’s ids: 1 to 64 of A–Z a–z 0–9 _ -', () => {
+    const longest = `${'Az09_-'.repeat(10)}Zz9_`;
+    expect(longest).toHaveLength(PUBLIC_ID_MAX_LENGTH);
+    for (const id of ['a', '7', '_', '-', 'goods_42', longest]) {
+      expect(parseShareId(id), id).toBe(id);
+      expect(PUBLIC_ID_PATTERN.test(id), id).toBe(true);
+    }
+    expect(PUBLIC_ID_PATTERN.test(`${longest}x`)).toBe(false);
   });
 });
 

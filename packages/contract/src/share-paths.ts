@@ -62,10 +62,13 @@ export function sharePageAddress(
 }
 
 /**
- * Public ids: 16 characters of base64url, 96 random bits. Nobody can guess one or walk from one to
- * the next; the database's own row ids never leave the server.
+ * Public ids: the platform's ids, which the app's share links carry (PRODUCT.md, "The app's
+ * platform"): 1 to PUBLIC_ID_MAX_LENGTH characters of `A–Z a–z 0–9 _ -`. The ids the site makes
+ * itself (db/public-id.ts) are 16 of them, 96 random bits, so nobody can guess one or walk from
+ * one to the next; the database's own row ids never leave the server.
  */
-export const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]{16}$/;
+export const PUBLIC_ID_MAX_LENGTH = 64;
+export const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 declare const publicIdBrand: unique symbol;
 /** An id that parseShareId accepted: the only kind the share readers take. */

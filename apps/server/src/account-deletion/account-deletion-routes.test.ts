@@ -174,6 +174,23 @@ describe('the overview', () => {
     expect(Date.parse(body.losses.membershipUntil ?? '')).toBeGreaterThan(Date.now());
   });
 
+  it('names the points balance the platform last sent (users.points) as lost', async () => {
+    const id = await userId('conductor');
+    const { points } = await s.db
+      .selectFrom('users')
+      .select('points')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    try {
+      // As the platform's user.upserted sets it.
+      await s.db.updateTable('users').set({ points: 4321 }).where('id', '=', id).execute();
+      const body = (await overview(await login('conductor'))).json<DeletionOverview>();
+      expect(body.losses.points).toBe(4321);
+    } finally {
+      await s.db.updateTable('users').set({ points }).where('id', '=', id).execute();
+    }
+  });
+
   it('lists the blockers, and a blocked user gets no code and no request', async () => {
     const authorization = await login('karasuno');
     const body = (await overview(authorization)).json<DeletionOverview>();

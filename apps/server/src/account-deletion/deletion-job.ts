@@ -24,7 +24,7 @@ import type { SmsSender } from './sms-sender.ts';
 /**
  * The deletion job: for every request whose cool-off has passed, one transaction deletes the
  * user's content, sessions and codes, anonymizes the account row (nickname 已注销用户, no avatar,
- * no phone, a new public id) and keeps only what the law requires (privacy policy 8.2 and 11.5):
+ * no phone, no points, a new public id) and keeps only what the law requires (privacy policy 8.2 and 11.5):
  * goods information for three years from publication, in `retained_records`, out of public view.
  * A crash leaves each user either done or untouched, and running it again does nothing more.
  * Image files go after their rows, through a queue, so a crash between the two leaves no file
@@ -177,7 +177,8 @@ async function deleteOneAccount(
   // Everything the list of a user's data (db/user-data.ts) marks as deleted: the user's content
   // and the comments under it, sessions and codes, points and the designs redeemed with them
   // (the page says so), the membership's state. The App Store's payment records stay with the
-  // anonymized account, as transaction records the law makes us keep.
+  // anonymized account, as transaction records the law makes us keep. The balance on the
+  // account's row goes to 0 with the anonymization below.
   await deleteUserRows(trx, userId);
 
   // Designs the user drew: those who redeemed one keep it, but nobody can redeem it any more.
@@ -196,6 +197,7 @@ async function deleteOneAccount(
       avatar_image_id: null,
       phone_encrypted: null,
       phone_index: null,
+      points: 0,
       deleted_at: at,
     })
     .where('id', '=', userId)

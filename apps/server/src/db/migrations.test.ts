@@ -196,6 +196,235 @@ describe('migrations', () => {
       expect.arrayContaining(['app_link_handoffs_expires', 'share_funnel_days_item']),
     );
   });
+
+  it('widen public ids to 64 characters and move balances into users.points (0014)', async () => {
+    current = await openTestDatabase({ seed: false });
+    const { db, phones } = current;
+    const migrator = new Migrator({
+      db,
+      provider: { getMigrations: () => Promise.resolve({ ...migrations({ phones }) }) },
+    });
+    const old = db.withTables<{
+      point_balances: { user_id: number; balance: number; updated_at: string };
+    }>();
+    const balances = () =>
+      old.selectFrom('point_balances').select(['user_id', 'balance']).orderBy('user_id').execute();
+    const pointsOf = async () =>
+      Object.fromEntries(
+        (await db.selectFrom('users').select(['public_id', 'points']).execute()).map((row) => [
+          row.public_id,
+          row.points,
+        ]),
+      );
+    const now = new Date().toISOString();
+    const longest = 'L'.repeat(64);
+    const user = (publicId: string) => ({
+      public_id: publicId,
+      nickname: 'n',
+      avatar_image_id: null,
+      created_at: now,
+    });
+
+    expect((await migrator.migrateTo('0013-platform-copy')).error).toBeUndefined();
+    const rich = await db
+      .insertInto('users')
+      .values(user('RRRRRRRRRRRRRRRR'))
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db.insertInto('users').values(user('PPPPPPPPPPPPPPPP')).execute();
+    await old
+      .insertInto('point_balances')
+      .values({ user_id: rich.id, balance: 300, updated_at: now })
+      .execute();
+    // PostgreSQL held public ids to 16 characters (SQLite never enforced a length).
+    if (isPostgres(db)) {
+      await expect(db.insertInto('users').values(user(longest)).execute()).rejects.toThrow(
+        /too long/,
+      );
+    }
+
+    await migrateToLatest(db, { phones });
+    expect(await pointsOf()).toEqual({ RRRRRRRRRRRRRRRR: 300, PPPPPPPPPPPPPPPP: 0 });
+    expect((await db.introspection.getTables()).map((table) => table.name)).not.toContain(
+      'point_balances',
+    );
+    await expect(
+      db.updateTable('users').set({ points: -1 }).where('id', '=', rich.id).execute(),
+    ).rejects.toThrow(/users_points_nonnegative/);
+
+    // Down and up again: the balance goes back to its table and comes back.
+    expect((await migrator.migrateTo('0013-platform-copy')).error).toBeUndefined();
+    expect(await balances()).toEqual([{ user_id: rich.id, balance: 300 }]);
+    await migrateToLatest(db, { phones });
+    expect(await pointsOf()).toEqual({ RRRRRRRRRRRRRRRR: 300, PPPPPPPPPPPPPPPP: 0 });
+
+    // Every column of a public id takes the platform's longest.
+    const { id } = await db
+      .insertInto('users')
+      .values(user(longest))
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const image = await db
+      .insertInto('images')
+      .values({ public_id: longest, width: 1, height: 1, alt: '', file_name: '', created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const owned = { owner_id: id, text: '', likes: 0, visibility: 'public' as const };
+    await db
+      .insertInto('goods')
+      .values({
+        ...owned,
+        public_id: longest,
+        name: 'x',
+        work: 'x',
+        character: null,
+        category: 'x',
+        price_fen: null,
+        status: 'display',
+        tags: '[]',
+        wants: 0,
+        created_at: now,
+        removed_at: null,
+      })
+      .execute();
+    await db
+      .insertInto('cabinets')
+      .values({
+        ...owned,
+        public_id: longest,
+        name: 'x',
+        cover_image_id: image.id,
+        created_at: now,
+        removed_at: null,
+      })
+      .execute();
+    const note = await db
+      .insertInto('notes')
+      .values({
+        public_id: longest,
+        author_id: id,
+        title: 'x',
+        text: '',
+        tags: '[]',
+        likes: 0,
+        collects: 0,
+        visibility: 'public',
+        created_at: now,
+        removed_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('comments')
+      .values({
+        public_id: longest,
+        note_id: note.id,
+        author_id: id,
+        text: 'x',
+        likes: 0,
+        created_at: now,
+        removed_at: null,
+      })
+      .execute();
+    const design = await db
+      .insertInto('designs')
+      .values({
+        public_id: longest,
+        designer_id: id,
+        title: 'x',
+        preview_image_id: image.id,
+        price_points: 1,
+        created_at: now,
+        retired_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const entry = await db
+      .insertInto('point_ledger')
+      .values({
+        user_id: rich.id,
+        delta: -1,
+        balance_after: 299,
+        reason: 'redemption',
+        reference: 'redemption:x',
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('redemptions')
+      .values({
+        public_id: longest,
+        user_id: rich.id,
+        design_id: design.id,
+        idempotency_key: 'k',
+        price_points: 1,
+        ledger_entry_id: entry.id,
+        created_at: now,
+      })
+      .execute();
+    await db
+      .insertInto('media_deletions')
+      .values({ image_public_id: longest, file_name: 'x.jpg', queued_at: now })
+      .execute();
+    await db
+      .insertInto('app_link_handoffs')
+      .values({
+        code_digest: 'd',
+        target_kind: 'note',
+        target_id: longest,
+        target_image: null,
+        created_at: now,
+        expires_at: now,
+      })
+      .execute();
+    await db
+      .insertInto('share_funnel_days')
+      .values({
+        day: '2026-11-26',
+        kind: 'note',
+        item_id: longest,
+        channel: 'wechat',
+        event: 'viewed',
+        count: 1,
+      })
+      .execute();
+    expect(
+      await db.selectFrom('share_funnel_days').select('item_id').executeTakeFirstOrThrow(),
+    ).toEqual({ item_id: longest });
+  });
+
+  it('take a seeded database down to 0013 and up again whole: balances, references, indexes (0014)', async () => {
+    current = await openTestDatabase();
+    const { db, phones } = current;
+    const migrator = new Migrator({
+      db,
+      provider: { getMigrations: () => Promise.resolve({ ...migrations({ phones }) }) },
+    });
+    const snapshot = async () => ({
+      users: await db
+        .selectFrom('users')
+        .select(['id', 'public_id', 'points', 'phone_index'])
+        .orderBy('id')
+        .execute(),
+      goods: await db.selectFrom('goods').select(['id', 'owner_id']).orderBy('id').execute(),
+      ledger: await db.selectFrom('point_ledger').selectAll().orderBy('id').execute(),
+    });
+    const before = await snapshot();
+    expect(before.users.some((user) => user.points > 0)).toBe(true);
+    const indexesBefore = await indexNames(db);
+    expect((await migrator.migrateTo('0013-platform-copy')).error).toBeUndefined();
+    await migrateToLatest(db, { phones });
+    expect(await snapshot()).toEqual(before);
+    expect(await indexNames(db)).toEqual(expect.arrayContaining(indexesBefore));
+    // Foreign keys still hold, both ways.
+    await expect(
+      db
+        .deleteFrom('users')
+        .where('id', '=', before.goods[0]?.owner_id ?? 0)
+        .execute(),
+    ).rejects.toThrow(/FOREIGN KEY|foreign key/);
+  }, 60_000);
 });
 
 async function indexNames(db: Db): Promise<string[]> {

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 
-/** A new public id: 96 random bits as 16 base64url characters (the contract's PUBLIC_ID_PATTERN). */
+/**
+ * A new public id of the site's own (redemptions; the platform names everything else): 96 random
+ * bits as 16 base64url characters, within the contract's PUBLIC_ID_PATTERN.
+ */
 export function newPublicId(): string {
   return randomBytes(12).toString('base64url');
 }

@@ -44,7 +44,10 @@ export interface UsersTable {
   phone_index: string | null;
   /** Set when the deletion job has anonymized the account. */
   deleted_at: string | null;
-  /** The points balance of the platform's latest `user.upserted`. */
+  /**
+   * The points balance: the platform's latest `user.upserted` sets it, a redemption debits it
+   * (never below zero: a database rule).
+   */
   points: Generated<number>;
 }
 
@@ -199,12 +202,6 @@ export interface DesignsTable {
   price_points: number;
   created_at: string;
   retired_at: string | null;
-}
-
-export interface PointBalancesTable {
-  user_id: number;
-  balance: number;
-  updated_at: string;
 }
 
 export type PointReason = 'earned' | 'redemption';
@@ -396,7 +393,6 @@ export interface Database {
   memberships: MembershipsTable;
   app_store_notifications: AppStoreNotificationsTable;
   designs: DesignsTable;
-  point_balances: PointBalancesTable;
   point_ledger: PointLedgerTable;
   redemptions: RedemptionsTable;
   account_deletion_requests: AccountDeletionRequestsTable;

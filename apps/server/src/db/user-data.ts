@@ -47,7 +47,6 @@ export const USER_DATA: { readonly [T in TableName]: TableUserData<T> } = {
   // Points and the designs redeemed with them are lost (the deletion page says so).
   redemptions: { user: { user_id: { fate: 'deleted' } } },
   point_ledger: { user: { user_id: { fate: 'deleted' } } },
-  point_balances: { user: { user_id: { fate: 'deleted' } } },
   designs: {
     user: {
       designer_id: {
@@ -114,7 +113,7 @@ export const USER_DATA: { readonly [T in TableName]: TableUserData<T> } = {
     user: {
       id: {
         fate: 'anonymized',
-        why: 'what the law keeps refers to the account; nickname 已注销用户, no avatar or phone',
+        why: 'what the law keeps refers to the account; nickname 已注销用户, no avatar, phone or points',
       },
     },
   },

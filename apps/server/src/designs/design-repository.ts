@@ -34,20 +34,21 @@ export interface Redeemer {
 
 type Trx = Transaction<Database>;
 
+/** The user's points balance (users.points: the platform's, less what redemptions debited). */
 async function balanceOf(trx: Trx | Db, userId: number): Promise<number> {
   const row = await trx
-    .selectFrom('point_balances')
-    .select('balance')
-    .where('user_id', '=', userId)
+    .selectFrom('users')
+    .select('points')
+    .where('id', '=', userId)
     .executeTakeFirst();
-  return row?.balance ?? 0;
+  return row?.points ?? 0;
 }
 
 export interface RedemptionRecord {
   userId: number;
   designRowId: number;
   pricePoints: number;
-  /** The balance once the price is debited (the caller debits point_balances). */
+  /** The balance once the price is debited (the caller debits users.points). */
   balanceAfter: number;
   idempotencyKey: string;
   at: string;
@@ -126,12 +127,14 @@ async function redemptionResult(
 }
 
 /**
- * Designs, balances and redemptions: the only code that touches those tables. A redemption is
- * one transaction whose every guard is also a database rule, so it holds on PostgreSQL with
- * several servers as it does on SQLite (where transactions run one at a time anyway): the debit
- * is a conditional UPDATE (`balance >= price`), and the unique indexes on (user, design) and
- * (user, key) refuse a second redemption that slipped past the reads; such a refusal rolls the
- * whole attempt back, debit included, and the attempt is answered from the row that won.
+ * Designs, redemptions and their ledger: the only code that touches those tables, and the only
+ * code that debits a balance (`users.points`, which the platform's `user.upserted` sets). A
+ * redemption is one transaction whose every guard is also a database rule, so it holds on
+ * PostgreSQL with several servers as it does on SQLite (where transactions run one at a time
+ * anyway): the debit is a conditional UPDATE (`points >= price`; the database refuses a balance
+ * below zero in any case), and the unique indexes on (user, design) and (user, key) refuse a
+ * second redemption that slipped past the reads; such a refusal rolls the whole attempt back,
+ * debit included, and the attempt is answered from the row that won.
  */
 export function designRepository(db: Db, options: DesignRepositoryOptions = {}) {
   const now = options.now ?? (() => new Date());
@@ -174,11 +177,11 @@ export function designRepository(db: Db, options: DesignRepositoryOptions = {}) 
     const at = now().toISOString();
     const price = design.price_points;
     const debited = await trx
-      .updateTable('point_balances')
-      .set((eb) => ({ balance: eb('balance', '-', price), updated_at: at }))
-      .where('user_id', '=', userId)
-      .where('balance', '>=', price)
-      .returning('balance')
+      .updateTable('users')
+      .set((eb) => ({ points: eb('points', '-', price) }))
+      .where('id', '=', userId)
+      .where('points', '>=', price)
+      .returning('points as balance')
       .executeTakeFirst();
     if (!debited) {
       return {

@@ -61,8 +61,8 @@ function expectError(
 }
 
 const MALFORMED_IDS = [
-  'short',
-  `${DESIGNS.sakura}x`,
+  '',
+  `${DESIGNS.sakura}${'x'.repeat(65 - DESIGNS.sakura.length)}`,
   'x'.repeat(300),
   'AbCdEfGh.jKlMnOp',
   '%3Cscript%3Ealert(1)%3C%2Fscript%3E',
@@ -404,5 +404,38 @@ describe('parallel redemptions', () => {
     expect(after.ledgerSum).toBe(after.balance);
     expect(after.lastBalanceAfter).toBe(after.balance);
     expect(after.redemptions).toBe(before.redemptions + redeemed.length);
+  });
+
+  it('shows and spends the balance the platform last sent (users.points)', async () => {
+    const { id } = await t.db
+      .selectFrom('users')
+      .select('id')
+      .where('public_id', '=', DEMO_IDS.users.satoru)
+      .executeTakeFirstOrThrow();
+    // As the platform's user.upserted sets it: no ledger entry of ours says so.
+    await t.db.updateTable('users').set({ points: 500 }).where('id', '=', id).execute();
+    const shown = designViewSchema.parse((await view(DESIGNS.shelf, bearer('satoru'))).json());
+    expect(shown.viewer).toEqual({ balance: 500, redemption: null, ownDesign: false });
+    const before = await pointsOf(t.db, 'satoru');
+    const redeemed = await redeem(DESIGNS.shelf, bearer('satoru'), randomUUID());
+    expect(redeemed.statusCode).toBe(201);
+    expect(redemptionResultSchema.parse(redeemed.json()).balanceAfter).toBe(350);
+    expect(await pointsOf(t.db, 'satoru')).toMatchObject({
+      balance: 350,
+      ledgerSum: before.ledgerSum - 150,
+      ledgerEntries: before.ledgerEntries + 1,
+      lastBalanceAfter: 350,
+      redemptions: before.redemptions + 1,
+    });
+    const after = designViewSchema.parse((await view(DESIGNS.starry, bearer('satoru'))).json());
+    expect(after.viewer.balance).toBe(350);
+    // 300 of 350: then 50 left, and the premium design (800) is refused.
+    expect((await redeem(DESIGNS.starry, bearer('satoru'), randomUUID())).statusCode).toBe(201);
+    expectError(
+      await redeem(DESIGNS.premium, bearer('satoru'), randomUUID()),
+      409,
+      'insufficient_points',
+    );
+    expect((await pointsOf(t.db, 'satoru')).balance).toBe(50);
   });
 });

@@ -41,7 +41,7 @@ const MESSAGES: Readonly<
 };
 
 const paramsSchema = z.object({
-  designId: publicIdSchema.describe('The design’s public id (16 base64url characters)'),
+  designId: publicIdSchema.describe('The design’s public id (1 to 64 of A–Z a–z 0–9 _ -)'),
 });
 const redeemHeadersSchema = z.looseObject({
   [IDEMPOTENCY_KEY_HEADER]: idempotencyKeySchema.describe(

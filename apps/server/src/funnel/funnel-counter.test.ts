@@ -27,7 +27,7 @@ function rowOf({ event, kind, id, channel }: FunnelCount) {
   return { day: '2026-06-01', kind, itemId: id, channel, event };
 }
 
-/** Well formed (16 base64url characters), but no item has it. */
+/** Well formed (a public id's characters), but no item has it. */
 const madeUpId = (index: number) => `Z${String(index).padStart(15, '0')}`;
 
 /** An observer that keeps what it is told of dropped events: events per reason. */

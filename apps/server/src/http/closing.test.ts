@@ -35,7 +35,7 @@ describe('a server shutting down', () => {
       const closing = app.close();
       await new Promise((resolve) => setTimeout(resolve, 100));
       // …finishes, and another comes on the same connection.
-      socket.write(`:"x"}GET ${API_BASE_PATH}/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+      socket.write(`:"."}GET ${API_BASE_PATH}/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
       await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 3000))]);
       socket.destroy();
       await closing;

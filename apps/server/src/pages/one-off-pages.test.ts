@@ -79,7 +79,12 @@ describe('one-off pages', () => {
   });
 
   it('render a missing, malformed or unknown id once per kind and language', async () => {
-    const malformed = ['', '%3Cscript%3E', 'x'.repeat(6000), `${DEMO_IDS.goods.gallery}x`];
+    const malformed = [
+      '',
+      '%3Cscript%3E',
+      'x'.repeat(6000),
+      `${DEMO_IDS.goods.gallery}${'x'.repeat(49)}`,
+    ];
     const first = await get(sharePage('goods', unknownId()));
     expect(first.res.statusCode).toBe(404);
     const firstMalformed = await get(`${sharePage('goods')}?id=${malformed[0]}`);

@@ -114,7 +114,7 @@ describe('preview cards, posters and squares', () => {
     ['cabinet', DEMO_IDS.cabinets.private],
     ['note', DEMO_IDS.notes.removed],
     ['note', DEMO_IDS.unknown],
-    ['note', 'not-an-id'],
+    ['note', 'not.an.id'],
   ] as const)(
     'a %s page that cannot show its item (%s) has the one neutral card, which names nothing',
     async (kind, id) => {
@@ -169,7 +169,7 @@ describe('preview cards, posters and squares', () => {
       url: posterApiPath('cabinet', DEMO_IDS.cabinets.removed),
     });
     expect(removed.statusCode).toBe(410);
-    const invalid = await server.app.inject({ url: posterApiPath('note', 'nope') });
+    const invalid = await server.app.inject({ url: posterApiPath('note', 'no.pe') });
     expect(invalid.statusCode).toBe(400);
   });
 

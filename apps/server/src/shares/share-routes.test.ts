@@ -89,8 +89,8 @@ describe('share API', () => {
   it('answers invalid_id for a missing or malformed id', async () => {
     const bad = [
       '',
-      'short',
-      `${DEMO_IDS.goods.gallery}x`,
+      'x'.repeat(65),
+      `${DEMO_IDS.goods.gallery}${'x'.repeat(49)}`,
       'x'.repeat(99),
       'AbCdEfGhIjKl%2F..',
       'AbCdEfGh.jKlMnOp',

@@ -47,7 +47,7 @@ const SUMMARIES: Readonly<Record<ShareKind, string>> = {
 };
 
 const paramsSchema = z.object({
-  id: publicIdSchema.describe('The public id (16 base64url characters)'),
+  id: publicIdSchema.describe('The public id (1 to 64 of A–Z a–z 0–9 _ -)'),
 });
 
 const errorResponses = Object.fromEntries(

@@ -64,16 +64,11 @@ export interface PointsState {
 
 /** A user's points as the database has them, for checking that every change is accounted for. */
 export async function pointsOf(db: Db, user: DemoUserKey): Promise<PointsState> {
-  const { id } = await db
+  const { id, points } = await db
     .selectFrom('users')
-    .select('id')
+    .select(['id', 'points'])
     .where('public_id', '=', DEMO_IDS.users[user])
     .executeTakeFirstOrThrow();
-  const balance = await db
-    .selectFrom('point_balances')
-    .select('balance')
-    .where('user_id', '=', id)
-    .executeTakeFirst();
   const ledger = await db
     .selectFrom('point_ledger')
     .select([
@@ -98,7 +93,7 @@ export async function pointsOf(db: Db, user: DemoUserKey): Promise<PointsState> 
     .where('user_id', '=', id)
     .executeTakeFirstOrThrow();
   return {
-    balance: balance?.balance ?? 0,
+    balance: points,
     ledgerSum: Number(ledger.sum),
     ledgerEntries: Number(ledger.count),
     lastBalanceAfter: last?.balance_after ?? null,

@@ -5,6 +5,12 @@ import { isPostgres } from '../database.ts';
 export interface CheckChanges {
   drop: readonly string[];
   add: Readonly<Record<string, string>>;
+  /**
+   * Work that must commit with the change or not at all (data the new checks judge), done first.
+   * On PostgreSQL the migration's own transaction holds both; on SQLite, where a migration has no
+   * transaction, it runs inside the rebuild's.
+   */
+  first?: (db: Kysely<unknown>) => Promise<void>;
 }
 
 /**
@@ -20,6 +26,7 @@ export async function changeChecks(
     await sqliteWithChecks(db, table, changes);
     return;
   }
+  await changes.first?.(db);
   for (const name of changes.drop) {
     await db.schema.alterTable(table).dropConstraint(name).execute();
   }
@@ -45,6 +52,7 @@ async function sqliteWithChecks(
   await sql`pragma foreign_keys = off`.execute(db);
   try {
     await db.transaction().execute(async (trx) => {
+      await changes.first?.(trx);
       const { rows } = await sql<{ type: string; sql: string | null }>`
         select type, sql from sqlite_master where tbl_name = ${table}`.execute(trx);
       const definition = rows.find((row) => row.type === 'table')?.sql;

@@ -78,9 +78,6 @@ export async function seedDesigns(
         at: updatedAt,
       });
     }
-    await trx
-      .insertInto('point_balances')
-      .values({ user_id: user, balance, updated_at: updatedAt })
-      .execute();
+    await trx.updateTable('users').set({ points: balance }).where('id', '=', user).execute();
   }
 }

@@ -84,4 +84,20 @@ describe('the simulated first launch', () => {
     // A link on another domain is not the app's.
     expect(universalLinkTarget(`https://evil.example/goods/${ID}`, LINK)).toBeUndefined();
   });
+
+  it('reads the platform’s ids in a Universal Link: 1 to 64 characters, never part of a longer one', () => {
+    const longest = 'x'.repeat(64);
+    for (const id of ['7', 'goods_42-a', longest]) {
+      expect(universalLinkTarget(`【谷圈】x ${LINK}/note/${id} more`, LINK), id).toEqual({
+        kind: 'note',
+        id,
+      });
+    }
+    expect(universalLinkTarget(`${LINK}/goods/a?image=3`, LINK)).toEqual({
+      kind: 'goods',
+      id: 'a',
+      image: 3,
+    });
+    expect(universalLinkTarget(`${LINK}/goods/${longest}y`, LINK)).toBeUndefined();
+  });
 });

@@ -36,11 +36,15 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 /** The first path segment of every kind, as a regular expression's alternatives. */
 const SEGMENTS = SHARE_KINDS.map((kind) => escapeRegExp(APP_PATH_SEGMENTS[kind])).join('|');
 
-/** The target of a Universal Link on the link domain in a text, if there is one. */
+/**
+ * The target of a Universal Link on the link domain in a text, if there is one. The id is every
+ * id character after the kind's segment, judged by the contract's rule (1 to 64 of them): a
+ * longer run is no id, never the first 64 characters of one.
+ */
 export function universalLinkTarget(text: string, linkOrigin: string): AppTarget | undefined {
   if (!linkOrigin) return undefined;
   const found = new RegExp(
-    `${escapeRegExp(linkOrigin)}/(${SEGMENTS})/([A-Za-z0-9_-]{16})(\\?image=(\\d+))?`,
+    `${escapeRegExp(linkOrigin)}/(${SEGMENTS})/([A-Za-z0-9_-]+)(\\?image=(\\d+))?`,
   ).exec(text);
   const kind = found ? kindOfAppSegment(found[1] ?? '') : undefined;
   const id = parseShareId(found?.[2]);

@@ -129,7 +129,7 @@ describe('RedeemDesignPage', () => {
   it('says the link is incomplete for a missing or malformed id, without asking anybody', async () => {
     const calls = mockFetch();
     const messages = installApp({ getSession: loggedIn });
-    renderPage('?designId=nope');
+    renderPage('?designId=no.pe');
     expect(await screen.findByRole('heading', { name: '链接不完整' })).toBeTruthy();
     cleanup();
     renderPage('');
