@@ -227,7 +227,12 @@ export async function buildApp(
   await registerWeChat(app, { db, wechat: config.wechat, publicOrigin: config.publicOrigin });
   // The platform's events in; its settings are read per delivery, as the stand-in platform of
   // demo mode names them once it runs.
-  await registerPlatform(app, { db, phones, platform: () => config.platform });
+  await registerPlatform(app, {
+    db,
+    phones,
+    platform: () => config.platform,
+    observer: metrics?.platform,
+  });
   // The simulator's log-in, App Store and SMS stand-ins exist in demo mode only: production has
   // no such paths at all.
   if (demo) await demo.registerRoutes(app, { db, sessions, phones });

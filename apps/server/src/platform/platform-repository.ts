@@ -78,12 +78,12 @@ function imagesOfEvents(events: readonly PlatformEvent[]) {
  * Splits events into those whose users are all here and those that wait for some. A user the
  * platform deleted never comes: what names one is dropped (its owner's items went with it).
  */
-async function byCompleteness<T extends PlatformEvent>(
+function byCompleteness<T extends PlatformEvent>(
   events: readonly T[],
   usersOf: (event: T) => string[],
   users: ReadonlyMap<string, number>,
   deletedUsers: ReadonlySet<string>,
-): Promise<{ complete: T[]; waiting: { event: T; needs: Need[] }[] }> {
+): { complete: T[]; waiting: { event: T; needs: Need[] }[] } {
   const complete: T[] = [];
   const waiting: { event: T; needs: Need[] }[] = [];
   for (const event of events) {
@@ -93,7 +93,7 @@ async function byCompleteness<T extends PlatformEvent>(
       waiting.push({ event, needs: missing.map((id) => ({ type: 'user', id })) });
     }
   }
-  return Promise.resolve({ complete, waiting });
+  return { complete, waiting };
 }
 
 /** One round: users, then what needs them, then removals and deleted accounts. */
@@ -120,25 +120,15 @@ async function applyRound(
   const missingUsers = [...named].filter((id) => !users.has(id));
   const deletedUsers = await removedEntities(trx, 'user', missingUsers);
 
-  const goods = await byCompleteness(goodsEvents, (e) => [e.data.ownerId], users, deletedUsers);
-  const notes = await byCompleteness(
+  const goods = byCompleteness(goodsEvents, (e) => [e.data.ownerId], users, deletedUsers);
+  const notes = byCompleteness(
     noteEvents,
     (e) => [e.data.authorId, ...e.data.topComments.map((c) => c.authorId)],
     users,
     deletedUsers,
   );
-  const designs = await byCompleteness(
-    designEvents,
-    (e) => [e.data.designerId],
-    users,
-    deletedUsers,
-  );
-  const cabinets = await byCompleteness(
-    cabinetEvents,
-    (e) => [e.data.ownerId],
-    users,
-    deletedUsers,
-  );
+  const designs = byCompleteness(designEvents, (e) => [e.data.designerId], users, deletedUsers);
+  const cabinets = byCompleteness(cabinetEvents, (e) => [e.data.ownerId], users, deletedUsers);
 
   // Whatever these entities waited for before is replaced by what they wait for now.
   await forgetWaiting(
