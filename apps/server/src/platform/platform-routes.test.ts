@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShareItems } from '@guquan/contract/share';
-import { shareApiPath, type ShareKind } from '@guquan/contract/share-paths';
+import { sharePagePath, shareApiPath, type ShareKind } from '@guquan/contract/share-paths';
+import { BASE_PATH } from '@guquan/contract/site-paths';
 import type { Db } from '../db/database.ts';
 import {
   cabinetEvent,
@@ -428,5 +429,43 @@ describe('platform events: deliveries at once', () => {
       .where('webhook_id', '=', 'msg_twice')
       .execute();
     expect(twice).toHaveLength(1);
+  });
+});
+
+describe('platform events: what pages show', () => {
+  it('shows a change on the share page and its card within 5 s', async () => {
+    const owner = pid('uj', 1);
+    const goods = pid('gj', 1);
+    await applied([userEvent(owner, 1), goodsEvent(goods, 1, owner, { name: 'First name' })]);
+    const page = () =>
+      app
+        .inject({ method: 'GET', url: `${BASE_PATH}${sharePagePath('goods', goods)}` })
+        .then((response) => response.body);
+    const card = (html: string) => /property="og:image" content="([^"]+)"/.exec(html)?.[1];
+    const before = await page();
+    expect(before).toContain('First name');
+    await applied([goodsEvent(goods, 2, owner, { name: 'Second name' })]);
+    const started = Date.now();
+    let after = await page();
+    while (!after.includes('Second name') && Date.now() - started < 5_000) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      after = await page();
+    }
+    expect(after).toContain('Second name');
+    expect(card(after)).toBeDefined();
+    expect(card(after)).not.toBe(card(before));
+  });
+});
+
+describe('platform events: no platform configured', () => {
+  it('answers 503 while no platform is named (demo mode before the stand-in)', async () => {
+    const demo = await buildTestApp();
+    try {
+      const response = await deliver(demo, [userEvent(pid('uk', 1), 1)]);
+      expect(response.statusCode).toBe(503);
+      expect(response.json<{ error: { code: string } }>().error.code).toBe('platform_unavailable');
+    } finally {
+      await demo.close();
+    }
   });
 });
