@@ -8,7 +8,7 @@ import { API_BASE_PATH } from './site-paths.ts';
  * schema per type, for the server that applies them and, as JSON Schema, for the platform team
  * (docs/platform.md). Limits fit the site's tables. Fields the site does not know are ignored, so
  * the platform may add one before the site reads it; what the site does with a type it does not
- * know: docs/decisions/0021-platform-events-in.md.
+ * know is in docs/decisions/0021-platform-events-in.md (ignored, and counted).
  */
 
 export const PLATFORM_EVENTS_PATH = `${API_BASE_PATH}/platform/events`;

@@ -8,7 +8,7 @@ import { applyPlatformEvents, findDelivery, recordDelivery } from './platform-re
  * A delivery applied whole or not at all, once per `webhook-id`: in one transaction, deliveries
  * one at a time per database (a PostgreSQL advisory lock; SQLite has one writer), so what one
  * delivery leaves waiting is seen by the next whichever server it reaches, and a repeat waits for
- * the first to commit and answers what it answered. docs/decisions/0021-platform-events-in.md.
+ * the first to commit and answers what it answered (docs/decisions/0021-platform-events-in.md).
  */
 export interface Delivery {
   webhookId: string;

@@ -15,7 +15,7 @@ export interface PlatformPluginOptions {
 
 /**
  * The platform's doors for its data (PRODUCT.md, "The app's platform"): its signed events in,
- * written into the site's copy. docs/decisions/0021-platform-events-in.md.
+ * written into the site's copy (docs/decisions/0021-platform-events-in.md).
  */
 export async function registerPlatform(
   app: FastifyInstance,
