@@ -121,8 +121,16 @@ async function applyRound(
   const deletedUsers = await removedEntities(trx, 'user', missingUsers);
 
   const goods = byCompleteness(goodsEvents, (e) => [e.data.ownerId], users, deletedUsers);
+  // A comment by a deleted user is left out, not the note.
+  const notesShown = noteEvents.map((event) => ({
+    ...event,
+    data: {
+      ...event.data,
+      topComments: event.data.topComments.filter((c) => !deletedUsers.has(c.authorId)),
+    },
+  }));
   const notes = byCompleteness(
-    noteEvents,
+    notesShown,
     (e) => [e.data.authorId, ...e.data.topComments.map((c) => c.authorId)],
     users,
     deletedUsers,

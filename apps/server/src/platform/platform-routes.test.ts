@@ -298,6 +298,24 @@ describe('platform events: order and what has not arrived', () => {
     ]);
   });
 
+  it('shows a note without the comment of a deleted user, and drops goods of one', async () => {
+    const author = pid('ul', 1);
+    const gone = pid('ul', 2);
+    const note = pid('nl', 1);
+    const goods = pid('gl', 1);
+    await applied([userEvent(author, 1), removal('user.deleted', gone, 1)]);
+    await applied([noteEvent(note, 1, author, [gone, author]), goodsEvent(goods, 1, gone)]);
+    const shown = await read('note', note);
+    expect(shown.item?.topComments.map((comment) => comment.author.id)).toEqual([author]);
+    expect((await read('goods', goods)).status).toBe(404);
+    const waiting = await db
+      .selectFrom('platform_waiting')
+      .select('public_id')
+      .where('public_id', 'in', [note, goods])
+      .execute();
+    expect(waiting).toEqual([]);
+  });
+
   it('ignores and counts a type it does not know, and fields it does not know', async () => {
     const owner = pid('uf', 1);
     const result = await applied([
