@@ -487,3 +487,27 @@ describe('platform events: no platform configured', () => {
     }
   });
 });
+
+describe('platform events: rate limit', () => {
+  it('refuses an address past 600 deliveries a minute with 429, in the error shape', async () => {
+    const limited = await buildTestApp({
+      APP_MODE: 'production',
+      PUBLIC_ORIGIN: 'https://www.example.com',
+    });
+    try {
+      const unsigned = () =>
+        limited.inject({
+          method: 'POST',
+          url: '/anime_merch_web/api/v1/platform/events',
+          headers: { 'content-type': 'application/json' },
+          payload: '{}',
+        });
+      for (let sent = 0; sent < 600; sent += 1) expect((await unsigned()).statusCode).toBe(401);
+      const refused = await unsigned();
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json<{ error: { code: string } }>().error.code).toBe('too_many_requests');
+    } finally {
+      await limited.close();
+    }
+  });
+});
