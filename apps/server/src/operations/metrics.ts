@@ -123,6 +123,24 @@ export function createMetrics({ version }: { version: string }) {
     registers,
   });
 
+  const platformDeliveries = new Counter({
+    name: 'guquan_platform_deliveries_total',
+    help: "The platform's event deliveries answered, by result (applied, repeat, unauthorized, invalid, unavailable).",
+    labelNames: ['result'],
+    registers,
+  });
+  const platformEvents = new Counter({
+    name: 'guquan_platform_events_total',
+    help: "The platform's events in deliveries applied, by outcome (applied, or ignored: not newer, or of an unknown type).",
+    labelNames: ['outcome'],
+    registers,
+  });
+  // Every result from the start, so a rate is 0 rather than missing before the first delivery.
+  for (const result of ['applied', 'repeat', 'unauthorized', 'invalid', 'unavailable']) {
+    platformDeliveries.labels({ result }).inc(0);
+  }
+  for (const outcome of ['applied', 'ignored']) platformEvents.labels({ outcome }).inc(0);
+
   return {
     registry,
     /** Everything, in Prometheus' text format: the registry's metrics, then the durations. */
@@ -169,6 +187,14 @@ export function createMetrics({ version }: { version: string }) {
       },
       dropped: (reason: string, count = 1) => {
         funnelDropped.inc({ reason }, count);
+      },
+    },
+    /** What the platform's events endpoint reports (platform/platform-routes.ts: PlatformObserver). */
+    platform: {
+      delivery: (result: string, events: { applied: number; ignored: number }) => {
+        platformDeliveries.inc({ result });
+        platformEvents.inc({ outcome: 'applied' }, events.applied);
+        platformEvents.inc({ outcome: 'ignored' }, events.ignored);
       },
     },
     /** Registers the gauges read at scrape time from the parts that own them. */

@@ -76,6 +76,8 @@ describe('GET /metrics', () => {
       'guquan_account_deletion_last_success_timestamp_seconds',
       'guquan_accounts_deleted_total',
       'guquan_funnel_events_flushed_total',
+      'guquan_platform_deliveries_total',
+      'guquan_platform_events_total',
     ]) {
       expect(text, name).toMatch(new RegExp(`^${name}(\\{[^}]*\\})? `, 'm'));
     }

@@ -5,6 +5,9 @@ import { inDeletionCoolOff } from './public-visibility.ts';
 import { imagesByOwner } from './share-queries.ts';
 import type { StoredShare } from './stored-share.ts';
 
+/** The goods a cabinet's page lists at most (the contract's `items`); `itemCount` counts all. */
+const CABINET_ITEMS_SHOWN = 200;
+
 /**
  * A cabinet by its public id. `itemCount` counts every goods in it; `items` lists only the ones
  * anybody may see (public, not removed), in the owner's order, each with its first image.
@@ -36,6 +39,7 @@ export async function findCabinet(
       .where('goods.visibility', '=', 'public')
       .where('goods.removed_at', 'is', null)
       .orderBy('cabinet_goods.position')
+      .limit(CABINET_ITEMS_SHOWN)
       .execute(),
   ]);
   const images = await imagesByOwner(
