@@ -246,7 +246,7 @@ describe('runAccountDeletionJob', () => {
     const waiting = await t.db
       .insertInto('images')
       .values({
-        public_id: 'waitingAvatar0001',
+        public_id: 'waitingAvatar001',
         width: 64,
         height: 64,
         alt: '',
