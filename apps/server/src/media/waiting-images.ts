@@ -39,7 +39,7 @@ export async function takeWaitingImages(
     .where('state', '=', 'waiting')
     .where('source_url', 'is not', null)
     .where((eb) => eb.or([eb('fetch_after', 'is', null), eb('fetch_after', '<=', at)]))
-    .orderBy('fetch_after')
+    // Oldest rows first, the same on both engines (which sort nulls differently).
     .orderBy('id')
     .limit(limit * CANDIDATES_PER_SLOT)
     .execute();
