@@ -288,6 +288,23 @@ describe('the platform image fetcher', () => {
     expect(delays.at(-1)).toBeGreaterThanOrEqual(3_600_000 * 0.8);
   });
 
+  it('starts at once when woken, without waiting for its poll', async () => {
+    host.serve('/woken.webp', bytesAnswer(await testImage('webp'), 'image/webp'));
+    const fetcher = startFetcher({ pollMs: 60_000 });
+    // Its first look found nothing; the row comes after it, as a delivery's would.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const row = await insertWaitingImage(data.db, host.url('/woken.webp'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(host.requests('/woken.webp')).toBe(0);
+    fetcher.wake();
+    await vi.waitFor(
+      async () => {
+        expect((await imageRow(data.db, row.id)).state).toBe('ready');
+      },
+      { timeout: 1_000, interval: 20 },
+    );
+  });
+
   it('takes a few at a time per server', async () => {
     let active = 0;
     let most = 0;
