@@ -25,6 +25,7 @@ import { installErrorHandling } from './http/error-handling.ts';
 import { createFastifyServer, type ServerLogging } from './http/fastify-server.ts';
 import type { ServerTimeouts } from './http/server-timeouts.ts';
 import { registerMedia } from './media/media-plugin.ts';
+import type { FetcherLimits } from './media/platform-image-fetcher.ts';
 import { appStoreRootCertificates } from './membership/root-certificates.ts';
 import { registerMembership } from './membership/membership-plugin.ts';
 import { createMetrics, type Metrics } from './operations/metrics.ts';
@@ -59,6 +60,8 @@ export interface AppDeps {
   countAppLinkEvent?: CountAppLinkEvent;
   /** Replaces how many new pictures a client may have drawn per minute (tests: a few). */
   pictureDrawingsPerMinute?: number;
+  /** Replaces some limits of the platform's image fetcher (tests: short leases and back-off). */
+  platformImageLimits?: Partial<FetcherLimits>;
 }
 
 export interface AppOptions {
@@ -225,18 +228,27 @@ export async function buildApp(
     onJobDone: metrics?.deletionJob.succeeded,
   });
   await registerWeChat(app, { db, wechat: config.wechat, publicOrigin: config.publicOrigin });
+  // The simulator's log-in, App Store and SMS stand-ins exist in demo mode only: production has
+  // no such paths at all.
+  if (demo) await demo.registerRoutes(app, { db, sessions, phones });
+  const media = await registerMedia(app, {
+    db,
+    paths,
+    platform: config.platform,
+    observer: metrics?.platformImages,
+    fetcherLimits: deps.platformImageLimits,
+  });
   // The platform's events in; its settings are read per delivery, as the stand-in platform of
-  // demo mode names them once it runs.
+  // demo mode names them once it runs. A delivery applied wakes this server's image fetcher.
   await registerPlatform(app, {
     db,
     phones,
     platform: () => config.platform,
     observer: metrics?.platform,
+    onApplied: () => {
+      media.imagesWaiting();
+    },
   });
-  // The simulator's log-in, App Store and SMS stand-ins exist in demo mode only: production has
-  // no such paths at all.
-  if (demo) await demo.registerRoutes(app, { db, sessions, phones });
-  await registerMedia(app, { db, paths });
   await registerPictures(app, {
     db,
     paths,

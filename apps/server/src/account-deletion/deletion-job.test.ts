@@ -240,6 +240,40 @@ describe('runAccountDeletionJob', () => {
     expect(await readdir(t.paths.media)).toContain(design.file_name);
   });
 
+  it('deletes an image whose file never arrived from the platform, and no other file', async () => {
+    const t = await setUp();
+    const id = await request(t, 'yuyuan');
+    // The leaving user's avatar is still being fetched: a row without a file.
+    const waiting = await t.db
+      .insertInto('images')
+      .values({
+        public_id: 'waitingAvatar001',
+        width: 64,
+        height: 64,
+        alt: '',
+        file_name: '',
+        created_at: REQUESTED.toISOString(),
+        source_url: 'https://media.platform.example/avatar.jpg',
+        state: 'waiting',
+        fetch_after: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.db
+      .updateTable('users')
+      .set({ avatar_image_id: waiting.id })
+      .where('id', '=', id)
+      .execute();
+    const before = await readdir(t.paths.media);
+
+    const report = await runAccountDeletionJob(t.db, DUE, { paths: t.paths });
+    expect(report).toMatchObject({ deleted: 1, failed: 0 });
+    expect(await t.db.selectFrom('media_deletions').selectAll().execute()).toEqual([]);
+    const left = await readdir(t.paths.media);
+    expect(left.length).toBeGreaterThan(0);
+    expect(before).toEqual(expect.arrayContaining(left));
+  });
+
   it("ends a member's membership but keeps the App Store's payment records", async () => {
     const t = await setUp();
     const id = await request(t, 'satoru');

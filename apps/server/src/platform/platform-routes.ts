@@ -27,6 +27,8 @@ export interface PlatformRoutesOptions {
   /** Read per request: null until the platform (or the stand-in) is named. */
   platform: () => PlatformConfig | null;
   observer?: PlatformObserver;
+  /** Called once a delivery's transaction has committed (the image fetcher looks for new rows). */
+  onApplied?: () => void;
 }
 
 /** The platform may send 1 to 500 events a delivery; a backfill sends many: 10 a second. */
@@ -40,7 +42,7 @@ const MAX_WEBHOOK_ID = 200;
  */
 export const platformRoutes: FastifyPluginCallbackZod<PlatformRoutesOptions> = (
   app,
-  { db, phones, platform, observer },
+  { db, phones, platform, observer, onApplied },
   done,
 ) => {
   app.removeContentTypeParser(['application/json']);
@@ -125,6 +127,7 @@ export const platformRoutes: FastifyPluginCallbackZod<PlatformRoutesOptions> = (
         { phones },
       );
       const result = { applied: outcome.applied, ignored: outcome.ignored };
+      if (!outcome.repeat && outcome.applied > 0) onApplied?.();
       observer?.delivery(outcome.repeat ? 'repeat' : 'applied', outcome.repeat ? none : result);
       return reply.header('cache-control', 'no-store').send(result);
     },

@@ -160,6 +160,18 @@ describe('RedeemDesignPage', () => {
     expect(headerOf(calls[0]?.init ?? {}, 'authorization')).toBe(`Bearer ${TOKEN}`);
   });
 
+  it('shows a preview still coming from the platform as the placeholder at its shape', async () => {
+    installApp({ handshake, getSession: loggedIn });
+    const view = designView({});
+    const preview = { id: 'PPPPPPPPPPPPPPPP', width: 720, height: 1080, alt: '', missing: true };
+    mockFetch(json(200, { ...view, design: { ...view.design, preview } }));
+    renderPage();
+    const placeholder = await screen.findByRole('img', { name: /樱花季立牌设计图/ });
+    expect(placeholder.tagName.toLowerCase()).toBe('svg');
+    expect(placeholder.getAttribute('viewBox')).toBe('0 0 720 1080');
+    expect(document.querySelector('img')).toBeNull();
+  });
+
   it('redeems after confirmation, once, and opens the drawing in the app', async () => {
     const messages = installApp({ handshake, getSession: loggedIn });
     let answer: (response: Response) => void = () => undefined;
