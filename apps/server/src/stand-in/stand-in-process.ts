@@ -42,6 +42,8 @@ export function startStandInProcess({
       STAND_IN_PORT: String(port),
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // Not the server's own flags (an --inspect port, say).
+    execArgv: [],
   });
   const exited = new Promise<void>((resolve) => {
     child.once('exit', () => {
