@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import { z } from 'zod';
+import { TOKEN_AUDIENCE } from '../auth/platform-tokens.ts';
 import { readKept, writeKept } from './stand-in-files.ts';
-
-/** The audience the site accepts (PRODUCT.md, "Who the user is"). */
-export const TOKEN_AUDIENCE = 'guquan-web';
 /** How long a stand-in token lasts: an access token the app refreshes, not a long session. */
 export const STAND_IN_TOKEN_LIFETIME_S = 60 * 60;
 
