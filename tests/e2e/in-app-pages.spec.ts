@@ -30,7 +30,7 @@ const API = `${BASE_PATH}/api/v1`;
  * These tests change the demo data (points spent, memberships bought, a deletion requested) of
  * the one server the run shares, so they are tagged @once and run in the iPhone project only
  * (playwright.config.ts), the platform of StoreKit; and one after another, since a deletion ends
- * its user's other sessions.
+ * its user's tokens issued before it.
  */
 test.describe.configure({ mode: 'serial' });
 
@@ -43,6 +43,22 @@ interface DemoSession {
 async function logIn(request: APIRequestContext, user: DemoUserKey): Promise<DemoSession> {
   const response = await request.post(`${API}/demo/sessions`, {
     data: { userId: DEMO_IDS.users[user] },
+  });
+  expect(response.status()).toBe(201);
+  return (await response.json()) as DemoSession;
+}
+
+/**
+ * The app refreshing its token with the platform: the same log-in (the token's auth_time), issued
+ * now. A confirmed deletion ends the tokens issued before it; a refreshed one goes on.
+ */
+async function refreshed(request: APIRequestContext, session: DemoSession): Promise<DemoSession> {
+  const payload = session.token.split('.')[1] ?? '';
+  const { auth_time: authTime } = JSON.parse(
+    Buffer.from(payload, 'base64url').toString('utf8'),
+  ) as { auth_time: number };
+  const response = await request.post(`${API}/demo/sessions`, {
+    data: { userId: session.userId, authTime },
   });
   expect(response.status()).toBe(201);
   return (await response.json()) as DemoSession;
@@ -525,7 +541,9 @@ test.describe('delete the account @once', () => {
     await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
 
     await expect(page.getByRole('heading', { name: 'Deletion requested' })).toBeVisible();
-    const pending = (await deletionStatus(request, session)).request;
+    // The token the page started with was issued before the confirmation: the page goes on with
+    // the one the app refreshed, and so does this check.
+    const pending = (await deletionStatus(request, await refreshed(request, session))).request;
     expect(pending).not.toBeNull();
     const days = (Date.parse(pending?.deletesAt ?? '') - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(14.9);
@@ -634,7 +652,9 @@ test.describe('delete the account @once', () => {
       data: { code, confirm: true },
     });
     expect(confirmed.status()).toBe(201);
-    // The app logs in again (a new session): the request is withdrawn.
+    // The app logs in again: a token whose auth_time is after the confirmation withdraws the
+    // request. Its times have whole seconds: a log-in in the confirmation's second would not count.
+    await page.waitForTimeout(1100);
     const again = await logIn(request, 'conductor');
     expect((await deletionStatus(request, again)).request).toBeNull();
     await playTheApp(page, again);

@@ -23,6 +23,7 @@ import { shareFunnelTable } from './migrations/0011-share-funnel.ts';
 import { noShareKindChecks } from './migrations/0012-no-share-kind-checks.ts';
 import { platformCopyTables } from './migrations/0013-platform-copy.ts';
 import { platformIdsAndPoints } from './migrations/0014-platform-ids-and-points.ts';
+import { noSessions } from './migrations/0015-no-sessions.ts';
 import { noteCommentCount } from './migrations/0016-note-comment-count.ts';
 
 /** What migrations that change data may need: the phone keys (0006 encrypts the numbers). */
@@ -48,6 +49,7 @@ export function migrations(context: MigrationContext): Readonly<Record<string, M
     '0012-no-share-kind-checks': noShareKindChecks,
     '0013-platform-copy': platformCopyTables,
     '0014-platform-ids-and-points': platformIdsAndPoints,
+    '0015-no-sessions': noSessions,
     '0016-note-comment-count': noteCommentCount,
   };
 }

@@ -3,7 +3,8 @@ import { DEMO_PATHS } from '../features/bridge-simulator/demo-api';
 
 /**
  * A stand-in for the demo server's endpoints the simulator calls, as a fetch function: demo users,
- * demo log-in, signed StoreKit transactions (checked against the issued tokens) and log-out.
+ * demo log-in (tokens shaped as the platform's JWTs, with `auth_time`) and signed StoreKit
+ * transactions (checked against the issued tokens).
  */
 export const DEMO_USERS = [
   { id: 'Uq3x9TmKd2Lp7Wz1', nickname: '谷子收藏家' },
@@ -16,6 +17,10 @@ export interface FakeDemoServer {
   tokens: Map<string, string>;
   /** Makes the next requests to this path fail with this status. */
   failPath: (path: string, status: number) => void;
+}
+
+function base64url(text: string): string {
+  return btoa(text).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
 }
 
 export function createFakeDemoServer(): FakeDemoServer {
@@ -35,12 +40,13 @@ export function createFakeDemoServer(): FakeDemoServer {
     if (failure) return json(failure, { error: { code: 'broken', message: 'Simulated outage.' } });
     if (method === 'GET' && url === DEMO_PATHS.users) return json(200, { users: DEMO_USERS });
     if (method === 'POST' && url === DEMO_PATHS.sessions) {
-      const { userId } = body as { userId: string };
+      const { userId, authTime } = body as { userId: string; authTime?: number };
       if (!DEMO_USERS.some((user) => user.id === userId)) {
         return json(404, { error: { code: 'not_found', message: 'There is no such demo user.' } });
       }
       sequence += 1;
-      const token = `${String(sequence).padStart(3, '0')}${'t'.repeat(40)}`;
+      const claims = { sub: userId, auth_time: authTime ?? 1_772_323_200 + sequence };
+      const token = `eyJhbGciOiJFUzI1NiJ9.${base64url(JSON.stringify(claims))}.sig${String(sequence)}`;
       tokens.set(token, userId);
       return json(201, { token, userId, expiresAt: '2099-01-01T00:00:00.000Z' });
     }
@@ -62,7 +68,6 @@ export function createFakeDemoServer(): FakeDemoServer {
         change: 'new',
       });
     }
-    if (method === 'DELETE' && url === DEMO_PATHS.currentSession) return json(204, null);
     return json(404, { error: { code: 'not_found', message: 'No such endpoint.' } });
   };
 

@@ -7,7 +7,7 @@ import { installFakeApp, type FakeApp } from '../../test-support/fake-app';
 import { AccountDeletionPage } from './account-deletion-page';
 import { formatDateTime } from '../../lib/format/dates';
 
-const TOKEN = 'a'.repeat(43);
+const TOKEN = `h.p.${'a'.repeat(43)}`;
 const SESSION = { token: TOKEN, userId: '-mXliFgiAQwcM9MK' };
 
 const OVERVIEW: DeletionOverview = {
@@ -91,7 +91,11 @@ describe('AccountDeletionPage', () => {
   });
 
   it('says what is deleted, kept and lost, verifies by SMS, confirms, and tells the app', async () => {
-    const calls = installApp({ getSession: SESSION });
+    // The confirmation ends every token issued before it: the app then hands a refreshed one.
+    const refreshed = { ...SESSION, token: `h.p.${'r'.repeat(43)}` };
+    const sessions = [SESSION, refreshed];
+    const calls = installApp({ getSession: () => sessions.shift() ?? refreshed });
+    let pending = false;
     mockFetch((url, init) => {
       if (url.endsWith('/code')) {
         return json(201, {
@@ -100,9 +104,15 @@ describe('AccountDeletionPage', () => {
           resendAfterSeconds: 60,
         });
       }
-      if (init.method === 'POST') return json(201, { request: REQUEST });
-      if (init.method === 'DELETE') return json(204, null);
-      return json(200, OVERVIEW);
+      if (init.method === 'POST') {
+        pending = true;
+        return json(201, { request: REQUEST });
+      }
+      if (init.method === 'DELETE') {
+        pending = false;
+        return json(204, null);
+      }
+      return json(200, { ...OVERVIEW, request: pending ? REQUEST : null });
     });
     renderPage();
     expect(await screen.findByText('你发布的 6 件谷子及其图片')).toBeTruthy();
@@ -153,9 +163,23 @@ describe('AccountDeletionPage', () => {
       });
     });
 
+    // The page asked the app again, and goes on with the refreshed token.
+    await waitFor(() => {
+      expect(calls.filter((call) => call.method === 'getSession')).toHaveLength(2);
+    });
+    await waitFor(() => {
+      expect(fetchCalls.at(-1)?.authorization).toBe(`Bearer ${refreshed.token}`);
+    });
+    expect(
+      await screen.findByText(`你的账号将于 ${date} 注销。在此之前，你可以撤销申请。`),
+    ).toBeTruthy();
+
     fireEvent.click(screen.getByRole('button', { name: '撤销注销' }));
     expect(await screen.findByText('已撤销注销申请，你的账号恢复正常。')).toBeTruthy();
-    expect(fetchCalls.at(-1)?.method).toBe('DELETE');
+    expect(fetchCalls.at(-1)).toMatchObject({
+      method: 'DELETE',
+      authorization: `Bearer ${refreshed.token}`,
+    });
   });
 
   it('puts the blockers first, in plain words, each with the screen of the app that settles it', async () => {

@@ -22,7 +22,11 @@ export interface AccountDeletion {
   reload: () => void;
   /** The page changed the overview (a request made or cancelled). */
   setOverview: (overview: DeletionOverview) => void;
-  /** The request is made: the app logs out and leaves the page. */
+  /**
+   * The request is made: the app is told (it logs out when the user leaves the page), and the
+   * page asks it for a refreshed token, since the confirmation ended every token issued before it
+   * (this page's own too): with it the page shows the date and offers to cancel.
+   */
   requested: (request: DeletionRequest) => void;
   /** The server said 401: ask to log in again. */
   sessionEnded: () => void;
@@ -38,7 +42,7 @@ interface Loaded {
 /** The account deletion page's start-up and data: the app's session, then the overview. */
 export function useAccountDeletion(): AccountDeletion {
   const app = useAppSession({ handshake: false });
-  const { phase: appPhase, sessionEnded } = app;
+  const { phase: appPhase, sessionEnded, refreshSession } = app;
   const [loaded, setLoaded] = useState<Loaded | undefined>(undefined);
   const session = appPhase.kind === 'logged_in' ? appPhase.session : undefined;
 
@@ -81,8 +85,9 @@ export function useAccountDeletion(): AccountDeletion {
       phase = { kind: 'app_silent' };
       break;
     case 'logged_in':
+      // A refreshed token of the same user keeps what is shown while it loads again.
       phase =
-        loaded?.session !== appPhase.session
+        loaded?.session.userId !== appPhase.session.userId
           ? { kind: 'loading' }
           : loaded.overview === 'network'
             ? { kind: 'network' }
@@ -106,11 +111,12 @@ export function useAccountDeletion(): AccountDeletion {
       if (session) setLoaded({ session, overview });
     },
     requested: (request) => {
-      // The app logs out and leaves the page; if it keeps it, the cancel button stays.
+      // The app logs out when the user leaves the page; until then the cancel button stays.
       if (appPhase.kind !== 'logged_in') return;
-      appPhase.bridge
+      void appPhase.bridge
         .call('accountDeleted', { deletesAt: request.deletesAt })
-        .catch(() => undefined);
+        .catch(() => undefined)
+        .then(refreshSession);
     },
     sessionEnded,
     openAppRoute: async (route) => {

@@ -5,7 +5,6 @@ import {
   demoStoreKitResponseSchema,
 } from '@guquan/contract/membership';
 import {
-  CURRENT_SESSION_PATH,
   DEMO_SESSIONS_PATH,
   DEMO_USERS_PATH,
   demoUsersResponseSchema,
@@ -15,14 +14,14 @@ import {
 } from '@guquan/contract/session';
 
 /**
- * The demo server's stand-ins for what the real app gets elsewhere: its users' log-in and the
- * App Store's signed transactions. These endpoints exist in demo mode only.
+ * The demo server's stand-ins for what the real app gets elsewhere: its users' log-in (a token
+ * the stand-in platform signs) and the App Store's signed transactions. These endpoints exist in
+ * demo mode only.
  */
 export const DEMO_PATHS = {
   users: DEMO_USERS_PATH,
   sessions: DEMO_SESSIONS_PATH,
   storeKitTransactions: DEMO_STOREKIT_TRANSACTIONS_PATH,
-  currentSession: CURRENT_SESSION_PATH,
 } as const;
 
 const signedPurchaseSchema = demoStoreKitResponseSchema;
@@ -34,9 +33,12 @@ export class DemoApiError extends Error {
 
 export interface DemoApi {
   users(): Promise<DemoUser[]>;
-  logIn(userId: string): Promise<Session>;
-  /** Revokes the session on the server, as the app does when its user logs out. */
-  logOut(token: string): Promise<void>;
+  /**
+   * A token of the platform for the user: a fresh log-in, or with `authTime` (Unix seconds) the
+   * app refreshing the token of that log-in. Logging out needs no call: the app logs out with the
+   * platform, and the site keeps no session.
+   */
+  logIn(userId: string, authTime?: number): Promise<Session>;
   signPurchase(
     token: string,
     purchase: { productId: string; appAccountToken: string },
@@ -74,13 +76,8 @@ export function createDemoApi(fetchFn: Fetch): DemoApi {
 
   return {
     users: async () => (await request(DEMO_PATHS.users, {}, demoUsersResponseSchema)).users,
-    logIn: (userId) => request(DEMO_PATHS.sessions, json(undefined, { userId }), sessionSchema),
-    logOut: async (token) => {
-      await fetchFn(DEMO_PATHS.currentSession, {
-        method: 'DELETE',
-        headers: { authorization: `Bearer ${token}` },
-      }).catch(() => undefined); // the session expires anyway; logging out locally is what counts
-    },
+    logIn: (userId, authTime) =>
+      request(DEMO_PATHS.sessions, json(undefined, { userId, authTime }), sessionSchema),
     signPurchase: (token, purchase) =>
       request(DEMO_PATHS.storeKitTransactions, json(token, purchase), signedPurchaseSchema),
   };

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BridgeError, createBridge, type Bridge } from '../../lib/bridge/native-bridge';
-import { createDemoApi } from './demo-api';
+import { createDemoApi, DEMO_PATHS } from './demo-api';
 import {
   createFakeDemoServer,
   DEMO_USERS,
@@ -10,6 +10,7 @@ import {
 import { createSimulatedApp, PENDING_APPROVAL_MS, type SimulatedApp } from './simulated-app';
 import { SIMULATED_PRODUCTS } from './simulated-products';
 import { createSimulatorStore, type SimulatorStore } from './simulator-state';
+import { authTimeOf } from './token-claims';
 import { createTransactionKeeper } from './transaction-keeper';
 
 /** A page's window with the simulated app wired in as install-simulator wires it. */
@@ -121,11 +122,29 @@ describe('sessions', () => {
     await expect(bridge.call('getSession', {})).resolves.toMatchObject({ userId: SECOND_USER.id });
   });
 
-  it('logs out: getSession answers null and the server revokes the token', async () => {
+  it('logs out locally, as the app logs out with the platform: getSession answers null', async () => {
     await app.logIn(FIRST_USER.id);
+    const requests = server.requests.length;
     app.logOut();
     await expect(bridge.call('getSession', {})).resolves.toBeNull();
-    expect(server.requests.at(-1)).toMatchObject({ method: 'DELETE' });
+    expect(server.requests).toHaveLength(requests);
+  });
+
+  it('hands a refreshed token of the same log-in on getSession, as the app does', async () => {
+    await app.logIn(FIRST_USER.id);
+    const first = store.get().session?.token ?? '';
+    const session = await bridge.call('getSession', {});
+    expect(session?.token).not.toBe(first);
+    expect(session?.userId).toBe(FIRST_USER.id);
+    // The refresh keeps the log-in's auth_time.
+    const logIn = server.requests.find((request) => request.url === DEMO_PATHS.sessions);
+    expect(logIn?.body).toEqual({ userId: FIRST_USER.id });
+    expect(server.requests.at(-1)?.body).toEqual({
+      userId: FIRST_USER.id,
+      authTime: authTimeOf(first),
+    });
+    expect(authTimeOf(first)).toBeGreaterThan(0);
+    expect(store.get().session?.token).toBe(session?.token);
   });
 
   it('treats an expired session as logged out', async () => {

@@ -12,6 +12,7 @@ import type { Session } from '@guquan/contract/session';
 import type { z } from 'zod';
 import { DemoApiError, type DemoApi, type SignedPurchase } from './demo-api';
 import { findSimulatedProduct } from './simulated-products';
+import { authTimeOf } from './token-claims';
 import type { SimulatorStore } from './simulator-state';
 import type { TransactionKeeper } from './transaction-keeper';
 
@@ -106,6 +107,25 @@ export function createSimulatedApp(options: SimulatedAppOptions): SimulatedApp {
   const asBridgeSession = (session: Session | null) =>
     session ? { token: session.token, userId: session.userId } : null;
 
+  /**
+   * As the app does when a page asks for its token: a refreshed one from the platform, for the
+   * same log-in (its auth_time), issued now. A page whose token a confirmed deletion ended goes
+   * on with it. If the refresh fails, the token it has.
+   */
+  const refreshedSession = async (): Promise<Session | null> => {
+    const current = currentSession();
+    if (!current) return null;
+    try {
+      const fresh = await api.logIn(current.userId, authTimeOf(current.token));
+      // Logged out or in as someone else meanwhile: that stands.
+      if (store.get().session !== current) return currentSession();
+      store.update({ session: fresh });
+      return fresh;
+    } catch {
+      return current;
+    }
+  };
+
   const settleLogin = (session: Session | null) => {
     const waiters = loginWaiters;
     loginWaiters = [];
@@ -156,7 +176,7 @@ export function createSimulatedApp(options: SimulatedAppOptions): SimulatedApp {
       platform: store.get().settings.platform,
       appVersion: 'simulator',
     }),
-    getSession: () => asBridgeSession(currentSession()),
+    getSession: async () => asBridgeSession(await refreshedSession()),
     login: async () => {
       const current = currentSession();
       if (current) return asBridgeSession(current);
@@ -310,9 +330,8 @@ export function createSimulatedApp(options: SimulatedAppOptions): SimulatedApp {
       }
     },
     logOut() {
-      const session = store.get().session;
+      // The app logs out with the platform: the site keeps no session to end.
       store.update({ session: null });
-      if (session) void api.logOut(session.token);
     },
     declineLogin() {
       settleLogin(null);

@@ -7,7 +7,7 @@ import { FakeAppError, installFakeApp, type FakeApp } from '../../test-support/f
 import { PLAN_CHOICE_KEY } from './plan-choice';
 import { MembershipPage } from './membership-page';
 
-const SESSION = { token: 'T'.repeat(43), userId: 'eqv4wOwctxOn7xAR' };
+const SESSION = { token: `h.p.${'T'.repeat(43)}`, userId: 'eqv4wOwctxOn7xAR' };
 const ios = { bridgeVersion: 1, platform: 'ios', appVersion: '3.2.0' };
 const android = { ...ios, platform: 'android' };
 const NO_MEMBERSHIP: Membership = {

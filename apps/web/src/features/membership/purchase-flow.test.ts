@@ -4,7 +4,7 @@ import { createBridge, type Bridge } from '../../lib/bridge/native-bridge';
 import { FakeAppError, installFakeApp, type FakeApp } from '../../test-support/fake-app';
 import { createMembershipFlow } from './purchase-flow';
 
-const TOKEN = 'T'.repeat(43);
+const TOKEN = `h.p.${'T'.repeat(43)}`;
 const ACCOUNT = '6f1c2c52-9d7a-4a57-9d33-7a4b4d2f0c11';
 const jws = (name: string) => `${name}.payload.signature`;
 const MEMBER: Membership = {

@@ -15,7 +15,7 @@ import { RedeemDesignPage } from './redeem-design-page';
 
 const DESIGN_ID = 'A-3u4-IQxQK60Fy8';
 const USER_ID = 'eqv4wOwctxOn7xAR';
-const TOKEN = 'T'.repeat(43);
+const TOKEN = `h.p.${'T'.repeat(43)}`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The app, as the page sees it: every message it was sent. */

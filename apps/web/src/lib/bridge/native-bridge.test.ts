@@ -12,7 +12,7 @@ interface AppSide {
   __goodsCircleBridge?: { receive: (message: unknown) => void };
 }
 
-const TOKEN = 'a'.repeat(43);
+const TOKEN = `h.p.${'a'.repeat(43)}`;
 const USER_ID = 'Uq3x9TmKd2Lp7Wz1';
 const SIGNED = 'aGVhZGVy.cGF5bG9hZA.c2lnbmF0dXJl';
 

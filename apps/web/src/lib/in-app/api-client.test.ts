@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { API_TIMEOUT_MS, callApi, callApiWith } from './api-client';
 
-const TOKEN = 'T'.repeat(43);
+const TOKEN = `h.p.${'T'.repeat(43)}`;
 const itemSchema = z.object({ id: z.string() });
 
 function answer(status: number, body: string | null): Response {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FakeAppError, installFakeApp, type FakeApp } from '../../test-support/fake-app';
 import { useAppSession } from './use-app-session';
 
-const SESSION = { token: 'T'.repeat(43), userId: 'eqv4wOwctxOn7xAR' };
+const SESSION = { token: `h.p.${'T'.repeat(43)}`, userId: 'eqv4wOwctxOn7xAR' };
 const HANDSHAKE = { bridgeVersion: 1, platform: 'ios', appVersion: '3.2.0' };
 
 let app: FakeApp | undefined;

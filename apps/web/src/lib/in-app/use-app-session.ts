@@ -48,6 +48,12 @@ export interface AppSessionControls {
   logIn: () => Promise<LogInOutcome>;
   /** The server said 401: the session ended (another device, a log-out). */
   sessionEnded: () => void;
+  /**
+   * Asks the app for its token again (getSession): the app hands a refreshed one (the platform's
+   * token: same log-in, a later `iat`). A page whose own token a change of its making ended (a
+   * confirmed account deletion) goes on with it; null sets the phase to `logged_out`.
+   */
+  refreshSession: () => Promise<AppSession | null>;
 }
 
 /**
@@ -134,5 +140,21 @@ export function useAppSession({
     setPhase(connected ? { kind: 'logged_out', ...connected } : { kind: 'no_app' });
   }, []);
 
-  return { phase, restart, logIn, sessionEnded };
+  const refreshSession = useCallback(async (): Promise<AppSession | null> => {
+    const connected = app.current;
+    if (!connected) return null;
+    let session: AppSession | null;
+    try {
+      session = await connected.bridge.call('getSession', {});
+    } catch {
+      return null;
+    }
+    if (app.current !== connected) return null;
+    setPhase(
+      session ? { kind: 'logged_in', session, ...connected } : { kind: 'logged_out', ...connected },
+    );
+    return session;
+  }, []);
+
+  return { phase, restart, logIn, sessionEnded, refreshSession };
 }
