@@ -19,6 +19,14 @@ export const DEMO_PHONES: Readonly<Record<DemoUserKey, string>> = {
 
 const DEMO_BLOCKED_USER: DemoUserKey = 'karasuno';
 
+/** The case that blocks deleting the blocked user's account, as the platform reports it. */
+export const DEMO_DELETION_BLOCKER = {
+  user: DEMO_BLOCKED_USER,
+  kind: 'exposure_in_review',
+  title: '曝光：收款后不发货的“影山飞雄吧唧”交易',
+  sinceDaysAgo: 2,
+} as const;
+
 export async function seedAccountDeletionDemo(
   trx: Transaction<Database>,
   users: ReadonlyMap<string, number>,
@@ -41,10 +49,10 @@ export async function seedAccountDeletionDemo(
     .values([
       {
         user_id: blocked,
-        kind: 'exposure_in_review',
-        title: '曝光：收款后不发货的“影山飞雄吧唧”交易',
+        kind: DEMO_DELETION_BLOCKER.kind,
+        title: DEMO_DELETION_BLOCKER.title,
         status: 'open',
-        opened_at: daysAgo(2),
+        opened_at: daysAgo(DEMO_DELETION_BLOCKER.sinceDaysAgo),
         closed_at: null,
       },
       {

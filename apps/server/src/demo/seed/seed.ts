@@ -20,20 +20,13 @@ import { DEMO_MEMBER_KEY, seedDemoMembership } from './demo-membership.ts';
 import { demoDesignImages, seedDesigns } from './seed-designs.ts';
 import { seedAccountDeletionDemo } from './demo-account-deletion.ts';
 import { seedDemoFunnel } from './demo-funnel.ts';
+import { daysAgo } from './story-clock.ts';
 import { SHARE_KINDS, type ShareKind } from '@guquan/contract/share-paths';
 import type { PhoneProtection } from '../../crypto/phone-protection.ts';
 
 export interface SeedOptions {
   /** Size of the drawn images relative to their natural size; the tests draw small ones. */
   imageScale?: number;
-}
-
-/** The moment the demo data is dated from, so every seed tells the same story. */
-const STORY_NOW = Date.parse('2025-11-20T12:00:00.000Z');
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-function daysAgo(days: number, minutes = 0): string {
-  return new Date(STORY_NOW - days * DAY_MS + minutes * 60_000).toISOString();
 }
 
 /** Whether the database holds nothing yet (first start). */

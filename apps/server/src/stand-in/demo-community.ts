@@ -1,0 +1,317 @@
+import { createHash } from 'node:crypto';
+import { TOP_COMMENTS_LIMIT } from '@guquan/contract/share';
+import type { DeletionBlockerKind } from '@guquan/contract/account-deletion';
+import type { GoodsStatus } from '@guquan/contract/share';
+import type { Visibility } from '../db/schema.ts';
+import {
+  DEMO_CABINETS,
+  DEMO_GOODS,
+  DEMO_NOTES,
+  DEMO_USERS,
+  type DemoComment,
+  type DemoImage,
+} from '../demo/seed/demo-content.ts';
+import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
+import { DEMO_DESIGNS, demoPointsBalance } from '../demo/seed/demo-designs.ts';
+import { DEMO_DELETION_BLOCKER, DEMO_PHONES } from '../demo/seed/demo-account-deletion.ts';
+import { drawDemoPicture, type PictureSpec } from '../demo/seed/demo-images.ts';
+import { daysAgo } from '../demo/seed/story-clock.ts';
+
+/**
+ * The demo community (demo/seed/demo-content.ts and its designs, phones, points and deletion
+ * blockers) as the platform's events (PRODUCT.md, "The app's platform"): every user, goods,
+ * cabinet, note and design upserted at version 1, then the removed items removed at version 2.
+ * Everything is fixed by the demo content: the same ids (DEMO_IDS, and for the rest ids derived
+ * from the item), the same times and the same image URLs at every call, so a second delivery
+ * changes nothing.
+ */
+
+/** An image as an event carries it: on the stand-in's media origin. */
+export interface PlatformImage {
+  url: string;
+  width: number;
+  height: number;
+  alt: string;
+}
+
+interface Entity {
+  id: string;
+  version: number;
+}
+
+export type DemoPlatformEvent =
+  | {
+      type: 'user.upserted';
+      data: Entity & {
+        nickname: string;
+        avatar: PlatformImage | null;
+        phone: string | null;
+        points: number;
+        deletionBlockers: { kind: DeletionBlockerKind; title: string; since: string }[];
+      };
+    }
+  | {
+      type: 'goods.upserted';
+      data: Entity & {
+        ownerId: string;
+        name: string;
+        work: string;
+        character: string | null;
+        category: string;
+        priceFen: number | null;
+        status: GoodsStatus;
+        visibility: Visibility;
+        images: PlatformImage[];
+        likes: number;
+        wants: number;
+        text: string;
+        tags: string[];
+        createdAt: string;
+      };
+    }
+  | {
+      type: 'cabinet.upserted';
+      data: Entity & {
+        ownerId: string;
+        name: string;
+        cover: PlatformImage;
+        goodsIds: string[];
+        text: string;
+        likes: number;
+        visibility: Visibility;
+        createdAt: string;
+      };
+    }
+  | {
+      type: 'note.upserted';
+      data: Entity & {
+        authorId: string;
+        title: string;
+        text: string;
+        images: PlatformImage[];
+        tags: string[];
+        likes: number;
+        collects: number;
+        comments: number;
+        topComments: {
+          id: string;
+          authorId: string;
+          text: string;
+          likes: number;
+          createdAt: string;
+        }[];
+        visibility: Visibility;
+        createdAt: string;
+      };
+    }
+  | {
+      type: 'design.upserted';
+      data: Entity & {
+        designerId: string;
+        title: string;
+        preview: PlatformImage;
+        pricePoints: number;
+        available: boolean;
+      };
+    }
+  | {
+      type:
+        'goods.removed' | 'cabinet.removed' | 'note.removed' | 'design.removed' | 'user.deleted';
+      data: Entity;
+    };
+
+/** A picture the stand-in's media origin serves, by its file name there. */
+export interface DemoPicture {
+  name: string;
+  spec: PictureSpec;
+}
+
+/** The version every demo entity is first sent at; a removal comes one version later. */
+const FIRST_VERSION = 1;
+const REMOVED_VERSION = 2;
+
+/** An id for a demo item the tests never link to: 16 base64url characters, fixed by `label`. */
+export function stableDemoId(label: string): string {
+  return createHash('sha256').update(`guquan-demo:${label}`).digest('base64url').slice(0, 16);
+}
+
+/** The picture's file name on the media origin: what it shows, so the same picture keeps it. */
+export function pictureName(spec: PictureSpec): string {
+  const watermark = spec.watermark === true ? '-watermarked' : '';
+  return `${spec.shape}-${spec.palette}-${spec.variant}${watermark}.webp`;
+}
+
+function userId(key: string): string {
+  if (!(key in DEMO_IDS.users)) throw new Error(`Demo data names an unknown user ${key}`);
+  return DEMO_IDS.users[key as DemoUserKey];
+}
+
+const goodsIdOf = new Map(
+  DEMO_GOODS.map((goods) => [goods.key, goods.publicId ?? stableDemoId(`goods:${goods.key}`)]),
+);
+function goodsId(key: string): string {
+  const id = goodsIdOf.get(key);
+  if (id === undefined) throw new Error(`Demo data names unknown goods ${key}`);
+  return id;
+}
+
+/** Every picture the demo community shows, each once. */
+export function demoPictures(): DemoPicture[] {
+  const images: DemoImage[] = [
+    ...DEMO_USERS.flatMap((user) => (user.avatar ? [user.avatar] : [])),
+    ...DEMO_GOODS.flatMap((goods) => goods.images),
+    ...DEMO_CABINETS.map((cabinet) => cabinet.cover),
+    ...DEMO_NOTES.flatMap((note) => note.images),
+    ...DEMO_DESIGNS.map((design) => design.preview),
+  ];
+  const byName = new Map(images.map((image) => [pictureName(image.picture), image.picture]));
+  return [...byName].map(([name, spec]) => ({ name, spec }));
+}
+
+/** The most liked comments still there, the older first among equals (as the site shows them). */
+function topComments(comments: readonly DemoComment[], noteDaysAgo: number, noteId: string) {
+  return comments
+    .map((comment, index) => ({ comment, index }))
+    .filter(({ comment }) => comment.removed !== true)
+    .sort((a, b) => b.comment.likes - a.comment.likes || a.index - b.index)
+    .slice(0, TOP_COMMENTS_LIMIT)
+    .map(({ comment, index }) => ({
+      id: stableDemoId(`comment:${noteId}:${index}`),
+      authorId: userId(comment.author),
+      text: comment.text,
+      likes: comment.likes,
+      createdAt: daysAgo(noteDaysAgo, comment.minutesAfter),
+    }));
+}
+
+export interface DemoCommunityOptions {
+  /** Where the stand-in serves its pictures: `http://127.0.0.1:<port>`. */
+  mediaOrigin: string;
+  /** The pictures' size relative to their natural size (the tests draw small ones). */
+  imageScale?: number;
+}
+
+/** The demo community as the stand-in platform sends it, in the order it sends it. */
+export function demoCommunityEvents({
+  mediaOrigin,
+  imageScale = 1,
+}: DemoCommunityOptions): DemoPlatformEvent[] {
+  const image = ({ picture, alt }: DemoImage): PlatformImage => {
+    const { width, height } = drawDemoPicture(picture, imageScale);
+    return { url: `${mediaOrigin}/media/${pictureName(picture)}`, width, height, alt };
+  };
+  const events: DemoPlatformEvent[] = [];
+  const removals: DemoPlatformEvent[] = [];
+  const removed = (type: 'goods.removed' | 'cabinet.removed' | 'note.removed', id: string) =>
+    removals.push({ type, data: { id, version: REMOVED_VERSION } });
+
+  for (const user of DEMO_USERS) {
+    const blocked = DEMO_DELETION_BLOCKER.user === user.key;
+    events.push({
+      type: 'user.upserted',
+      data: {
+        id: userId(user.key),
+        version: FIRST_VERSION,
+        nickname: user.nickname,
+        avatar: user.avatar ? image(user.avatar) : null,
+        phone: `+86${DEMO_PHONES[user.key]}`,
+        points: demoPointsBalance(user.key),
+        deletionBlockers: blocked
+          ? [
+              {
+                kind: DEMO_DELETION_BLOCKER.kind,
+                title: DEMO_DELETION_BLOCKER.title,
+                since: daysAgo(DEMO_DELETION_BLOCKER.sinceDaysAgo),
+              },
+            ]
+          : [],
+      },
+    });
+  }
+
+  for (const goods of DEMO_GOODS) {
+    const id = goodsId(goods.key);
+    events.push({
+      type: 'goods.upserted',
+      data: {
+        id,
+        version: FIRST_VERSION,
+        ownerId: userId(goods.owner),
+        name: goods.name,
+        work: goods.work,
+        character: goods.character,
+        category: goods.category,
+        priceFen: goods.priceFen,
+        status: goods.status,
+        visibility: goods.visibility,
+        images: goods.images.map(image),
+        likes: goods.likes,
+        wants: goods.wants,
+        text: goods.text,
+        tags: [...goods.tags],
+        createdAt: daysAgo(goods.daysAgo),
+      },
+    });
+    if (goods.removed) removed('goods.removed', id);
+  }
+
+  for (const cabinet of DEMO_CABINETS) {
+    const id = cabinet.publicId ?? stableDemoId(`cabinet:${cabinet.owner}:${cabinet.name}`);
+    events.push({
+      type: 'cabinet.upserted',
+      data: {
+        id,
+        version: FIRST_VERSION,
+        ownerId: userId(cabinet.owner),
+        name: cabinet.name,
+        cover: image(cabinet.cover),
+        goodsIds: cabinet.goods.map(goodsId),
+        text: cabinet.text,
+        likes: cabinet.likes,
+        visibility: cabinet.visibility,
+        createdAt: daysAgo(cabinet.daysAgo),
+      },
+    });
+    if (cabinet.removed) removed('cabinet.removed', id);
+  }
+
+  for (const note of DEMO_NOTES) {
+    const id = note.publicId ?? stableDemoId(`note:${note.author}:${note.title}`);
+    events.push({
+      type: 'note.upserted',
+      data: {
+        id,
+        version: FIRST_VERSION,
+        authorId: userId(note.author),
+        title: note.title,
+        text: note.text,
+        images: note.images.map(image),
+        tags: [...note.tags],
+        likes: note.likes,
+        collects: note.collects,
+        comments: note.comments.filter((comment) => comment.removed !== true).length,
+        topComments: topComments(note.comments, note.daysAgo, id),
+        visibility: note.visibility,
+        createdAt: daysAgo(note.daysAgo),
+      },
+    });
+    if (note.removed) removed('note.removed', id);
+  }
+
+  for (const design of DEMO_DESIGNS) {
+    events.push({
+      type: 'design.upserted',
+      data: {
+        id: design.publicId,
+        version: FIRST_VERSION,
+        designerId: userId(design.designer),
+        title: design.title,
+        preview: image(design.preview),
+        pricePoints: design.pricePoints,
+        available: !design.retired,
+      },
+    });
+  }
+
+  return [...events, ...removals];
+}
