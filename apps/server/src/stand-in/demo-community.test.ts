@@ -1,23 +1,24 @@
 import { describe, expect, it } from 'vitest';
+import {
+  platformDeliverySchema,
+  platformEventSchema,
+  type PlatformEvent,
+  type PlatformImage,
+} from '@guquan/contract/platform-events';
 import { PUBLIC_ID_PATTERN } from '@guquan/contract/share-paths';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
-import {
-  demoCommunityEvents,
-  demoPictures,
-  type DemoPlatformEvent,
-  type PlatformImage,
-} from './demo-community.ts';
+import { demoCommunityEvents, demoPictures } from './demo-community.ts';
 
 const MEDIA_ORIGIN = 'http://127.0.0.1:4100';
 const events = demoCommunityEvents({ mediaOrigin: MEDIA_ORIGIN, imageScale: 0.1 });
 
-function ofType<T extends DemoPlatformEvent['type']>(type: T) {
+function ofType<T extends PlatformEvent['type']>(type: T) {
   return events.filter(
-    (event): event is Extract<DemoPlatformEvent, { type: T }> => event.type === type,
+    (event): event is Extract<PlatformEvent, { type: T }> => event.type === type,
   );
 }
 
-function imagesOf(event: DemoPlatformEvent): PlatformImage[] {
+function imagesOf(event: PlatformEvent): PlatformImage[] {
   switch (event.type) {
     case 'user.upserted':
       return event.data.avatar ? [event.data.avatar] : [];
@@ -34,12 +35,22 @@ function imagesOf(event: DemoPlatformEvent): PlatformImage[] {
 }
 
 describe('the demo community as platform events', () => {
+  it('is events as the contract has them, every one', () => {
+    for (const [index, event] of events.entries()) {
+      const parsed = platformEventSchema.safeParse(event);
+      expect(parsed.error?.issues, `events[${index}]`).toBeUndefined();
+      // Nothing the contract does not know (it would strip it).
+      expect(parsed.data).toEqual(event);
+    }
+    expect(platformDeliverySchema.safeParse({ events: events.slice(0, 500) }).success).toBe(true);
+  });
+
   it('is the same at every call, so a second delivery changes nothing', () => {
     expect(demoCommunityEvents({ mediaOrigin: MEDIA_ORIGIN, imageScale: 0.1 })).toEqual(events);
   });
 
   it('carries every demo id the tests and the README link to, under its own type', () => {
-    const ids = (type: DemoPlatformEvent['type']) =>
+    const ids = (type: PlatformEvent['type']) =>
       events.filter((e) => e.type === type).map((e) => e.data.id);
     expect(ids('user.upserted')).toEqual(Object.values(DEMO_IDS.users));
     expect(ids('goods.upserted')).toEqual(expect.arrayContaining(Object.values(DEMO_IDS.goods)));
@@ -68,7 +79,7 @@ describe('the demo community as platform events', () => {
       { type: 'cabinet.removed', data: { id: DEMO_IDS.cabinets.removed, version: 2 } },
       { type: 'note.removed', data: { id: DEMO_IDS.notes.removed, version: 2 } },
     ]);
-    expect(events.indexOf(removals[0] as DemoPlatformEvent)).toBe(events.length - 3);
+    expect(events.indexOf(removals[0] as PlatformEvent)).toBe(events.length - 3);
     for (const event of events.filter((e) => !e.type.endsWith('.removed'))) {
       expect(event.data.version).toBe(1);
     }

@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import { TOP_COMMENTS_LIMIT } from '@guquan/contract/share';
-import type { DeletionBlockerKind } from '@guquan/contract/account-deletion';
-import type { GoodsStatus } from '@guquan/contract/share';
-import type { Visibility } from '../db/schema.ts';
+import type { PlatformEvent, PlatformImage } from '@guquan/contract/platform-events';
 import {
   DEMO_CABINETS,
   DEMO_GOODS,
@@ -25,100 +23,6 @@ import { daysAgo } from '../demo/seed/story-clock.ts';
  * from the item), the same times and the same image URLs at every call, so a second delivery
  * changes nothing.
  */
-
-/** An image as an event carries it: on the stand-in's media origin. */
-export interface PlatformImage {
-  url: string;
-  width: number;
-  height: number;
-  alt: string;
-}
-
-interface Entity {
-  id: string;
-  version: number;
-}
-
-export type DemoPlatformEvent =
-  | {
-      type: 'user.upserted';
-      data: Entity & {
-        nickname: string;
-        avatar: PlatformImage | null;
-        phone: string | null;
-        points: number;
-        deletionBlockers: { kind: DeletionBlockerKind; title: string; since: string }[];
-      };
-    }
-  | {
-      type: 'goods.upserted';
-      data: Entity & {
-        ownerId: string;
-        name: string;
-        work: string;
-        character: string | null;
-        category: string;
-        priceFen: number | null;
-        status: GoodsStatus;
-        visibility: Visibility;
-        images: PlatformImage[];
-        likes: number;
-        wants: number;
-        text: string;
-        tags: string[];
-        createdAt: string;
-      };
-    }
-  | {
-      type: 'cabinet.upserted';
-      data: Entity & {
-        ownerId: string;
-        name: string;
-        cover: PlatformImage;
-        goodsIds: string[];
-        text: string;
-        likes: number;
-        visibility: Visibility;
-        createdAt: string;
-      };
-    }
-  | {
-      type: 'note.upserted';
-      data: Entity & {
-        authorId: string;
-        title: string;
-        text: string;
-        images: PlatformImage[];
-        tags: string[];
-        likes: number;
-        collects: number;
-        comments: number;
-        topComments: {
-          id: string;
-          authorId: string;
-          text: string;
-          likes: number;
-          createdAt: string;
-        }[];
-        visibility: Visibility;
-        createdAt: string;
-      };
-    }
-  | {
-      type: 'design.upserted';
-      data: Entity & {
-        designerId: string;
-        title: string;
-        preview: PlatformImage;
-        pricePoints: number;
-        available: boolean;
-      };
-    }
-  | {
-      type:
-        'goods.removed' | 'cabinet.removed' | 'note.removed' | 'design.removed' | 'user.deleted';
-      data: Entity;
-    };
 
 /** A picture the stand-in's media origin serves, by its file name there. */
 export interface DemoPicture {
@@ -195,13 +99,13 @@ export interface DemoCommunityOptions {
 export function demoCommunityEvents({
   mediaOrigin,
   imageScale = 1,
-}: DemoCommunityOptions): DemoPlatformEvent[] {
+}: DemoCommunityOptions): PlatformEvent[] {
   const image = ({ picture, alt }: DemoImage): PlatformImage => {
     const { width, height } = drawDemoPicture(picture, imageScale);
     return { url: `${mediaOrigin}/media/${pictureName(picture)}`, width, height, alt };
   };
-  const events: DemoPlatformEvent[] = [];
-  const removals: DemoPlatformEvent[] = [];
+  const events: PlatformEvent[] = [];
+  const removals: PlatformEvent[] = [];
   const removed = (type: 'goods.removed' | 'cabinet.removed' | 'note.removed', id: string) =>
     removals.push({ type, data: { id, version: REMOVED_VERSION } });
 
