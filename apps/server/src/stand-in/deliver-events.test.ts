@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PlatformEvent } from '@guquan/contract/platform-events';
 import {
   DeliveryRefusedError,
   deliverEvents,
@@ -11,7 +12,7 @@ import {
 } from './deliver-events.ts';
 
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
-const events = (count: number) =>
+const events = (count: number): PlatformEvent[] =>
   Array.from({ length: count }, (_, index) => ({
     type: 'user.deleted',
     data: { id: `user${index}`, version: 1 },

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
+import type { PlatformEvent } from '@guquan/contract/platform-events';
 
 /**
  * The stand-in platform's delivery client: events sent to the site's `POST …/platform/events` as
@@ -113,7 +114,7 @@ function signed(webhook: Webhook, id: string, body: string, at: Date): SignedDel
 
 /** Delivers `events` in order, batch after batch, each until the site has applied it. */
 export async function deliverEvents(
-  events: readonly unknown[],
+  events: readonly PlatformEvent[],
   options: DeliverOptions,
 ): Promise<DeliveryReport> {
   const batchSize = options.batchSize ?? MAX_EVENTS_PER_DELIVERY;
