@@ -121,6 +121,15 @@ async function openData(
   return { db, phones, paths };
 }
 
+function requirePlatformConfig(config: Config) {
+  // loadConfig refuses production without it; in demo mode without PLATFORM_* settings, server.ts
+  // (and buildTestApp) start the stand-in platform and fill these in before building the app.
+  if (!config.platform) {
+    throw new Error('The app needs the platform settings: start the stand-in platform first');
+  }
+  return config.platform;
+}
+
 function requireSmsConfig(config: Config) {
   // loadConfig refuses production without it; this only guards a hand-made Config.
   if (!config.sms) throw new Error('Production needs the SMS provider configuration');
@@ -136,14 +145,15 @@ function requireSmsConfig(config: Config) {
  * 2. The funnel, then the app's link domain: its hook takes the link domain's requests before any
  *    route of the site, and counts its fallbacks in the funnel. Then the 503 while closing and
  *    the requests' metrics, whose hooks must come after the link domain's (it answers its own).
- * 3. The features, in any order among themselves but for what one hands another (sessions to
- *    the in-app features, designs to account deletion, the share reader to pictures and pages).
+ * 3. The features, in any order among themselves but for what one hands another (who the user
+ *    is to the in-app features, designs to account deletion, the share reader to pictures and pages).
  * 4. The pages last: their wildcard takes what is left.
  */
 export async function buildApp(
   config: Config,
   { deps = {} }: AppOptions = {},
 ): Promise<FastifyInstance> {
+  const platform = requirePlatformConfig(config);
   const app = await createFastifyServer(config, { logging: deps.logging, timeouts: deps.timeouts });
   // Metrics exist where someone can read them: with the operators' listener.
   const metrics = config.ops ? createMetrics({ version: packageJson.version }) : undefined;
@@ -204,13 +214,14 @@ export async function buildApp(
   // 3. The features.
   await registerHealth(app);
   const shares = await registerShares(app, { db });
-  const sessions = await registerAuth(app, {
+  const auth = registerAuth(app, {
     db,
+    platform,
     // Logging in again during the cool-off withdraws a deletion request (privacy policy 11.5).
     onLogin: (trx, userId, at) => cancelPendingRequest(trx, userId, 'login', at),
   });
-  await registerMembership(app, { db, config, appStoreRoots, sessions });
-  const designs = await registerDesigns(app, { db, sessions });
+  await registerMembership(app, { db, config, appStoreRoots, auth });
+  const designs = await registerDesigns(app, { db, auth });
   // Demo mode never sends a text: it keeps the code for the simulator to show.
   const sms = deps.smsSender ?? demo?.sms ?? aliyunSmsSender(requireSmsConfig(config));
   await registerAccountDeletion(app, {
@@ -219,14 +230,14 @@ export async function buildApp(
     paths,
     phones,
     sms,
-    sessions,
+    auth,
     designs,
     onJobDone: metrics?.deletionJob.succeeded,
   });
   await registerWeChat(app, { db, wechat: config.wechat, publicOrigin: config.publicOrigin });
   // The simulator's log-in, App Store and SMS stand-ins exist in demo mode only: production has
   // no such paths at all.
-  if (demo) await demo.registerRoutes(app, { db, sessions, phones });
+  if (demo) await demo.registerRoutes(app, { db, auth, phones, platform });
   await registerMedia(app, { db, paths });
   await registerPictures(app, {
     db,

@@ -5,7 +5,7 @@ import type { DatabaseConfig } from '../config/database-config.ts';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Db } from '../db/database.ts';
 import type { DesignRepository } from '../designs/design-repository.ts';
-import type { SessionRepository } from '../auth/session-repository.ts';
+import type { Authenticator } from '../auth/user-authenticator.ts';
 import { schedulePeriodicWork } from '../plugins/periodic-work.ts';
 import { accountDeletionRoutes } from './account-deletion-routes.ts';
 import { DELETION_JOB_INTERVAL_MS, runAccountDeletionJobAlone } from './deletion-job.ts';
@@ -19,7 +19,7 @@ export interface AccountDeletionPluginOptions {
   paths: DataPaths;
   phones: PhoneProtection;
   sms: SmsSender;
-  sessions: SessionRepository;
+  auth: Authenticator;
   designs: DesignRepository;
   /** Told of each run of the job that went to its end (operations/metrics.ts). */
   onJobDone?: (at: Date, deleted: number) => void;
@@ -31,7 +31,7 @@ export interface AccountDeletionPluginOptions {
  */
 export async function registerAccountDeletion(
   app: FastifyInstance,
-  { db, engine, paths, phones, sms, sessions, designs, onJobDone }: AccountDeletionPluginOptions,
+  { db, engine, paths, phones, sms, auth, designs, onJobDone }: AccountDeletionPluginOptions,
 ): Promise<void> {
   // Every server schedules the job; on PostgreSQL one at a time runs it (the others skip).
   schedulePeriodicWork(app, {
@@ -57,7 +57,7 @@ export async function registerAccountDeletion(
     prefix: API_BASE_PATH,
     db,
     losses: deletionLosses(db, designs),
-    sessions,
+    auth,
     sms,
     phones,
   });

@@ -10,7 +10,7 @@ import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import type { SmsSender } from './sms-sender.ts';
 import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
 import { buildTestAppWithDb, type TestAppWithDb } from '../test-support/design-test-app.ts';
-import { TEST_SMS_ENV, buildTestApp } from '../test-support/test-app.ts';
+import { TEST_SMS_ENV, buildTestApp, standInToken } from '../test-support/test-app.ts';
 
 /** The app and a second connection to its database, to look and to move time. */
 type Started = TestAppWithDb;
@@ -25,14 +25,26 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-async function login(user: DemoUserKey, app = s.app): Promise<string> {
+/** The demo log-in; with `authTime`, the app refreshing the token of that log-in. */
+async function login(
+  user: DemoUserKey,
+  { app = s.app, authTime }: { app?: typeof s.app; authTime?: number } = {},
+): Promise<string> {
   const response = await app.inject({
     method: 'POST',
     url: `${API_BASE_PATH}/demo/sessions`,
-    payload: { userId: DEMO_IDS.users[user] },
+    payload: { userId: DEMO_IDS.users[user], authTime },
   });
   expect(response.statusCode).toBe(201);
   return `Bearer ${response.json<{ token: string }>().token}`;
+}
+
+const secondsAgo = (seconds: number) => Math.floor(Date.now() / 1000) - seconds;
+
+/** A token of a log-in `ago` seconds ago, issued then. */
+async function tokenOf(user: DemoUserKey, ago: number): Promise<string> {
+  const at = secondsAgo(ago);
+  return `Bearer ${await standInToken(s.app, DEMO_IDS.users[user], { issuedAt: at, authTime: at })}`;
 }
 
 const overview = (authorization: string) =>
@@ -128,14 +140,10 @@ describe('authentication', () => {
     expect(errorOf(response).code).toBe('unauthorized');
   });
 
-  it('answers 401 to an expired session and changes nothing', async () => {
-    const authorization = await login('beika');
-    await s.db
-      .updateTable('sessions')
-      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
-      .where('user_id', '=', await userId('beika'))
-      .execute();
-    expect((await sendCode(authorization)).statusCode).toBe(401);
+  it('answers 401 to an expired token and changes nothing', async () => {
+    const twoHoursAgo = Math.floor(Date.now() / 1000) - 2 * 60 * 60;
+    const token = await standInToken(s.app, DEMO_IDS.users.beika, { issuedAt: twoHoursAgo });
+    expect((await sendCode(`Bearer ${token}`)).statusCode).toBe(401);
     const codes = await s.db
       .selectFrom('sms_codes')
       .select('id')
@@ -194,9 +202,10 @@ describe('the overview', () => {
 });
 
 describe('requesting and cancelling', () => {
-  it('verifies the code, creates one request, logs out the other devices, and cancels', async () => {
-    const other = await login('chigu');
-    const authorization = await login('chigu');
+  it('verifies the code, creates one request, ends the tokens issued before it, and cancels', async () => {
+    // The app's tokens have whole seconds: these were issued (and their user logged in) 10 s ago.
+    const other = await tokenOf('chigu', 10);
+    const authorization = await tokenOf('chigu', 10);
     const sent = await sendCode(authorization);
     expect(sent.statusCode).toBe(201);
     expect(sent.json()).toMatchObject({ maskedPhone: '138****0004', resendAfterSeconds: 60 });
@@ -216,20 +225,23 @@ describe('requesting and cancelling', () => {
       15 * 24 * 60 * 60 * 1000,
     );
 
+    // Every token issued before the confirmation is refused, this page's own too.
+    expect((await overview(other)).statusCode).toBe(401);
+    expect((await overview(authorization)).statusCode).toBe(401);
+    // The app hands the page a refreshed token: the same log-in, issued now.
+    const refreshed = await login('chigu', { authTime: secondsAgo(10) });
     // A double tap or a retry gets the same request.
-    const again = await confirm(authorization, { code, confirm: true });
+    const again = await confirm(refreshed, { code, confirm: true });
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual({ request });
-    // The other device is logged out; this page keeps its session.
-    expect((await overview(other)).statusCode).toBe(401);
-    expect((await overview(authorization)).json<DeletionOverview>().request).toEqual(request);
-    expect(errorOf(await sendCode(authorization)).code).toBe('deletion_pending');
+    expect((await overview(refreshed)).json<DeletionOverview>().request).toEqual(request);
+    expect(errorOf(await sendCode(refreshed)).code).toBe('deletion_pending');
 
-    expect((await cancel(authorization)).statusCode).toBe(204);
-    expect((await overview(authorization)).json<DeletionOverview>().request).toBeNull();
-    expect((await cancel(authorization)).statusCode).toBe(204);
+    expect((await cancel(refreshed)).statusCode).toBe(204);
+    expect((await overview(refreshed)).json<DeletionOverview>().request).toBeNull();
+    expect((await cancel(refreshed)).statusCode).toBe(204);
     // The used code cannot start a new request.
-    const reused = await confirm(authorization, { code, confirm: true });
+    const reused = await confirm(refreshed, { code, confirm: true });
     expect(reused.statusCode).toBe(400);
     expect(errorOf(reused).code).toBe('code_used');
     const rows = await s.db
@@ -242,10 +254,16 @@ describe('requesting and cancelling', () => {
   });
 
   it('is cancelled by logging in again', async () => {
-    const authorization = await login('conductor');
+    const authorization = await tokenOf('conductor', 10);
     await sendCode(authorization);
     const code = await latestCode(authorization);
     expect((await confirm(authorization, { code, confirm: true })).statusCode).toBe(201);
+    // Confirmed 5 s ago: a log-in now has a later auth_time, whole seconds and all.
+    await s.db
+      .updateTable('account_deletion_requests')
+      .set({ requested_at: new Date(Date.now() - 5000).toISOString() })
+      .where('user_id', '=', await userId('conductor'))
+      .execute();
     const fresh = await login('conductor');
     const after = (await overview(fresh)).json<DeletionOverview>();
     expect(after.request).toBeNull();
@@ -367,7 +385,7 @@ describe('guesses at once', () => {
   it('compares at most five guesses against one code, however many arrive together', async () => {
     const own = await start();
     try {
-      const authorization = await login('conductor', own.app);
+      const authorization = await login('conductor', { app: own.app });
       expect((await sendCode(authorization, own.app)).statusCode).toBe(201);
       const sent = await own.app.inject({ url: DEMO_LATEST_SMS_PATH, headers: { authorization } });
       const code = sent.json<{ code: string }>().code;
@@ -431,7 +449,7 @@ describe('with a failing SMS provider', () => {
   it('answers 502, and the failed send still counts against the limit', async () => {
     const failing = await start({ send: () => Promise.reject(new Error('provider down')) });
     try {
-      const authorization = await login('yuyuan', failing.app);
+      const authorization = await login('yuyuan', { app: failing.app });
       const response = await sendCode(authorization, failing.app);
       expect(response.statusCode).toBe(502);
       expect(errorOf(response).code).toBe('sms_failed');
@@ -478,7 +496,7 @@ describe('parallel requests (a burst of taps, or requests reaching several serve
   }
 
   it('sends one code, however many ask for it at once', async () => {
-    const authorization = await login('satoru', p.app);
+    const authorization = await login('satoru', { app: p.app });
     const responses = await Promise.all(
       Array.from({ length: 8 }, () => sendCode(authorization, p.app)),
     );
@@ -489,7 +507,7 @@ describe('parallel requests (a burst of taps, or requests reaching several serve
   });
 
   it('counts every guess of a burst, and compares no more than the attempts allow', async () => {
-    const authorization = await login('chigu', p.app);
+    const authorization = await login('chigu', { app: p.app });
     expect((await sendCode(authorization, p.app)).statusCode).toBe(201);
     const { code } = (
       await p.app.inject({ url: DEMO_LATEST_SMS_PATH, headers: { authorization } })
@@ -519,7 +537,7 @@ describe('parallel requests (a burst of taps, or requests reaching several serve
   });
 
   it('creates one request when the right code is confirmed several times at once', async () => {
-    const authorization = await login('conductor', p.app);
+    const authorization = await login('conductor', { app: p.app });
     expect((await sendCode(authorization, p.app)).statusCode).toBe(201);
     const { code } = (
       await p.app.inject({ url: DEMO_LATEST_SMS_PATH, headers: { authorization } })

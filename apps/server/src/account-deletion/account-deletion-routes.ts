@@ -17,8 +17,8 @@ import {
   type DeletionError,
   type DeletionOverview,
 } from '@guquan/contract/account-deletion';
-import { bearerToken, currentUser, requireUser } from '../auth/authenticate.ts';
-import type { SessionRepository } from '../auth/session-repository.ts';
+import { currentUser, requireUser } from '../auth/authenticate.ts';
+import type { Authenticator } from '../auth/user-authenticator.ts';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Db } from '../db/database.ts';
 import { apiRoute } from '../http/api-paths.ts';
@@ -38,7 +38,7 @@ export interface AccountDeletionRoutesOptions {
   db: Db;
   /** The user's own figures of what a deletion takes away. */
   losses: (userId: number, now: Date) => Promise<DeletionOverview['losses']>;
-  sessions: SessionRepository;
+  auth: Authenticator;
   sms: SmsSender;
   phones: PhoneProtection;
   now?: () => Date;
@@ -100,10 +100,10 @@ const CODE_ERRORS = {
  */
 export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRoutesOptions> = (
   app,
-  { db, losses, sessions, sms, phones, now = () => new Date() },
+  { db, losses, auth, sms, phones, now = () => new Date() },
   done,
 ) => {
-  const authenticated = requireUser(sessions);
+  const authenticated = requireUser(auth);
 
   app.get(
     apiRoute(ACCOUNT_DELETION_PATH),
@@ -231,7 +231,6 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
           checked.reason === 'wrong' ? { attemptsLeft: checked.attemptsLeft } : {},
         );
       }
-      const token = bearerToken(request);
       const outcome = await db.transaction().execute(async (trx) => {
         if (!(await useCode(trx, checked.codeId, at))) {
           const raced = await findPendingRequest(trx, user.id);
@@ -239,10 +238,10 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
             ? { state: 'existing' as const, request: raced }
             : { state: 'used' as const };
         }
+        // From now on every token issued before `at` is refused, this page's own too: the page
+        // asks the app for a refreshed one (a later iat, the same auth_time) to show the date
+        // and offer the cancel button (docs/decisions/0022-platform-tokens.md).
         const created = await createRequest(trx, user.id, at);
-        // The other devices are logged out; this page keeps its session to show the date and
-        // offer the cancel button until the app, told through the bridge, logs out too.
-        await sessions.revokeAll(user.id, { except: token, at, trx });
         return { state: 'created' as const, request: created };
       });
       if (outcome.state === 'used') {

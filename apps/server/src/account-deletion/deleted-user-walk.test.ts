@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionRepository } from '../auth/session-repository.ts';
 import { userDataOf, type TableName, type UserDataFate } from '../db/user-data.ts';
 import { DEMO_PHONES } from '../demo/seed/demo-account-deletion.ts';
 import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
@@ -64,12 +63,10 @@ beforeAll(async () => {
     .set({ status: 'closed', closed_at: REQUESTED.toISOString() })
     .where('status', '=', 'open')
     .execute();
-  // What each user has besides the demo content: a session, an App Store token, a code.
-  const sessions = sessionRepository(t.db, { now: () => REQUESTED });
+  // What each user has besides the demo content: an App Store token, a code.
   for (const key of USERS) {
     const user = users.find((row) => row.public_id === DEMO_IDS.users[key]);
     if (!user) throw new Error(`No demo user ${key}`);
-    await sessions.issue({ id: user.id, publicId: user.public_id });
     await appAccountToken(t.db, user.id, REQUESTED);
     const code = await issueCode(t.db, t.phones, user.id, DEMO_PHONES[key], REQUESTED);
     expect(code.ok).toBe(true);

@@ -23,7 +23,7 @@ import type { SmsSender } from './sms-sender.ts';
 
 /**
  * The deletion job: for every request whose cool-off has passed, one transaction deletes the
- * user's content, sessions and codes, anonymizes the account row (nickname 已注销用户, no avatar,
+ * user's content and codes, anonymizes the account row (nickname 已注销用户, no avatar,
  * no phone, a new public id) and keeps only what the law requires (privacy policy 8.2 and 11.5):
  * goods information for three years from publication, in `retained_records`, out of public view.
  * A crash leaves each user either done or untouched, and running it again does nothing more.
@@ -175,7 +175,7 @@ async function deleteOneAccount(
   if (user.avatar_image_id !== null) imageIds.add(user.avatar_image_id);
 
   // Everything the list of a user's data (db/user-data.ts) marks as deleted: the user's content
-  // and the comments under it, sessions and codes, points and the designs redeemed with them
+  // and the comments under it, codes, points and the designs redeemed with them
   // (the page says so), the membership's state. The App Store's payment records stay with the
   // anonymized account, as transaction records the law makes us keep.
   await deleteUserRows(trx, userId);

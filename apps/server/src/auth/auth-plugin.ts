@@ -1,25 +1,39 @@
 import type { FastifyInstance } from 'fastify';
-import { API_BASE_PATH } from '@guquan/contract/site-paths';
+import type { PlatformConfig } from '../config/platform-config.ts';
 import type { Db } from '../db/database.ts';
+import { platformTokenVerifier } from './platform-tokens.ts';
 import {
-  sessionRepository,
-  type SessionRepositoryOptions,
-  type SessionRepository,
-} from './session-repository.ts';
-import { sessionRoutes } from './session-routes.ts';
+  userAuthenticator,
+  type Authenticator,
+  type UserAuthenticatorOptions,
+} from './user-authenticator.ts';
 
 export interface AuthPluginOptions {
   db: Db;
-  /** What other features do when a user logs in (in the log-in's transaction). */
-  onLogin: NonNullable<SessionRepositoryOptions['onLogin']>;
+  platform: PlatformConfig;
+  /** What other features do when a token shows a new log-in (user-authenticator.ts). */
+  onLogin: UserAuthenticatorOptions['onLogin'];
 }
 
-/** Sessions (`requireUser` is the one auth hook): their API; answers the repository. */
-export async function registerAuth(
+/**
+ * Who the user is: the platform's tokens against its JWKS (`requireUser(auth)` is the one auth
+ * hook). The site issues no token and keeps no session: the app logs in and out with the
+ * platform (docs/decisions/0022-platform-tokens.md).
+ */
+export function registerAuth(
   app: FastifyInstance,
-  { db, onLogin }: AuthPluginOptions,
-): Promise<SessionRepository> {
-  const sessions = sessionRepository(db, { onLogin });
-  await app.register(sessionRoutes, { prefix: API_BASE_PATH, sessions });
-  return sessions;
+  { db, platform, onLogin }: AuthPluginOptions,
+): Authenticator {
+  const verifyToken = platformTokenVerifier({
+    issuer: platform.issuer,
+    jwksUrl: platform.jwksUrl,
+  });
+  return userAuthenticator({
+    db,
+    verifyToken,
+    onLogin,
+    onKeysFailure: (detail) => {
+      app.log.warn({ detail }, "the platform's keys could not be had: tokens are refused");
+    },
+  });
 }

@@ -1,18 +1,18 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sessionTokenSchema } from '@guquan/contract/session';
 import { sendApiError } from '../http/api-error.ts';
-import type { SessionRepository, SessionUser } from './session-repository.ts';
+import type { AuthUser, Authenticator } from './user-authenticator.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by requireUser on authenticated routes. */
-    user?: SessionUser;
+    user?: AuthUser;
   }
 }
 
 const BEARER = /^Bearer ([^\s]+)$/;
 
-/** The bearer token of the request, if it has a well-formed one. */
+/** The bearer token of the request, if it has a well-formed one (a compact JWS). */
 export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   const match = typeof header === 'string' ? BEARER.exec(header) : null;
@@ -21,16 +21,16 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The one auth hook of every in-app endpoint, always as `onRequest: requireUser(sessions)` (the
+ * The one auth hook of every in-app endpoint, always as `onRequest: requireUser(auth)` (the
  * linter refuses preHandler in a routes file): it runs before the body is parsed or validated, so
- * a stranger gets a 401 and learns nothing from validation errors. The token comes only from the
- * Authorization header (never a URL or cookie); a missing, malformed, unknown, expired or revoked
- * one is a 401.
+ * a stranger gets a 401 and learns nothing from validation errors. The token (the platform's
+ * JWT) comes only from the Authorization header (never a URL or cookie); whatever
+ * user-authenticator.ts refuses is a 401.
  */
-export function requireUser(sessions: SessionRepository) {
+export function requireUser(auth: Authenticator) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const token = bearerToken(request);
-    const user = token ? await sessions.authenticate(token) : undefined;
+    const user = token ? await auth.authenticate(token) : undefined;
     if (!user) {
       return sendApiError(reply, 401, 'unauthorized', 'Log in again in the app to continue.');
     }
@@ -40,7 +40,7 @@ export function requireUser(sessions: SessionRepository) {
 }
 
 /** The authenticated user of a route guarded by requireUser. */
-export function currentUser(request: FastifyRequest): SessionUser {
+export function currentUser(request: FastifyRequest): AuthUser {
   if (!request.user) throw new Error('currentUser on a route without requireUser');
   return request.user;
 }

@@ -125,16 +125,6 @@ export interface CommentsTable {
   removed_at: string | null;
 }
 
-export interface SessionsTable {
-  id: Generated<number>;
-  /** SHA-256 of the token, hex. */
-  token_hash: string;
-  user_id: number;
-  created_at: string;
-  expires_at: string;
-  revoked_at: string | null;
-}
-
 export type PlanPeriodColumn = 'month' | 'quarter' | 'year';
 
 export interface MembershipPlansTable {
@@ -389,7 +379,6 @@ export interface Database {
   notes: NotesTable;
   note_images: NoteImagesTable;
   comments: CommentsTable;
-  sessions: SessionsTable;
   membership_plans: MembershipPlansTable;
   app_account_tokens: AppAccountTokensTable;
   app_store_transactions: AppStoreTransactionsTable;

@@ -91,7 +91,6 @@ export const USER_DATA: { readonly [T in TableName]: TableUserData<T> } = {
   account_deletion_requests: {
     user: { user_id: { fate: 'kept', retention: 'deletion_request' } },
   },
-  sessions: { user: { user_id: { fate: 'deleted' } } },
   // Comments the user wrote, and every comment under the user's notes.
   comments: { user: { author_id: { fate: 'deleted' } }, through: { note_id: 'notes' } },
   note_images: { through: { note_id: 'notes' } },

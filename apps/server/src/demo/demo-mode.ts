@@ -1,8 +1,9 @@
 import { X509Certificate } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
-import type { SessionRepository } from '../auth/session-repository.ts';
+import type { Authenticator } from '../auth/user-authenticator.ts';
 import type { AppStoreConfig } from '../config/env.ts';
+import type { PlatformConfig } from '../config/platform-config.ts';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Db } from '../db/database.ts';
 import { demoRoutes } from './demo-routes.ts';
@@ -29,7 +30,7 @@ export interface DemoMode {
   /** Registers the simulator's routes under the API prefix. */
   registerRoutes(
     app: FastifyInstance,
-    deps: { db: Db; sessions: SessionRepository; phones: PhoneProtection },
+    deps: { db: Db; auth: Authenticator; phones: PhoneProtection; platform: PlatformConfig },
   ): Promise<void>;
 }
 
@@ -40,16 +41,16 @@ export function demoMode(appStore: AppStoreConfig): DemoMode {
     appStoreRoots: [new X509Certificate(chain.root).raw],
     sms,
     seedIfEmpty,
-    async registerRoutes(app, { db, sessions, phones }) {
+    async registerRoutes(app, { db, auth, phones, platform }) {
       const prefix = API_BASE_PATH;
-      await app.register(demoRoutes, { prefix, db, sessions });
+      await app.register(demoRoutes, { prefix, db, platform });
       await app.register(demoStoreKitRoutes, {
         prefix,
         db,
-        sessions,
+        auth,
         signer: createStoreKitSigner(chain, appStore),
       });
-      await app.register(demoSmsRoutes, { prefix, db, sessions, sms, phones });
+      await app.register(demoSmsRoutes, { prefix, db, auth, sms, phones });
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { apiErrorSchema } from '@guquan/contract/api-error';
 import {
   DEMO_SESSIONS_PATH,
@@ -6,19 +7,31 @@ import {
   demoLoginRequestSchema,
   demoUsersResponseSchema,
   sessionSchema,
+  sessionTokenSchema,
 } from '@guquan/contract/session';
-import type { SessionRepository } from '../auth/session-repository.ts';
+import type { PlatformConfig } from '../config/platform-config.ts';
 import type { Db } from '../db/database.ts';
 import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
+import { DEMO_TOKENS_PATH } from '../stand-in/stand-in-token-routes.ts';
+
+const signedTokenSchema = z.object({
+  token: sessionTokenSchema,
+  expiresAt: z.iso.datetime({ offset: true }),
+});
+
+/** How long the demo log-in waits for the stand-in platform. */
+const STAND_IN_TIMEOUT_MS = 5_000;
 
 /**
- * The demo log-in that the bridge simulator uses to play the app: pick a demo user, get a session.
- * Registered by demo-mode.ts, which app.ts loads in demo mode only: production has no such paths.
+ * The demo log-in that the bridge simulator uses to play the app: pick a demo user, get the
+ * token the stand-in platform signs for them (`POST {PLATFORM_API_URL}/demo/tokens`), as the app
+ * gets one from the platform. Registered by demo-mode.ts, which app.ts loads in demo mode only:
+ * production has no such paths.
  */
-export const demoRoutes: FastifyPluginCallbackZod<{ db: Db; sessions: SessionRepository }> = (
+export const demoRoutes: FastifyPluginCallbackZod<{ db: Db; platform: PlatformConfig }> = (
   app,
-  { db, sessions },
+  { db, platform },
   done,
 ) => {
   app.get(
@@ -41,20 +54,46 @@ export const demoRoutes: FastifyPluginCallbackZod<{ db: Db; sessions: SessionRep
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: {
         body: demoLoginRequestSchema,
-        response: { 201: sessionSchema, 404: apiErrorSchema },
+        response: { 201: sessionSchema, 404: apiErrorSchema, 502: apiErrorSchema },
       },
     },
     async (request, reply) => {
+      const { userId, authTime } = request.body;
       const user = await db
         .selectFrom('users')
-        .select(['id', 'public_id as publicId'])
-        .where('public_id', '=', request.body.userId)
+        .select('public_id as publicId')
+        .where('public_id', '=', userId)
         // A deleted account can never log in again.
         .where('deleted_at', 'is', null)
         .executeTakeFirst();
       if (!user) return sendApiError(reply, 404, 'not_found', 'There is no such demo user.');
-      const session = await sessions.issue(user);
-      return reply.code(201).header('cache-control', 'no-store').send(session);
+      let answer: unknown;
+      try {
+        const response = await fetch(`${platform.apiUrl}${DEMO_TOKENS_PATH}`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${platform.apiToken}`,
+          },
+          body: JSON.stringify({ userId: user.publicId, authTime }),
+          signal: AbortSignal.timeout(STAND_IN_TIMEOUT_MS),
+        });
+        answer = response.status === 201 ? await response.json() : undefined;
+      } catch (error) {
+        request.log.warn({ err: error }, 'the stand-in platform did not sign a demo token');
+      }
+      const signed = signedTokenSchema.safeParse(answer);
+      if (!signed.success) {
+        return sendApiError(reply, 502, 'platform_unavailable', 'The platform signed no token.');
+      }
+      return reply
+        .code(201)
+        .header('cache-control', 'no-store')
+        .send({
+          token: signed.data.token,
+          userId: user.publicId,
+          expiresAt: signed.data.expiresAt,
+        });
     },
   );
   done();

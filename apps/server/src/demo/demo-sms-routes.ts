@@ -7,7 +7,7 @@ import {
 } from '@guquan/contract/account-deletion';
 import { findPhone } from '../account-deletion/deletion-requests.ts';
 import { currentUser, requireUser } from '../auth/authenticate.ts';
-import type { SessionRepository } from '../auth/session-repository.ts';
+import type { Authenticator } from '../auth/user-authenticator.ts';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Db } from '../db/database.ts';
 import { sendApiError } from '../http/api-error.ts';
@@ -17,14 +17,14 @@ import type { DemoSmsSender } from './demo-sms-sender.ts';
 /** Demo mode only: the code the demo sender kept, for the bridge simulator to show. */
 export const demoSmsRoutes: FastifyPluginCallbackZod<{
   db: Db;
-  sessions: SessionRepository;
+  auth: Authenticator;
   sms: DemoSmsSender;
   phones: PhoneProtection;
-}> = (app, { db, sessions, sms, phones }, done) => {
+}> = (app, { db, auth, sms, phones }, done) => {
   app.get(
     apiRoute(DEMO_LATEST_SMS_PATH),
     {
-      onRequest: requireUser(sessions),
+      onRequest: requireUser(auth),
       schema: {
         response: { 200: demoLatestSmsSchema, 401: deletionErrorSchema, 404: deletionErrorSchema },
       },

@@ -7,7 +7,7 @@ import {
   planChange,
 } from '@guquan/contract/membership';
 import { currentUser, requireUser } from '../auth/authenticate.ts';
-import type { SessionRepository } from '../auth/session-repository.ts';
+import type { Authenticator } from '../auth/user-authenticator.ts';
 import type { Db } from '../db/database.ts';
 import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
@@ -28,13 +28,13 @@ import type { StoreKitSigner } from './storekit-signer.ts';
  */
 export const demoStoreKitRoutes: FastifyPluginCallbackZod<{
   db: Db;
-  sessions: SessionRepository;
+  auth: Authenticator;
   signer: StoreKitSigner;
-}> = (app, { db, sessions, signer }, done) => {
+}> = (app, { db, auth, signer }, done) => {
   app.post(
     apiRoute(DEMO_STOREKIT_TRANSACTIONS_PATH),
     {
-      onRequest: requireUser(sessions),
+      onRequest: requireUser(auth),
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: {
         body: demoStoreKitRequestSchema,

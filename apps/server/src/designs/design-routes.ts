@@ -14,14 +14,14 @@ import {
 } from '@guquan/contract/design';
 import { publicIdSchema } from '@guquan/contract/share';
 import { currentUser, requireUser } from '../auth/authenticate.ts';
-import type { SessionRepository } from '../auth/session-repository.ts';
+import type { Authenticator } from '../auth/user-authenticator.ts';
 import type { DesignRepository } from './design-repository.ts';
 import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
 
 export interface DesignRoutesOptions {
   designs: DesignRepository;
-  sessions: SessionRepository;
+  auth: Authenticator;
 }
 
 /** Redemptions per user per minute: far above any person's taps, far below a script's. */
@@ -67,10 +67,10 @@ function designIdOf(request: FastifyRequest): string | undefined {
  */
 export const designRoutes: FastifyPluginCallbackZod<DesignRoutesOptions> = (
   app,
-  { designs, sessions },
+  { designs, auth },
   done,
 ) => {
-  const authenticated = requireUser(sessions);
+  const authenticated = requireUser(auth);
 
   app.get(
     apiRoute(designApiPath()),

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
-import type { SessionRepository } from '../auth/session-repository.ts';
+import type { Authenticator } from '../auth/user-authenticator.ts';
 import type { Db } from '../db/database.ts';
 import { designRepository, type DesignRepository } from './design-repository.ts';
 import { designRoutes } from './design-routes.ts';
@@ -8,9 +8,9 @@ import { designRoutes } from './design-routes.ts';
 /** Design drawings and their redemption with points: the API; answers the repository. */
 export async function registerDesigns(
   app: FastifyInstance,
-  { db, sessions }: { db: Db; sessions: SessionRepository },
+  { db, auth }: { db: Db; auth: Authenticator },
 ): Promise<DesignRepository> {
   const designs = designRepository(db);
-  await app.register(designRoutes, { prefix: API_BASE_PATH, designs, sessions });
+  await app.register(designRoutes, { prefix: API_BASE_PATH, designs, auth });
   return designs;
 }

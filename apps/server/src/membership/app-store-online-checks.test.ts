@@ -3,12 +3,16 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MembershipResponse } from '@guquan/contract/membership';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
-import { sessionRepository } from '../auth/session-repository.ts';
 import type { Db } from '../db/database.ts';
 import { newPublicId } from '../db/public-id.ts';
 import { createStoreKitSigner } from '../demo/storekit-signer.ts';
 import { loadCertificateChain, TEST_CHAIN_DIR } from '../demo/test-chain.ts';
 import { DAY_MS } from '../demo/test-storekit.ts';
+import {
+  STAND_IN_ISSUER,
+  startStandInPlatform,
+  type StandInPlatform,
+} from '../stand-in/stand-in-platform.ts';
 import {
   buildTestApp,
   makeTempDataDir,
@@ -34,16 +38,19 @@ let db: Db;
 let temp: { dataDir: string; remove: () => Promise<void> };
 let authorization: string;
 let token: string;
+let platform: StandInPlatform;
 
 beforeAll(async () => {
   temp = await makeTempDataDir();
+  // Production has no demo log-in: the user's token signed by a platform (the stand-in here).
+  platform = await startStandInPlatform({ dataDir: temp.dataDir });
   app = await buildTestApp({
     APP_MODE: 'production',
     PUBLIC_ORIGIN: 'https://www.example.com',
     DATA_DIR: temp.dataDir,
     APPLE_ROOT_CERTS_DIR: OCSP_DOWN_DIR,
+    ...platform.env,
   });
-  // Production has no demo log-in: a user and a session made the way the app's log-in makes them.
   db = await openTestDataDirDatabase(temp.dataDir);
   const user = await db
     .insertInto('users')
@@ -55,8 +62,8 @@ beforeAll(async () => {
     })
     .returning(['id', 'public_id as publicId'])
     .executeTakeFirstOrThrow();
-  const session = await sessionRepository(db).issue(user);
-  authorization = `Bearer ${session.token}`;
+  const signed = await platform.keys.sign(STAND_IN_ISSUER, { userId: user.publicId });
+  authorization = `Bearer ${signed.token}`;
   const overview = await app.inject({
     url: `${API_BASE_PATH}/membership`,
     headers: { authorization },
@@ -66,6 +73,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await db.destroy();
   await app.close();
+  await platform.close();
   await temp.remove();
 });
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
-import type { SessionRepository } from '../auth/session-repository.ts';
+import type { Authenticator } from '../auth/user-authenticator.ts';
 import type { Config } from '../config/env.ts';
 import type { Db } from '../db/database.ts';
 import { createAppStoreVerifier } from './app-store-verifier.ts';
@@ -12,7 +12,7 @@ export interface MembershipPluginOptions {
   config: Pick<Config, 'appStore' | 'mode'>;
   /** The roots Apple's signatures must chain to (demo mode: the StoreKit test root). */
   appStoreRoots: Buffer[];
-  sessions: SessionRepository;
+  auth: Authenticator;
 }
 
 /**
@@ -21,7 +21,7 @@ export interface MembershipPluginOptions {
  */
 export async function registerMembership(
   app: FastifyInstance,
-  { db, config, appStoreRoots, sessions }: MembershipPluginOptions,
+  { db, config, appStoreRoots, auth }: MembershipPluginOptions,
 ): Promise<void> {
   // Production also asks Apple's OCSP responders whether a certificate was revoked; when they
   // cannot be reached the purchase is answered 503 and stays unfinished in the app, to come back.
@@ -29,5 +29,5 @@ export async function registerMembership(
     onlineChecks: config.mode === 'production',
   });
   const membership = membershipService({ db, verifier });
-  await app.register(membershipRoutes, { prefix: API_BASE_PATH, sessions, membership });
+  await app.register(membershipRoutes, { prefix: API_BASE_PATH, auth, membership });
 }

@@ -15,7 +15,7 @@ import {
   submitTransactionResponseSchema,
 } from '@guquan/contract/membership';
 import { currentUser, requireUser } from '../auth/authenticate.ts';
-import type { SessionRepository } from '../auth/session-repository.ts';
+import type { Authenticator } from '../auth/user-authenticator.ts';
 import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
 import {
@@ -63,10 +63,10 @@ const errors = {
  * even parsed, so a stranger learns nothing from validation errors.
  */
 export const membershipRoutes: FastifyPluginCallbackZod<{
-  sessions: SessionRepository;
+  auth: Authenticator;
   membership: MembershipService;
-}> = (app, { sessions, membership }, done) => {
-  const authenticated = requireUser(sessions);
+}> = (app, { auth, membership }, done) => {
+  const authenticated = requireUser(auth);
 
   app.get(
     apiRoute(MEMBERSHIP_PATH),

@@ -1,6 +1,6 @@
 import { plantFailingTrigger, removeFailingTrigger } from '../test-support/failing-trigger.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SessionUser } from '../auth/session-repository.ts';
+import type { AuthUser } from '../auth/user-authenticator.ts';
 import { DEMO_BUNDLE_ID } from '../config/env.ts';
 import { openTestDatabase, type TestDatabase } from '../test-support/test-database.ts';
 import { createAppStoreVerifier } from './app-store-verifier.ts';
@@ -11,7 +11,7 @@ import { X509Certificate } from 'node:crypto';
 
 let data: TestDatabase;
 let service: MembershipService;
-let user: SessionUser;
+let user: AuthUser;
 const appStore = testAppStore();
 
 beforeEach(async () => {

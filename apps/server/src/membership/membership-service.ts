@@ -8,7 +8,7 @@ import type {
   RestoreResponse,
   TransactionErrorCode,
 } from '@guquan/contract/membership';
-import type { SessionUser } from '../auth/session-repository.ts';
+import type { AuthUser } from '../auth/user-authenticator.ts';
 import type { Db } from '../db/database.ts';
 import { lockUser } from '../db/locking.ts';
 import { AppStoreVerificationError, type AppStoreVerifier } from './app-store-verifier.ts';
@@ -245,7 +245,7 @@ export function membershipService({
    * treats as a plan change (or a second Apple ID's purchase), never as time to add.
    */
   const grant = async (
-    user: SessionUser,
+    user: AuthUser,
     signed: string,
     purchase: boolean,
     signedRenewal?: string,
@@ -290,7 +290,7 @@ export function membershipService({
   };
 
   return {
-    async overview(user: SessionUser): Promise<MembershipResponse> {
+    async overview(user: AuthUser): Promise<MembershipResponse> {
       return {
         membership: await readMembership(db, user.id, now()),
         plans: await listPlans(db),
@@ -298,10 +298,10 @@ export function membershipService({
       };
     },
 
-    submit: (user: SessionUser, signed: string, signedRenewal?: string) =>
+    submit: (user: AuthUser, signed: string, signedRenewal?: string) =>
       grant(user, signed, true, signedRenewal),
 
-    async restore(user: SessionUser, signedTransactions: string[]): Promise<RestoreResponse> {
+    async restore(user: AuthUser, signedTransactions: string[]): Promise<RestoreResponse> {
       const accepted: string[] = [];
       const refused: RestoreResponse['rejected'] = [];
       for (const [index, signed] of signedTransactions.entries()) {

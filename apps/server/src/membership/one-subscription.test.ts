@@ -6,9 +6,9 @@ import type {
   SubmitTransactionResponse,
 } from '@guquan/contract/membership';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
-import { sessionRepository } from '../auth/session-repository.ts';
 import { DAY_MS, testAppStore } from '../demo/test-storekit.ts';
 import { buildTestAppWithDb, type TestAppWithDb } from '../test-support/design-test-app.ts';
+import { standInToken } from '../test-support/test-app.ts';
 import { periodEnd } from './plan-period.ts';
 
 /**
@@ -46,7 +46,7 @@ async function newBuyer(): Promise<Buyer> {
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const { token } = await sessionRepository(s.db).issue({ id, publicId });
+  const token = await standInToken(s.app, publicId);
   const authorization = `Bearer ${token}`;
   const overview = await s.app.inject({
     url: `${API_BASE_PATH}/membership`,

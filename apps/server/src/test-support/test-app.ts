@@ -8,6 +8,11 @@ import type { LogDestination } from '../http/logging.ts';
 import { loadConfig } from '../config/env.ts';
 import { TEST_CHAIN_DIR } from '../demo/test-chain.ts';
 import { loadWebBuild, type WebBuild } from '../pages/web-build.ts';
+import {
+  STAND_IN_ISSUER,
+  startStandInPlatform,
+  type StandInPlatform,
+} from '../stand-in/stand-in-platform.ts';
 import { dropTestDatabase, testDatabaseEnv } from './test-engine.ts';
 
 /** The web build the server tests run against (`npm run build` makes it). */
@@ -17,6 +22,29 @@ export const WEB_DIST_DIR = fileURLToPath(new URL('../../../web/dist', import.me
 export const TEST_IMAGE_SCALE = 0.25;
 
 let webBuild: Promise<WebBuild> | undefined;
+
+const standIns = new WeakMap<FastifyInstance, StandInPlatform>();
+
+/** The stand-in platform buildTestApp started for `app` (demo mode without PLATFORM_*). */
+export function standInOf(app: FastifyInstance): StandInPlatform {
+  const standIn = standIns.get(app);
+  if (!standIn) throw new Error('this test app has no stand-in platform');
+  return standIn;
+}
+
+/**
+ * A token the stand-in platform of `app` signs for `userId`, as the app would hold it; `issuedAt`
+ * and `authTime` in Unix seconds (now by default): an `issuedAt` over an hour and a minute ago
+ * gives an expired token.
+ */
+export async function standInToken(
+  app: FastifyInstance,
+  userId: string,
+  { issuedAt, authTime }: { issuedAt?: number; authTime?: number } = {},
+): Promise<string> {
+  const signed = await standInOf(app).keys.sign(STAND_IN_ISSUER, { userId, issuedAt, authTime });
+  return signed.token;
+}
 
 /** The web build, loaded once for all the tests of a file. */
 export function loadTestWebBuild(): Promise<WebBuild> {
@@ -61,7 +89,9 @@ export type TestAppOverrides = Omit<AppDeps, 'logging' | 'seed'> & {
  * The real app, built in process as `npm start` builds it, with the logger silenced, on a data
  * directory of its own (seeded with the demo data on start, removed when the app closes) unless
  * `env.DATA_DIR` names one; on the tests' engine (test-engine.ts) unless `env.DATABASE_URL` says. In production mode it gets the App Store and SMS settings production
- * refuses to start without.
+ * refuses to start without. In demo mode without PLATFORM_* settings, as `npm start`, it starts
+ * the stand-in platform (in process, on loopback, its keys in the data directory) and closes it
+ * with the app.
  */
 export async function buildTestApp(
   env: Record<string, string> = {},
@@ -70,12 +100,18 @@ export async function buildTestApp(
   const temp = env.DATA_DIR === undefined ? await makeTempDataDir() : undefined;
   const dataDir = env.DATA_DIR ?? temp?.dataDir ?? '';
   const database = env.DATABASE_URL === undefined ? await testDatabaseEnv(dataDir) : {};
+  const production = env.APP_MODE === 'production';
+  const standIn =
+    !production && !Object.keys(env).some((name) => name.startsWith('PLATFORM_'))
+      ? await startStandInPlatform({ dataDir })
+      : undefined;
   const config = loadConfig(
     {
       LOG_LEVEL: 'silent',
       DATA_DIR: dataDir,
       ...database,
-      ...(env.APP_MODE === 'production'
+      ...standIn?.env,
+      ...(production
         ? {
             ...PRODUCTION_APP_STORE_TEST_ENV,
             ...TEST_SMS_ENV,
@@ -89,14 +125,26 @@ export async function buildTestApp(
     { webDistDir: WEB_DIST_DIR, dataDir },
   );
   const { logStream, prettyLogs, webBuild, ...deps } = overrides;
-  const app = await buildApp(config, {
-    deps: {
-      ...deps,
-      webBuild: webBuild ?? (await loadTestWebBuild()),
-      logging: logStream ? { stream: logStream, pretty: prettyLogs === true } : { enabled: false },
-      seed: { imageScale: TEST_IMAGE_SCALE },
-    },
-  });
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(config, {
+      deps: {
+        ...deps,
+        webBuild: webBuild ?? (await loadTestWebBuild()),
+        logging: logStream
+          ? { stream: logStream, pretty: prettyLogs === true }
+          : { enabled: false },
+        seed: { imageScale: TEST_IMAGE_SCALE },
+      },
+    });
+  } catch (error) {
+    await standIn?.close();
+    throw error;
+  }
+  if (standIn) {
+    standIns.set(app, standIn);
+    app.addHook('onClose', standIn.close);
+  }
   if (temp) app.addHook('onClose', temp.remove);
   await app.ready();
   return app;

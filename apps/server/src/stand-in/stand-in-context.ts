@@ -1,0 +1,16 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { StandInKeys } from './stand-in-keys.ts';
+import type { StandInSecrets } from './stand-in-secrets.ts';
+
+/** What every route plugin of the stand-in is handed. */
+export interface StandInContext {
+  dataDir: string;
+  issuer: string;
+  keys: StandInKeys;
+  secrets: StandInSecrets;
+  /** The stand-in's own origin (`http://127.0.0.1:<port>`), known once it listens. */
+  origin: () => string;
+}
+
+/** A part of the stand-in platform: its routes (stand-in-platform.ts lists them). */
+export type StandInRoutes = FastifyPluginAsync<StandInContext>;

@@ -1,0 +1,97 @@
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { StandInContext, StandInRoutes } from './stand-in-context.ts';
+import { loadStandInKeys, type StandInKeys } from './stand-in-keys.ts';
+import { loadStandInSecrets, type StandInSecrets } from './stand-in-secrets.ts';
+import { demoTokenRoutes, jwksRoutes } from './stand-in-token-routes.ts';
+
+/**
+ * The issuer of the stand-in's tokens: fixed, not its address (which changes with the port), so
+ * a token survives a restart of the demo.
+ */
+export const STAND_IN_ISSUER = 'urn:guquan:stand-in-platform';
+export const STAND_IN_JWKS_PATH = '/.well-known/jwks.json';
+
+/**
+ * The stand-in's routes. To add a part of the platform (the demo community's deliveries, its
+ * media origin, the points ledger, the events receiver), write a `StandInRoutes` plugin in its
+ * own file of this folder and add it to this list (or pass it in `extraRoutes` from a test):
+ * each gets the same `StandInContext` and registers its own paths.
+ */
+export const STAND_IN_ROUTES: readonly StandInRoutes[] = [jwksRoutes, demoTokenRoutes];
+
+export interface StandInOptions {
+  /** Where its keys and secrets are kept (`<dataDir>/stand-in/`), created on the first start. */
+  dataDir: string;
+  /** Loopback only: the stand-in has no authentication of its own beyond its API token. */
+  host?: string;
+  /** 0 (the default): a free port. */
+  port?: number;
+  extraRoutes?: readonly StandInRoutes[];
+}
+
+export interface StandInPlatform {
+  origin: string;
+  /** The PLATFORM_* settings pointing at it, as loadConfig reads them. */
+  env: Record<string, string>;
+  keys: StandInKeys;
+  secrets: StandInSecrets;
+  close: () => Promise<void>;
+}
+
+/** The directory the stand-in keeps its files in. */
+export function standInDir(dataDir: string): string {
+  return join(dataDir, 'stand-in');
+}
+
+/** The settings a site uses to speak to the stand-in at `origin`. */
+export function standInEnv(origin: string, secrets: StandInSecrets): Record<string, string> {
+  return {
+    PLATFORM_WEBHOOK_SECRETS: secrets.webhookSecret,
+    PLATFORM_ISSUER: STAND_IN_ISSUER,
+    PLATFORM_JWKS_URL: `${origin}${STAND_IN_JWKS_PATH}`,
+    PLATFORM_MEDIA_ORIGINS: origin,
+    PLATFORM_API_URL: origin,
+    PLATFORM_API_TOKEN: secrets.apiToken,
+    PLATFORM_EVENTS_URL: `${origin}/v1/events`,
+    PLATFORM_EVENTS_SECRET: secrets.eventsSecret,
+  };
+}
+
+/**
+ * The stand-in platform (PRODUCT.md, "The app's platform"): an HTTP server on loopback that
+ * speaks the platform's protocol for real, with its own ES256 signing keys and secrets kept under
+ * `<dataDir>/stand-in/`. Demo mode runs it when no PLATFORM_* setting is given (server.ts starts
+ * it as a child process through stand-in-cli.ts; the tests start it in process).
+ */
+export async function startStandInPlatform({
+  dataDir,
+  host = '127.0.0.1',
+  port = 0,
+  extraRoutes = [],
+}: StandInOptions): Promise<StandInPlatform> {
+  const dir = standInDir(dataDir);
+  const keys = await loadStandInKeys(join(dir, 'signing-keys.json'));
+  const secrets = await loadStandInSecrets(join(dir, 'secrets.json'));
+  const app: FastifyInstance = Fastify({ logger: false });
+  let origin = '';
+  const context: StandInContext = {
+    dataDir,
+    issuer: STAND_IN_ISSUER,
+    keys,
+    secrets,
+    origin: () => origin,
+  };
+  for (const routes of [...STAND_IN_ROUTES, ...extraRoutes]) await app.register(routes, context);
+  await app.listen({ host, port });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  origin = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  return {
+    origin,
+    env: standInEnv(origin, secrets),
+    keys,
+    secrets,
+    close: () => app.close(),
+  };
+}

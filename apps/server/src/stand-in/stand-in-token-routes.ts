@@ -1,0 +1,50 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { StandInRoutes } from './stand-in-context.ts';
+
+/** The JWKS a site verifies the stand-in's tokens with. */
+export const jwksRoutes: StandInRoutes = async (app, { keys }) => {
+  app.get('/.well-known/jwks.json', async (_request, reply) =>
+    reply.header('cache-control', 'max-age=300').send(keys.jwks()),
+  );
+};
+
+export const DEMO_TOKENS_PATH = '/demo/tokens';
+
+const demoTokenRequestSchema = z
+  .object({
+    userId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+    /** Unix seconds of the log-in a refreshed token keeps; a fresh log-in without it. */
+    authTime: z.number().int().positive().optional(),
+  })
+  .strict();
+
+/** Whether the request carries the site's service token (PLATFORM_API_TOKEN). */
+export function hasServiceToken(request: FastifyRequest, apiToken: string): boolean {
+  const header = request.headers.authorization ?? '';
+  const given = Buffer.from(header);
+  const expected = Buffer.from(`Bearer ${apiToken}`);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function refuse(reply: FastifyReply, status: number, code: string, message: string) {
+  return reply.code(status).send({ error: { code, message } });
+}
+
+/**
+ * Demo only: a token for a demo user, as the app gets one when its user logs in (no
+ * `authTime`) or when it refreshes one (the same `authTime`, a later `iat`). The site's demo
+ * log-in calls it with its service token.
+ */
+export const demoTokenRoutes: StandInRoutes = async (app, { keys, secrets, issuer }) => {
+  app.post(DEMO_TOKENS_PATH, async (request, reply) => {
+    if (!hasServiceToken(request, secrets.apiToken)) {
+      return refuse(reply, 401, 'unauthorized', 'The service token is missing or wrong.');
+    }
+    const body = demoTokenRequestSchema.safeParse(request.body);
+    if (!body.success) return refuse(reply, 400, 'invalid_request', body.error.message);
+    const signed = await keys.sign(issuer, body.data);
+    return reply.code(201).header('cache-control', 'no-store').send(signed);
+  });
+};
