@@ -1,59 +1,83 @@
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoCommunityEvents, demoPictures } from './demo-community.ts';
-import { drawDemoMedia, registerDemoMedia } from './demo-media.ts';
+import { demoCommunityEvents } from './demo-community.ts';
+import { demoMediaDir } from './demo-media.ts';
+import { startStandInPlatform, type StandInPlatform } from './stand-in-platform.ts';
 
 const SCALE = 0.1;
-let dir: string;
-let app: FastifyInstance;
+let dataDir: string;
+let standIn: StandInPlatform;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'stand-in-media-'));
-  app = Fastify();
-  registerDemoMedia(app, { dir });
-  await app.ready();
+  dataDir = await mkdtemp(join(tmpdir(), 'stand-in-media-'));
+  standIn = await startStandInPlatform({ dataDir, imageScale: SCALE });
 });
 afterAll(async () => {
-  await app.close();
-  await rm(dir, { recursive: true, force: true });
+  await standIn.close();
+  await rm(dataDir, { recursive: true, force: true });
 });
 
+function imagesOfTheCommunity() {
+  return demoCommunityEvents({ mediaOrigin: standIn.origin, imageScale: SCALE }).flatMap(
+    (event) => {
+      switch (event.type) {
+        case 'user.upserted':
+          return event.data.avatar ? [event.data.avatar] : [];
+        case 'goods.upserted':
+        case 'note.upserted':
+          return event.data.images;
+        case 'cabinet.upserted':
+          return [event.data.cover];
+        case 'design.upserted':
+          return [event.data.preview];
+        default:
+          return [];
+      }
+    },
+  );
+}
+
 describe("the stand-in's media origin", () => {
-  it('draws every demo picture once, and leaves them alone the next time', async () => {
-    const pictures = demoPictures();
-    expect(await drawDemoMedia(dir, SCALE)).toBe(pictures.length);
-    expect((await readdir(dir)).sort()).toEqual(pictures.map((picture) => picture.name).sort());
-    const before = await stat(join(dir, pictures[0]?.name ?? ''));
-    expect(await drawDemoMedia(dir, SCALE)).toBe(0);
-    expect((await stat(join(dir, pictures[0]?.name ?? ''))).mtimeMs).toBe(before.mtimeMs);
+  it('serves every image the demo events name: a WebP of the size they say', async () => {
+    const images = imagesOfTheCommunity();
+    for (const image of images) {
+      const response = await fetch(image.url);
+      expect(response.status, image.url).toBe(200);
+      expect(response.headers.get('content-type')).toBe('image/webp');
+      const metadata = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
+      expect([metadata.format, metadata.width, metadata.height], image.url).toEqual([
+        'webp',
+        image.width,
+        image.height,
+      ]);
+    }
+    // Drawn once each, kept in the stand-in's folder.
+    expect(await readdir(demoMediaDir(dataDir, SCALE))).toHaveLength(images.length);
   });
 
-  it('serves each image an event names, a WebP of the size the event says', async () => {
-    await drawDemoMedia(dir, SCALE);
-    const origin = 'http://127.0.0.1:4100';
-    const events = demoCommunityEvents({ mediaOrigin: origin, imageScale: SCALE });
-    const goods = events.find((event) => event.type === 'goods.upserted');
-    if (goods?.type !== 'goods.upserted') throw new Error('no goods');
-    const image = goods.data.images[0];
+  it('draws a picture once when many ask for it at the same time', async () => {
+    const [image] = imagesOfTheCommunity();
     if (!image) throw new Error('no image');
-    const response = await app.inject({ url: image.url.slice(origin.length) });
-    expect(response.statusCode).toBe(200);
-    expect(response.headers['content-type']).toBe('image/webp');
-    const metadata = await sharp(response.rawPayload).metadata();
-    expect(metadata.format).toBe('webp');
-    expect([metadata.width, metadata.height]).toEqual([image.width, image.height]);
+    await rm(demoMediaDir(dataDir, SCALE), { recursive: true, force: true });
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, async () =>
+        Buffer.from(await (await fetch(image.url)).arrayBuffer()),
+      ),
+    );
+    for (const answer of answers) expect(answer.equals(answers[0] ?? Buffer.alloc(0))).toBe(true);
+    expect(await readdir(demoMediaDir(dataDir, SCALE))).toEqual([
+      image.url.slice(image.url.lastIndexOf('/') + 1),
+    ]);
   });
 
   it('answers 404 in the error shape for a name it does not serve', async () => {
-    for (const url of ['/media/nothing.webp', '/media/..%2Fetc%2Fpasswd', '/media/']) {
-      const response = await app.inject({ url });
-      expect(response.statusCode, url).toBe(404);
+    for (const path of ['/media/nothing.webp', '/media/..%2Fstand-in%2Fsecrets.json']) {
+      const response = await fetch(`${standIn.origin}${path}`);
+      expect(response.status, path).toBe(404);
+      expect(await response.json()).toMatchObject({ error: { code: 'not_found' } });
     }
-    const response = await app.inject({ url: '/media/nothing.webp' });
-    expect(response.json()).toMatchObject({ error: { code: 'not_found' } });
   });
 });

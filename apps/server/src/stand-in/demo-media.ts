@@ -1,18 +1,23 @@
 import { access, mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { sendApiError } from '../http/api-error.ts';
-import { drawDemoPicture } from '../demo/seed/demo-images.ts';
+import { drawDemoPicture, type PictureSpec } from '../demo/seed/demo-images.ts';
 import { demoPictures } from './demo-community.ts';
+import type { StandInRoutes } from './stand-in-context.ts';
 
 /**
- * The stand-in platform's media origin: the demo pictures (demo/seed/demo-images.ts) drawn once
- * into the stand-in's own folder, and served at `GET /media/<name>` for the site to fetch as it
- * fetches the platform's images.
+ * The stand-in platform's media origin: the demo pictures (demo/seed/demo-images.ts) served at
+ * `GET /media/<name>` for the site to fetch as it fetches the platform's images. Each is drawn
+ * the first time it is asked for and kept in the stand-in's folder from then on.
  */
 
 export const DEMO_MEDIA_PATH = '/media';
+
+/** Where the pictures are kept: one folder per scale, so a smaller drawing never stands in. */
+export function demoMediaDir(dataDir: string, imageScale: number): string {
+  return join(dataDir, 'stand-in', imageScale === 1 ? 'media' : `media-${imageScale}`);
+}
 
 async function exists(path: string): Promise<boolean> {
   return access(path).then(
@@ -22,36 +27,48 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /**
- * Draws every demo picture that `dir` does not have yet, as WebP (each written aside and renamed,
- * so a drawing cut short leaves no half a file). Answers how many it drew.
+ * The demo pictures of one folder: each drawn once as WebP (written aside and renamed, so a
+ * drawing cut short leaves no half a file), however many ask for it at the same time.
  */
-export async function drawDemoMedia(dir: string, imageScale = 1): Promise<number> {
-  await mkdir(dir, { recursive: true });
-  const drawn = await Promise.all(
-    demoPictures().map(async ({ name, spec }) => {
-      const path = join(dir, name);
-      if (await exists(path)) return 0;
-      const { svg } = drawDemoPicture(spec, imageScale);
-      // Effort 0: the flat drawings lose nothing by it, and drawing takes a third of the time.
-      await sharp(Buffer.from(svg)).webp({ quality: 90, effort: 0 }).toFile(`${path}.drawing`);
-      await rename(`${path}.drawing`, path);
-      return 1;
-    }),
-  );
-  return drawn.reduce<number>((sum, one) => sum + one, 0);
+export function demoPictureFiles(dir: string, imageScale: number) {
+  const drawing = new Map<string, Promise<string>>();
+  const draw = async (name: string, spec: PictureSpec): Promise<string> => {
+    const path = join(dir, name);
+    if (await exists(path)) return path;
+    await mkdir(dir, { recursive: true });
+    const { svg } = drawDemoPicture(spec, imageScale);
+    // Effort 0: the flat drawings lose nothing by it, and drawing takes a third of the time.
+    await sharp(Buffer.from(svg)).webp({ quality: 90, effort: 0 }).toFile(`${path}.drawing`);
+    await rename(`${path}.drawing`, path);
+    return path;
+  };
+  return {
+    /** The file of the picture `name`, drawn if need be. */
+    async file(name: string, spec: PictureSpec): Promise<string> {
+      let pending = drawing.get(name);
+      if (!pending) {
+        pending = draw(name, spec).finally(() => drawing.delete(name));
+        drawing.set(name, pending);
+      }
+      return pending;
+    },
+  };
 }
 
-/** `GET /media/<name>`: a demo picture's bytes, or 404 for any other name. */
-export function registerDemoMedia(app: FastifyInstance, { dir }: { dir: string }): void {
-  const names = new Set(demoPictures().map((picture) => picture.name));
+/** `GET /media/<name>`: a demo picture's bytes, or 404 in the error shape for any other name. */
+export const demoMediaRoutes: StandInRoutes = (app, { dataDir, imageScale }) => {
+  const pictures = new Map(demoPictures().map((picture) => [picture.name, picture.spec]));
+  const files = demoPictureFiles(demoMediaDir(dataDir, imageScale), imageScale);
   app.get<{ Params: { name: string } }>(`${DEMO_MEDIA_PATH}/:name`, async (request, reply) => {
     const { name } = request.params;
-    if (!names.has(name)) return sendApiError(reply, 404, 'not_found', 'No such picture.');
-    const bytes = await readFile(join(dir, name));
+    const spec = pictures.get(name);
+    if (!spec) return sendApiError(reply, 404, 'not_found', 'No such picture.');
+    const bytes = await readFile(await files.file(name, spec));
     // The name is the picture: it never changes under it.
     return reply
       .type('image/webp')
       .header('cache-control', 'public, max-age=31536000, immutable')
       .send(bytes);
   });
-}
+  return Promise.resolve();
+};

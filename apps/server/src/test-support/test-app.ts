@@ -103,7 +103,7 @@ export async function buildTestApp(
   const production = env.APP_MODE === 'production';
   const standIn =
     !production && !Object.keys(env).some((name) => name.startsWith('PLATFORM_'))
-      ? await startStandInPlatform({ dataDir })
+      ? await startStandInPlatform({ dataDir, imageScale: TEST_IMAGE_SCALE })
       : undefined;
   const config = loadConfig(
     {
