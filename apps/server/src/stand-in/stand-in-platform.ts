@@ -5,6 +5,7 @@ import { loadStandInKeys, type StandInKeys } from './stand-in-keys.ts';
 import { loadStandInSecrets, type StandInSecrets } from './stand-in-secrets.ts';
 import { demoTokenRoutes, jwksRoutes } from './stand-in-token-routes.ts';
 import { demoMediaRoutes } from './demo-media.ts';
+import { demoCommunityRoutes } from './demo-community-routes.ts';
 
 /**
  * The issuer of the stand-in's tokens: fixed, not its address (which changes with the port), so
@@ -23,6 +24,7 @@ export const STAND_IN_ROUTES: readonly StandInRoutes[] = [
   jwksRoutes,
   demoTokenRoutes,
   demoMediaRoutes,
+  demoCommunityRoutes,
 ];
 
 export interface StandInOptions {
