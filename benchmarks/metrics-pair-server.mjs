@@ -5,13 +5,17 @@
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config/env.ts';
 import { operationsOf } from '../apps/server/src/operations/operations.ts';
+import { startStandInPlatform } from '../apps/server/src/stand-in/stand-in-platform.ts';
 
 const [webDistDir, dataDirOn, dataDirOff, portOn, opsPort, portOff] = process.argv.slice(2);
 
 async function start(dataDir, port, ops) {
+  // Demo mode's platform, as server.ts starts it (here in process).
+  const platform = await startStandInPlatform({ dataDir });
   const config = loadConfig(
     {
       ...process.env,
+      ...platform.env,
       PORT: port,
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',

@@ -9,6 +9,10 @@ import { tmpdir } from 'node:os';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  startStandInProcess,
+  type StandInProcess,
+} from '../../apps/server/src/stand-in/stand-in-process.ts';
 import { supervise, type Backoff, type Restart } from './cluster-supervisor.ts';
 import { pickPort, startPostgres, type PostgresServer } from './postgres-server.ts';
 import { startRedis, type RedisServer } from './redis-server.ts';
@@ -36,6 +40,8 @@ export interface Cluster {
   postgres: PostgresServer;
   redis: RedisServer;
   nginx: { pid: number | undefined; port: number; runDir: string };
+  /** The one stand-in platform of every server, unless the env named a platform (PLATFORM_*). */
+  platform: { origin: string; env: Record<string, string> } | undefined;
   /** Prometheus scraping every server's operators' listener (deploy/prometheus.yml). */
   prometheus: { url: string; pid: number | undefined };
   /** Kills one app server at once (SIGKILL), as a crash would; its supervisor restarts it. */
@@ -72,6 +78,7 @@ export interface StartClusterOptions {
 const HOST = '127.0.0.1';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SERVER_ENTRY = join(ROOT, 'apps/server/dist/server.js');
+const STAND_IN_ENTRY = join(ROOT, 'apps/server/dist/stand-in.js');
 const ASSETS_DIR = join(ROOT, 'apps/web/dist/client/assets');
 const NGINX_TEMPLATE = join(ROOT, 'deploy/nginx.conf.template');
 // The servers' own 503 page and body, written by the build (apps/server/src/http/unavailable-page.ts).
@@ -322,6 +329,18 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
     const redis = await startRedis(ports ? { ports } : {});
     stack.push(() => redis.stop());
     log(`Redis on ${HOST}:${redis.port}`);
+    // One stand-in platform for every server, as `npm start` runs one for its server, unless the
+    // caller names a platform: each server gets its PLATFORM_* settings.
+    const namesPlatform = Object.keys(serversEnv).some(
+      (name) => name.startsWith('PLATFORM_') && serversEnv[name],
+    );
+    let standIn: StandInProcess | undefined;
+    if (!namesPlatform) {
+      standIn = await startStandInProcess({ script: STAND_IN_ENTRY, dataDir });
+      const started = standIn;
+      stack.push(() => started.stop());
+      log(`the stand-in platform on ${standIn.origin}`);
+    }
 
     const phoneKey = `cluster:${randomBytes(32).toString('base64')}`;
     const servers: ClusterServer[] = [];
@@ -329,16 +348,19 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
       const port = await pickPort(ports ?? 0);
       // Not the app port just picked: nothing listens on it until the server starts.
       const opsPort = await pickPort(ports ? [port + 1, ports[1]] : 0);
-      const env = serverEnv(serversEnv, {
-        port,
-        opsPort,
-        origin,
-        linkOrigin,
-        databaseUrl: postgres.url(),
-        redisUrl: redis.url,
-        dataDir,
-        phoneKey,
-      });
+      const env = serverEnv(
+        { ...serversEnv, ...standIn?.env },
+        {
+          port,
+          opsPort,
+          origin,
+          linkOrigin,
+          databaseUrl: postgres.url(),
+          redisUrl: redis.url,
+          dataDir,
+          phoneKey,
+        },
+      );
       // As systemd's Restart=always would (docs/operations.md, "Running it for real"): a server that exits
       // after it was ready is started again on its port, with a growing delay.
       const supervisor = supervise({
@@ -413,6 +435,7 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
       postgres,
       redis,
       nginx: { pid: nginx.pid, port: nginxPort, runDir },
+      platform: standIn && { origin: standIn.origin, env: standIn.env },
       prometheus: { url: prometheus.url, pid: prometheus.pid },
       /**
        * Kills one app server at once (SIGKILL), as a crash would, and gives how it ended; its

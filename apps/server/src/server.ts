@@ -1,18 +1,42 @@
+import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { defaultPaths } from './config/default-paths.ts';
-import { ConfigError, loadConfig } from './config/env.ts';
+import { ConfigError, loadConfig, type Config } from './config/env.ts';
+import { readPlatformConfig } from './config/platform-config.ts';
 import { DatabaseConnectionError } from './db/database.ts';
 import { listenAlsoOn } from './http/extra-listener.ts';
 import { MigrationError } from './db/migrations.ts';
 import { WebBuildMissingError } from './pages/web-build.ts';
 import { operationsOf } from './operations/operations.ts';
+import { startStandInProcess, type StandInProcess } from './stand-in/stand-in-process.ts';
 
 /** Starts the server: read the configuration, build the app, listen, and close gracefully. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
+/**
+ * Demo mode without PLATFORM_* settings: the stand-in platform in a process of its own on
+ * loopback (dist/stand-in.js, its keys in DATA_DIR), and the config filled with its settings.
+ */
+async function withStandIn(config: Config): Promise<{ config: Config; standIn?: StandInProcess }> {
+  if (config.mode !== 'demo' || config.platform !== null) return { config };
+  const standIn = await startStandInProcess({
+    script: fileURLToPath(new URL('./stand-in.js', import.meta.url)),
+    dataDir: config.dataDir,
+  });
+  const platform = readPlatformConfig(standIn.env, 'demo');
+  if (!platform.config) {
+    await standIn.stop();
+    throw new Error(`The stand-in platform's settings are wrong:\n${platform.problems.join('\n')}`);
+  }
+  return { config: { ...config, platform: platform.config }, standIn };
+}
+
 async function main(): Promise<void> {
-  const config = loadConfig(process.env, defaultPaths(import.meta.url));
+  const { config, standIn } = await withStandIn(
+    loadConfig(process.env, defaultPaths(import.meta.url)),
+  );
   const app = await buildApp(config);
+  if (standIn) app.addHook('onClose', standIn.stop);
   let closing = false;
   let closeLink: (() => Promise<void>) | undefined;
   const shutdown = (signal: NodeJS.Signals) => {

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import type { StandInKeys } from './stand-in-keys.ts';
 import type { StandInSecrets } from './stand-in-secrets.ts';
 
@@ -15,4 +15,4 @@ export interface StandInContext {
 }
 
 /** A part of the stand-in platform: its routes (stand-in-platform.ts lists them). */
-export type StandInRoutes = FastifyPluginAsync<StandInContext>;
+export type StandInRoutes = FastifyPluginCallback<StandInContext>;

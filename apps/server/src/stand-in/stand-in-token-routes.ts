@@ -4,10 +4,11 @@ import { z } from 'zod';
 import type { StandInRoutes } from './stand-in-context.ts';
 
 /** The JWKS a site verifies the stand-in's tokens with. */
-export const jwksRoutes: StandInRoutes = async (app, { keys }) => {
+export const jwksRoutes: StandInRoutes = (app, { keys }, done) => {
   app.get('/.well-known/jwks.json', async (_request, reply) =>
     reply.header('cache-control', 'max-age=300').send(keys.jwks()),
   );
+  done();
 };
 
 export const DEMO_TOKENS_PATH = '/demo/tokens';
@@ -37,7 +38,7 @@ function refuse(reply: FastifyReply, status: number, code: string, message: stri
  * `authTime`) or when it refreshes one (the same `authTime`, a later `iat`). The site's demo
  * log-in calls it with its service token.
  */
-export const demoTokenRoutes: StandInRoutes = async (app, { keys, secrets, issuer }) => {
+export const demoTokenRoutes: StandInRoutes = (app, { keys, secrets, issuer }, done) => {
   app.post(DEMO_TOKENS_PATH, async (request, reply) => {
     if (!hasServiceToken(request, secrets.apiToken)) {
       return refuse(reply, 401, 'unauthorized', 'The service token is missing or wrong.');
@@ -47,4 +48,5 @@ export const demoTokenRoutes: StandInRoutes = async (app, { keys, secrets, issue
     const signed = await keys.sign(issuer, body.data);
     return reply.code(201).header('cache-control', 'no-store').send(signed);
   });
+  done();
 };
