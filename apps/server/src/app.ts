@@ -25,6 +25,7 @@ import { installErrorHandling } from './http/error-handling.ts';
 import { createFastifyServer, type ServerLogging } from './http/fastify-server.ts';
 import type { ServerTimeouts } from './http/server-timeouts.ts';
 import { registerMedia } from './media/media-plugin.ts';
+import type { FetcherLimits } from './media/platform-image-fetcher.ts';
 import { appStoreRootCertificates } from './membership/root-certificates.ts';
 import { registerMembership } from './membership/membership-plugin.ts';
 import { createMetrics, type Metrics } from './operations/metrics.ts';
@@ -59,6 +60,8 @@ export interface AppDeps {
   countAppLinkEvent?: CountAppLinkEvent;
   /** Replaces how many new pictures a client may have drawn per minute (tests: a few). */
   pictureDrawingsPerMinute?: number;
+  /** Replaces some limits of the platform's image fetcher (tests: short leases and back-off). */
+  platformImageLimits?: Partial<FetcherLimits>;
 }
 
 export interface AppOptions {
@@ -242,7 +245,14 @@ export async function buildApp(
   // The simulator's log-in, App Store and SMS stand-ins exist in demo mode only: production has
   // no such paths at all.
   if (demo) await demo.registerRoutes(app, { db, auth, phones, platform });
-  await registerMedia(app, { db, paths });
+  // Its `imagesWaiting` is for the platform's events: called after a delivery wrote new images.
+  await registerMedia(app, {
+    db,
+    paths,
+    platform,
+    observer: metrics?.platformImages,
+    fetcherLimits: deps.platformImageLimits,
+  });
   await registerPictures(app, {
     db,
     paths,

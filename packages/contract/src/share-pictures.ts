@@ -1,6 +1,6 @@
 import type { Language } from './language.ts';
 import { formatPrice } from './price.ts';
-import type { GoodsStatus, ShareItems } from './share.ts';
+import type { GoodsStatus, Image, ShareItems } from './share.ts';
 import type { ShareKind } from './share-paths.ts';
 import { shareTitle } from './share-titles.ts';
 import { BASE_PATH } from './site-paths.ts';
@@ -133,6 +133,15 @@ interface Described {
   images: readonly string[];
 }
 
+/**
+ * The ids of the images whose files are here. One still being fetched from the platform is left
+ * out (a card then shows its next photo, or the panel that stands for none): the content, and so
+ * the picture's address, changes when it arrives, and the picture is drawn again with it.
+ */
+function shown(images: readonly Image[]): string[] {
+  return images.filter((image) => image.missing !== true).map((image) => image.id);
+}
+
 /** What each kind's pictures say of an item. */
 const DESCRIPTIONS: {
   readonly [K in ShareKind]: (item: ShareItems[K], texts: PictureTexts) => Described;
@@ -144,7 +153,7 @@ const DESCRIPTIONS: {
       subtitle: [goods.work, goods.character].filter(Boolean).join(' · '),
       detail: goods.priceFen === null ? status : `${formatPrice(goods.priceFen)} · ${status}`,
       owner: fill(texts.owner, { name: goods.owner.nickname }),
-      images: goods.images.map((image) => image.id),
+      images: shown(goods.images),
     };
   },
   cabinet: (cabinet, texts) => ({
@@ -152,14 +161,14 @@ const DESCRIPTIONS: {
     subtitle: '',
     detail: texts.items(cabinet.itemCount),
     owner: fill(texts.owner, { name: cabinet.owner.nickname }),
-    images: [cabinet.cover.id, ...cabinet.items.map((goods) => goods.cover.id)],
+    images: shown([cabinet.cover, ...cabinet.items.map((goods) => goods.cover)]),
   }),
   note: (note, texts) => ({
     title: shareTitle('note', note),
     subtitle: '',
     detail: firstLines(note.text),
     owner: fill(texts.author, { name: note.author.nickname }),
-    images: note.images.map((image) => image.id),
+    images: shown(note.images),
   }),
 };
 

@@ -15,6 +15,12 @@ export const imageSchema = z.object({
   height: z.number().int().positive(),
   /** A short description for screen readers, or '' for a decorative image. */
   alt: z.string().max(200),
+  /**
+   * Present while the file is not here (still being fetched from the platform's media hosts, or
+   * refused): the page shows the placeholder at the image's size, never a broken image. Absent
+   * once it is (and in answers of servers from before it), so a ready image reads as before.
+   */
+  missing: z.literal(true).optional(),
 });
 export type Image = z.infer<typeof imageSchema>;
 

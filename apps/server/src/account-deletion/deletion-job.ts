@@ -265,7 +265,10 @@ async function removeQueuedMedia(
 ): Promise<number> {
   const queued = await db.selectFrom('media_deletions').selectAll().execute();
   for (const entry of queued) {
-    await rm(join(paths.media, basename(entry.file_name)), { force: true });
+    // An image still being fetched from the platform has no file yet ('' would name the folder).
+    if (entry.file_name !== '') {
+      await rm(join(paths.media, basename(entry.file_name)), { force: true });
+    }
     const cacheDir = join(paths.mediaCache, basename(entry.image_public_id.slice(0, 2)));
     const cached = await readdir(cacheDir).catch(() => [] as string[]);
     for (const name of cached) {

@@ -1,5 +1,6 @@
 import type { Image, UserSummary } from '@guquan/contract/share';
 import type { Db } from './database.ts';
+import type { ImageState } from './schema.ts';
 
 // Images and users as the contract shows them: what shares, designs and anything else that shows
 // a picture or a person read.
@@ -9,6 +10,7 @@ export const IMAGE_COLUMNS = [
   'images.width as image_width',
   'images.height as image_height',
   'images.alt as image_alt',
+  'images.state as image_state',
 ] as const;
 
 interface ImageColumns {
@@ -16,14 +18,21 @@ interface ImageColumns {
   image_width: number;
   image_height: number;
   image_alt: string;
+  image_state: ImageState;
 }
 
+/**
+ * An image as the contract shows it: `missing` while its file is not here (fetched from the
+ * platform in the background, media/platform-image-fetcher.ts), so pages show the placeholder;
+ * what a page shows changes when it arrives, and with it the page's version and its pictures'.
+ */
 export function toImage(row: ImageColumns): Image {
   return {
     id: row.image_public_id,
     width: row.image_width,
     height: row.image_height,
     alt: row.image_alt,
+    ...(row.image_state === 'ready' ? {} : { missing: true as const }),
   };
 }
 
@@ -55,6 +64,7 @@ export async function userSummaries(
       'images.width as avatar_width',
       'images.height as avatar_height',
       'images.alt as avatar_alt',
+      'images.state as avatar_state',
     ])
     .where('users.id', 'in', unique)
     .execute();
@@ -63,13 +73,15 @@ export async function userSummaries(
       row.avatar_public_id !== null &&
       row.avatar_width !== null &&
       row.avatar_height !== null &&
-      row.avatar_alt !== null
-        ? {
-            id: row.avatar_public_id,
-            width: row.avatar_width,
-            height: row.avatar_height,
-            alt: row.avatar_alt,
-          }
+      row.avatar_alt !== null &&
+      row.avatar_state !== null
+        ? toImage({
+            image_public_id: row.avatar_public_id,
+            image_width: row.avatar_width,
+            image_height: row.avatar_height,
+            image_alt: row.avatar_alt,
+            image_state: row.avatar_state,
+          })
         : null;
     summaries.set(row.id, { id: row.public_id, nickname: row.nickname, avatar });
   }

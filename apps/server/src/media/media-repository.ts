@@ -5,8 +5,10 @@ export interface StoredImage {
   publicId: string;
   width: number;
   height: number;
-  /** The original's bare file name in DATA_DIR/media. */
+  /** The original's bare file name in DATA_DIR/media ('' until it is here). */
   fileName: string;
+  /** Whether the original is here: false while it is fetched from the platform, or refused. */
+  ready: boolean;
 }
 
 /**
@@ -21,7 +23,13 @@ export async function findServableImage(
 ): Promise<StoredImage | undefined> {
   const row = await db
     .selectFrom('images')
-    .select(['images.public_id', 'images.width', 'images.height', 'images.file_name'])
+    .select([
+      'images.public_id',
+      'images.width',
+      'images.height',
+      'images.file_name',
+      'images.state',
+    ])
     .where('images.public_id', '=', publicId)
     .where(imageShownToAnybody(db))
     .executeTakeFirst();
@@ -31,6 +39,7 @@ export async function findServableImage(
       width: row.width,
       height: row.height,
       fileName: row.file_name,
+      ready: row.state === 'ready' && row.file_name !== '',
     }
   );
 }

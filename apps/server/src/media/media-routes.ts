@@ -4,14 +4,17 @@ import { z } from 'zod';
 import { publicIdSchema } from '@guquan/contract/share';
 import { IMAGE_WIDTHS, MEDIA_PATH, type ImageWidth } from '@guquan/contract/share-paths';
 import { sendApiError } from '../http/api-error.ts';
-import { sendVersioned } from '../http/shared-caches.ts';
+import { PUBLIC_REFUSAL_CACHE_CONTROL, sendVersioned } from '../http/shared-caches.ts';
 import type { StoredImage } from './media-repository.ts';
+import type { PlaceholderImages } from './placeholder-image.ts';
 import type { ResizedImages } from './resized-images.ts';
 
 export interface MediaRoutesOptions {
   /** The image with this public id if anybody may see it. */
   findImage: (publicId: string) => Promise<StoredImage | undefined>;
   resized: ResizedImages;
+  /** What an image not here yet is answered with (placeholder-image.ts). */
+  placeholders: PlaceholderImages;
 }
 
 // Both segments are checked by pattern before anything touches the disk: no path can come of them.
@@ -35,7 +38,7 @@ const NOT_FOUND_MESSAGE = 'There is no such image.';
  */
 export const mediaRoutes: FastifyPluginCallbackZod<MediaRoutesOptions> = (
   app,
-  { findImage, resized },
+  { findImage, resized, placeholders },
   done,
 ) => {
   app.get(
@@ -52,6 +55,15 @@ export const mediaRoutes: FastifyPluginCallbackZod<MediaRoutesOptions> = (
       if (!isImageWidth(width)) return sendApiError(reply, 404, 'not_found', NOT_FOUND_MESSAGE);
       const image = await findImage(request.params.imageId);
       if (!image) return sendApiError(reply, 404, 'not_found', NOT_FOUND_MESSAGE);
+      if (!image.ready) {
+        // Still coming from the platform (or refused by the fetcher): a page that already holds
+        // the address gets the placeholder, never a broken image, and nobody keeps it: the image
+        // itself follows at the same address once it is here.
+        return reply
+          .header('cache-control', PUBLIC_REFUSAL_CACHE_CONTROL)
+          .type('image/webp')
+          .send(await placeholders.get(image, width));
+      }
       // The bytes under an id and width never change: the address is the version.
       if (sendVersioned(request, reply, `W/"${image.publicId}-${width}"`)) return reply;
       const resizedImage = await resized.get(image, width);

@@ -15,6 +15,7 @@ const image: StoredImage = {
   width: 1600,
   height: 1200,
   fileName: 'a.png',
+  ready: true,
 };
 
 beforeAll(async () => {

@@ -26,6 +26,8 @@ export interface MetricsSources {
   redisUp?: () => boolean;
   /** The text outbox's unsent messages and the age of the oldest, in seconds (0 when empty). */
   outbox?: () => Promise<{ backlog: number; oldestAgeSeconds: number }>;
+  /** Images named by the platform whose files are not here yet. */
+  waitingImages?: () => Promise<number>;
 }
 
 export function createMetrics({ version }: { version: string }) {
@@ -122,6 +124,12 @@ export function createMetrics({ version }: { version: string }) {
     labelNames: ['reason'],
     registers,
   });
+  const platformImageFetches = new Counter({
+    name: 'guquan_platform_image_fetches_total',
+    help: "Attempts to fetch an image from the platform's media hosts, by outcome (ready, retry, failed).",
+    labelNames: ['outcome'],
+    registers,
+  });
 
   return {
     registry,
@@ -171,9 +179,31 @@ export function createMetrics({ version }: { version: string }) {
         funnelDropped.inc({ reason }, count);
       },
     },
+    /** What the platform's image fetcher reports (media/platform-image-fetcher.ts). */
+    platformImages: {
+      fetched: (outcome: string) => {
+        platformImageFetches.inc({ outcome });
+      },
+    },
     /** Registers the gauges read at scrape time from the parts that own them. */
     watch(sources: MetricsSources): void {
-      const { pool, redisUp, outbox } = sources;
+      const { pool, redisUp, outbox, waitingImages } = sources;
+      if (waitingImages) {
+        const readWaiting = sharedFor(1_000, async () => ({ count: await waitingImages() }));
+        new Gauge({
+          name: 'guquan_platform_images_waiting',
+          help: "Images named by the platform's events whose files are not fetched yet.",
+          registers,
+          async collect() {
+            try {
+              this.set((await readWaiting()).count);
+            } catch {
+              // The database is away: the gauge goes missing from this scrape rather than lie.
+              this.reset();
+            }
+          },
+        });
+      }
       if (pool) {
         const poolGauge = (name: string, help: string, read: (stats: PoolStats) => number) =>
           new Gauge({

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { outboxBacklog } from '../account-deletion/text-outbox.ts';
+import { waitingImageCount } from '../media/waiting-images.ts';
 import type { Db } from '../db/database.ts';
 import type { RateLimitState } from '../plugins/rate-limits.ts';
 import { instrumentRequests, type Metrics } from './metrics.ts';
@@ -30,7 +31,11 @@ export async function registerOperations(
 ): Promise<void> {
   if (!metrics) return;
   instrumentRequests(app, metrics, requestRouteLabel(staticPagePaths));
-  metrics.watch({ redisUp: rateLimits.redisUp, outbox: () => outboxBacklog(db, new Date()) });
+  metrics.watch({
+    redisUp: rateLimits.redisUp,
+    outbox: () => outboxBacklog(db, new Date()),
+    waitingImages: () => waitingImageCount(db),
+  });
   const readiness = createReadiness({
     database: () => sql`select 1`.execute(db),
     redisUp: rateLimits.redisUp,

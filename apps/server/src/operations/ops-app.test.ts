@@ -73,6 +73,7 @@ describe('GET /metrics', () => {
       'guquan_db_query_errors_total',
       'guquan_text_outbox_backlog',
       'guquan_text_outbox_oldest_age_seconds',
+      'guquan_platform_images_waiting',
       'guquan_account_deletion_last_success_timestamp_seconds',
       'guquan_accounts_deleted_total',
       'guquan_funnel_events_flushed_total',

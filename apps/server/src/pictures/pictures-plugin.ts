@@ -54,8 +54,10 @@ export async function registerPictures(
     fonts: () => (fonts ??= loadPictureFonts()),
     photos: async (imageId) => {
       const image = await findServableImage(db, imageId);
-      // The name comes from our own database; basename() keeps even a bad row inside the folder.
-      return image && join(paths.media, basename(image.fileName));
+      // An image not here yet is left out (the content has already left it out: its hash
+      // changes when it arrives). The name comes from our own database; basename() keeps even a
+      // bad row inside the folder.
+      return image?.ready ? join(paths.media, basename(image.fileName)) : undefined;
     },
     link,
     drawingsPerMinute: drawingsPerMinute ?? PICTURE_DRAWINGS_PER_CLIENT_MINUTE,

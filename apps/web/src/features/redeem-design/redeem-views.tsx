@@ -123,7 +123,17 @@ export function DesignDetails({ view, text }: { view: DesignView; text: RedeemTe
   return (
     <>
       <figure className={styles.preview}>
-        {design.preview ? (
+        {design.preview?.missing ? (
+          // Still coming from the platform: the placeholder at the preview's shape.
+          <svg
+            className={`${styles.previewImage} ${styles.previewPending}`}
+            viewBox={`0 0 ${design.preview.width} ${design.preview.height}`}
+            width={design.preview.width}
+            height={design.preview.height}
+            role="img"
+            aria-label={`${text.previewLabel}：${design.title}`}
+          />
+        ) : design.preview ? (
           <img
             className={styles.previewImage}
             src={imageUrl(design.preview.id, 640)}

@@ -103,7 +103,8 @@ export function shareHead(
     appBanner: banner,
     description: summaryOf(kind, result.item, language),
     image: previewCard(cardContent(kind, result.item, language)),
-    ...(image
+    // An image not here yet is shown as the placeholder: nothing to preload.
+    ...(image && !image.missing
       ? {
           // The same srcset and sizes as the page's <img>, or the browser fetches it twice.
           preloadImage: {

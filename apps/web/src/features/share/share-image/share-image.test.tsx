@@ -123,3 +123,32 @@ describe('ShareImage deferred, in a browser without IntersectionObserver', () =>
     });
   });
 });
+
+describe('ShareImage of an image not here yet', () => {
+  it('shows the placeholder at the image’s shape, with its name, and asks for nothing', () => {
+    if (!first) throw new Error('fixture');
+    const waiting = { ...first, missing: true as const };
+    render(<ShareImage image={waiting} slot={HERO_SLOT} priority fallbackAlt="x" className="c" />);
+    const placeholder = screen.getByRole('img', { name: first.alt });
+    expect(placeholder.tagName.toLowerCase()).toBe('svg');
+    expect(placeholder.getAttribute('viewBox')).toBe(`0 0 ${first.width} ${first.height}`);
+    expect(placeholder.getAttribute('width')).toBe(String(first.width));
+    expect(placeholder.getAttribute('class')).toMatch(/^c /);
+    expect(document.querySelector('img')).toBeNull();
+  });
+
+  it('stays the placeholder when deferred and without scripts: no image address in the page', () => {
+    if (!third) throw new Error('fixture');
+    const html = renderToString(
+      <ShareImage
+        image={{ ...third, missing: true }}
+        slot={TILE_SLOT}
+        defer="near"
+        fallbackAlt="第 3 张"
+      />,
+    );
+    expect(html).toMatch(/^<svg [^>]*role="img" aria-label="第 3 张"[^>]*><\/svg>$/);
+    expect(html).not.toContain('/media/');
+    expect(html).not.toContain('<noscript>');
+  });
+});

@@ -39,6 +39,7 @@ interface ShareImageProps {
 export function ShareImage(props: ShareImageProps) {
   const { image, defer, fallbackAlt, className } = props;
   const [deferredRef, ready] = useDeferred(defer);
+  if (image.missing) return <ImagePlaceholder {...props} />;
   if (ready) return <ShareImageElement {...props} />;
   const alt = image.alt || fallbackAlt;
   return (
@@ -53,6 +54,27 @@ export function ShareImage(props: ShareImageProps) {
         <ShareImageElement {...props} />
       </noscript>
     </>
+  );
+}
+
+/**
+ * An image whose file the server does not have yet (still coming from the platform's media
+ * hosts): the placeholder at the image's own shape, never a broken image. An SVG of the image's
+ * size with its viewBox sizes like the <img> would (its class's width, its own proportions),
+ * without an inline style the page's policy would refuse. The next read of the page after the
+ * image arrives shows the image.
+ */
+function ImagePlaceholder({ image, fallbackAlt, className }: ShareImageProps) {
+  const alt = image.alt || fallbackAlt;
+  return (
+    <svg
+      className={className ? `${className} ${styles.placeholder}` : styles.placeholder}
+      viewBox={`0 0 ${image.width} ${image.height}`}
+      width={image.width}
+      height={image.height}
+      data-placeholder=""
+      {...(alt ? { role: 'img', 'aria-label': alt } : { 'aria-hidden': true })}
+    />
   );
 }
 

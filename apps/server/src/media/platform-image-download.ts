@@ -1,0 +1,138 @@
+import sharp from 'sharp';
+import { isOnMediaOrigins } from '../config/platform-config.ts';
+
+/**
+ * One download of an image from the platform's media hosts, with the limits of
+ * docs/decisions/0023-platform-images.md: only from the configured origins (redirects followed
+ * by hand, a few hops, never off them), within a time limit, at most `maxBytes` (reading stops
+ * past it), and only JPEG, PNG, WebP or AVIF as the bytes themselves say (sharp's metadata, not
+ * the Content-Type).
+ */
+
+export interface DownloadLimits {
+  origins: readonly string[];
+  timeoutMs: number;
+  maxBytes: number;
+  maxRedirects: number;
+}
+
+/** The formats kept, by sharp's name for them, with the file extension they are kept under. */
+export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'avif';
+const EXTENSIONS: Record<ImageFormat, string> = {
+  jpeg: 'jpg',
+  png: 'png',
+  webp: 'webp',
+  avif: 'avif',
+};
+
+export function extensionOf(format: ImageFormat): string {
+  return EXTENSIONS[format];
+}
+
+/**
+ * Why a download gave nothing: `permanent` when trying again cannot help (the bytes are no image
+ * we take, too large, a redirect off the origins), otherwise a fault worth retrying (a timeout, a
+ * refused connection, a 5xx or 404 from a host that may not have the file yet).
+ */
+export type DownloadOutcome =
+  | { ok: true; bytes: Buffer; format: ImageFormat }
+  | { ok: false; permanent: boolean; reason: string };
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+function refused(permanent: boolean, reason: string): DownloadOutcome {
+  return { ok: false, permanent, reason };
+}
+
+/** The body, or undefined once it grows past `maxBytes` (reading stops there). */
+async function readCapped(response: Response, maxBytes: number): Promise<Buffer | undefined> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > maxBytes) {
+    await response.body?.cancel();
+    return undefined;
+  }
+  if (!response.body) return Buffer.alloc(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/** The image's format as its bytes say, if it is one we keep. */
+export async function imageFormatOf(bytes: Buffer): Promise<ImageFormat | undefined> {
+  try {
+    const { format, compression } = await sharp(bytes).metadata();
+    if (format === 'jpeg' || format === 'png' || format === 'webp') return format;
+    // AVIF is HEIF with AV1 inside; HEIF with HEVC is not one of the formats we take.
+    if (format === 'heif' && compression === 'av1') return 'avif';
+    return undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) {
+    if (error.name === 'TimeoutError') return 'timed out';
+    const cause = (error as Error & { cause?: { code?: unknown } }).cause;
+    const code = typeof cause?.code === 'string' ? cause.code : undefined;
+    return code ? `${error.message} (${code})` : error.message;
+  }
+  return String(error);
+}
+
+/** Downloads `url` within `limits`; `signal` aborts it (the server closing). */
+export async function downloadImage(
+  url: string,
+  limits: DownloadLimits,
+  signal: AbortSignal,
+): Promise<DownloadOutcome> {
+  const timeout = AbortSignal.any([signal, AbortSignal.timeout(limits.timeoutMs)]);
+  let current = url;
+  try {
+    for (let hop = 0; ; hop++) {
+      if (!isOnMediaOrigins(current, limits.origins)) {
+        return refused(
+          true,
+          hop === 0 ? 'not on the media origins' : 'redirected off the media origins',
+        );
+      }
+      const response = await fetch(current, {
+        redirect: 'manual',
+        signal: timeout,
+        headers: { accept: 'image/avif,image/webp,image/png,image/jpeg' },
+      });
+      if (REDIRECTS.has(response.status)) {
+        await response.body?.cancel();
+        const location = response.headers.get('location');
+        if (!location || !URL.canParse(location, current)) {
+          return refused(true, `a redirect (${response.status}) without a usable location`);
+        }
+        if (hop >= limits.maxRedirects) return refused(true, 'too many redirects');
+        current = new URL(location, current).href;
+        continue;
+      }
+      if (!response.ok) {
+        await response.body?.cancel();
+        return refused(false, `answered ${response.status}`);
+      }
+      const bytes = await readCapped(response, limits.maxBytes);
+      if (!bytes) return refused(true, `larger than ${limits.maxBytes} bytes`);
+      const format = await imageFormatOf(bytes);
+      if (!format) return refused(true, 'not a JPEG, PNG, WebP or AVIF image');
+      return { ok: true, bytes, format };
+    }
+  } catch (error) {
+    return refused(false, describeError(error));
+  }
+}

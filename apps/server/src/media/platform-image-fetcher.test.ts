@@ -1,0 +1,375 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Log } from '../http/logging.ts';
+import {
+  startMediaHost,
+  testImage,
+  bytesAnswer,
+  type MediaHost,
+} from '../test-support/media-host.ts';
+import { openTestDatabase, type TestDatabase } from '../test-support/test-database.ts';
+import { imageRow, insertWaitingImage } from '../test-support/waiting-image-rows.ts';
+import {
+  createPlatformImageFetcher,
+  retryDelayMs,
+  type FetcherLimits,
+  type ImageFetchOutcome,
+  type PlatformImageFetcher,
+} from './platform-image-fetcher.ts';
+
+// The fetcher on its own, against a media host on loopback (docs/decisions/0023-platform-images.md).
+
+let data: TestDatabase;
+let host: MediaHost;
+let fetchers: PlatformImageFetcher[];
+let outcomes: ImageFetchOutcome[];
+let logged: { details: object; message: string }[];
+
+const log: Log = {
+  info: (details, message) => logged.push({ details, message }),
+  warn: (details, message) => logged.push({ details, message }),
+};
+
+function startFetcher(limits: Partial<FetcherLimits> = {}, origins = [host.origin]) {
+  const fetcher = createPlatformImageFetcher({
+    db: data.db,
+    mediaDir: data.paths.media,
+    origins,
+    log,
+    observer: { fetched: (outcome) => outcomes.push(outcome) },
+    limits: { pollMs: 50, ...limits },
+  });
+  fetchers.push(fetcher);
+  fetcher.start();
+  return fetcher;
+}
+
+beforeEach(async () => {
+  data = await openTestDatabase({ seed: false });
+  host = await startMediaHost();
+  fetchers = [];
+  outcomes = [];
+  logged = [];
+});
+
+afterEach(async () => {
+  for (const fetcher of fetchers) await fetcher.stop();
+  await host.close();
+  await data.close();
+});
+
+describe('the platform image fetcher', () => {
+  it('keeps JPEG, PNG, WebP and AVIF as their bytes say, whatever the Content-Type', async () => {
+    const rows = [];
+    for (const format of ['jpeg', 'png', 'webp', 'avif'] as const) {
+      host.serve(`/${format}`, bytesAnswer(await testImage(format), 'application/octet-stream'));
+      rows.push({ format, ...(await insertWaitingImage(data.db, host.url(`/${format}`))) });
+    }
+    startFetcher();
+    for (const row of rows) {
+      const stored = await vi.waitFor(
+        async () => {
+          const image = await imageRow(data.db, row.id);
+          expect(image.state).toBe('ready');
+          return image;
+        },
+        { timeout: 5_000, interval: 50 },
+      );
+      expect(stored.fetch_error).toBeNull();
+      expect(stored.fetch_after).toBeNull();
+      expect(stored.file_name).toMatch(new RegExp(`^${row.publicId}-[0-9a-f]{8}\\.`));
+      const metadata = await sharp(join(data.paths.media, stored.file_name)).metadata();
+      expect(metadata.width).toBe(64);
+    }
+    expect(outcomes).toEqual(['ready', 'ready', 'ready', 'ready']);
+  });
+
+  it('refuses bytes that are no image it takes, and logs the origin only', async () => {
+    host.serve('/secret/path/not-an-image.jpg', bytesAnswer(Buffer.from('<html>nope</html>')));
+    host.serve(
+      '/secret/path/drawing.svg',
+      bytesAnswer(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>')),
+    );
+    const html = await insertWaitingImage(data.db, host.url('/secret/path/not-an-image.jpg'));
+    const svg = await insertWaitingImage(data.db, host.url('/secret/path/drawing.svg'));
+    startFetcher();
+    for (const { id } of [html, svg]) {
+      await vi.waitFor(
+        async () => {
+          expect((await imageRow(data.db, id)).state).toBe('failed');
+        },
+        {
+          timeout: 5_000,
+        },
+      );
+      expect((await imageRow(data.db, id)).fetch_error).toBe('not a JPEG, PNG, WebP or AVIF image');
+    }
+    expect(host.requests('/secret/path/not-an-image.jpg')).toBe(1);
+    expect(outcomes).toEqual(['failed', 'failed']);
+    const lines = JSON.stringify(logged);
+    expect(lines).toContain(host.origin);
+    expect(lines).not.toContain('/secret/path');
+    expect(await readdir(data.paths.media).catch(() => [])).toEqual([]);
+  });
+
+  it('stops reading past 20 MB, with or without a Content-Length', async () => {
+    const total = 64 * 1024 * 1024;
+    let sent = 0;
+    let finished = false;
+    host.serve('/huge-chunked', (_request, response) => {
+      response.writeHead(200, { 'content-type': 'image/jpeg' });
+      const chunk = Buffer.alloc(256 * 1024, 0xff);
+      const write = () => {
+        while (sent < total) {
+          sent += chunk.length;
+          if (!response.write(chunk)) {
+            response.once('drain', write);
+            return;
+          }
+        }
+        finished = true;
+        response.end();
+      };
+      write();
+    });
+    host.serve('/huge-declared', (_request, response) => {
+      response.writeHead(200, { 'content-length': 21 * 1024 * 1024 });
+      response.write(Buffer.alloc(1024));
+    });
+    const chunked = await insertWaitingImage(data.db, host.url('/huge-chunked'));
+    const declared = await insertWaitingImage(data.db, host.url('/huge-declared'));
+    startFetcher();
+    for (const { id } of [chunked, declared]) {
+      await vi.waitFor(
+        async () => {
+          expect((await imageRow(data.db, id)).state).toBe('failed');
+        },
+        {
+          timeout: 10_000,
+        },
+      );
+      expect((await imageRow(data.db, id)).fetch_error).toBe('larger than 20971520 bytes');
+    }
+    expect(finished).toBe(false);
+    expect(sent).toBeLessThan(total);
+  });
+
+  it('follows redirects within the media origins, never off them, and not forever', async () => {
+    const elsewhere = await startMediaHost();
+    try {
+      const image = await testImage('png');
+      host.serve('/moved', (_request, response) => {
+        response.writeHead(302, { location: '/here.png' }).end();
+      });
+      host.serve('/here.png', bytesAnswer(image, 'image/png'));
+      host.serve('/away', (_request, response) => {
+        response.writeHead(301, { location: elsewhere.url('/there.png') }).end();
+      });
+      elsewhere.serve('/there.png', bytesAnswer(image, 'image/png'));
+      host.serve('/loop', (_request, response) => {
+        response.writeHead(307, { location: '/loop' }).end();
+      });
+      const moved = await insertWaitingImage(data.db, host.url('/moved'));
+      const away = await insertWaitingImage(data.db, host.url('/away'));
+      const loop = await insertWaitingImage(data.db, host.url('/loop'));
+      startFetcher();
+      await vi.waitFor(
+        async () => {
+          expect((await imageRow(data.db, moved.id)).state).toBe('ready');
+        },
+        {
+          timeout: 5_000,
+        },
+      );
+      await vi.waitFor(
+        async () => {
+          expect((await imageRow(data.db, away.id)).state).toBe('failed');
+        },
+        {
+          timeout: 5_000,
+        },
+      );
+      expect((await imageRow(data.db, away.id)).fetch_error).toBe(
+        'redirected off the media origins',
+      );
+      expect(elsewhere.requests('/there.png')).toBe(0);
+      await vi.waitFor(
+        async () => {
+          expect((await imageRow(data.db, loop.id)).state).toBe('failed');
+        },
+        {
+          timeout: 5_000,
+        },
+      );
+      expect((await imageRow(data.db, loop.id)).fetch_error).toBe('too many redirects');
+      // The first request and three hops.
+      expect(host.requests('/loop')).toBe(4);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('fetches nothing off the media origins, even a row that names another host', async () => {
+    const other = await insertWaitingImage(data.db, 'http://127.0.0.1:9/elsewhere.jpg');
+    startFetcher();
+    await vi.waitFor(
+      async () => {
+        expect((await imageRow(data.db, other.id)).state).toBe('failed');
+      },
+      {
+        timeout: 5_000,
+      },
+    );
+    expect((await imageRow(data.db, other.id)).fetch_error).toBe('not on the media origins');
+  });
+
+  it('tries again with back-off after failures, then keeps the image', async () => {
+    const image = await testImage('jpeg');
+    let asked = 0;
+    const times: number[] = [];
+    host.serve('/flaky.jpg', (_request, response) => {
+      asked += 1;
+      times.push(Date.now());
+      if (asked <= 2) response.writeHead(503).end();
+      else response.writeHead(200).end(image);
+    });
+    const row = await insertWaitingImage(data.db, host.url('/flaky.jpg'));
+    startFetcher({ retry: { firstDelayMs: 200, maxDelayMs: 60_000, maxAttempts: 5 } });
+    await vi.waitFor(
+      async () => {
+        expect((await imageRow(data.db, row.id)).state).toBe('ready');
+      },
+      {
+        timeout: 10_000,
+      },
+    );
+    const stored = await imageRow(data.db, row.id);
+    expect(stored.fetch_attempts).toBe(3);
+    expect(stored.fetch_error).toBeNull();
+    expect(outcomes).toEqual(['retry', 'retry', 'ready']);
+    const [first = 0, second = 0, third = 0] = times;
+    // 200 ms, then four times as long (a fifth of jitter either way).
+    expect(second - first).toBeGreaterThanOrEqual(150);
+    expect(third - second).toBeGreaterThanOrEqual(600);
+  });
+
+  it('gives up after the last attempt: failed, with the reason kept', async () => {
+    host.serve('/gone.jpg', (_request, response) => {
+      response.writeHead(404).end();
+    });
+    const row = await insertWaitingImage(data.db, host.url('/gone.jpg'));
+    startFetcher({ retry: { firstDelayMs: 20, maxDelayMs: 40, maxAttempts: 3 } });
+    await vi.waitFor(
+      async () => {
+        expect((await imageRow(data.db, row.id)).state).toBe('failed');
+      },
+      {
+        timeout: 5_000,
+      },
+    );
+    expect(await imageRow(data.db, row.id)).toMatchObject({
+      fetch_attempts: 3,
+      fetch_error: 'answered 404',
+      fetch_after: null,
+    });
+    expect(host.requests('/gone.jpg')).toBe(3);
+    expect(outcomes).toEqual(['retry', 'retry', 'failed']);
+  });
+
+  it('waits from a few seconds up to an hour between attempts', () => {
+    const policy = { firstDelayMs: 5_000, maxDelayMs: 3_600_000, maxAttempts: 10 };
+    const delays = [1, 2, 3, 4, 5, 6, 9].map((attempt) => retryDelayMs(policy, attempt));
+    const [first = 0] = delays;
+    expect(first).toBeGreaterThanOrEqual(4_000);
+    expect(first).toBeLessThanOrEqual(6_000);
+    for (const delay of delays) expect(delay).toBeLessThanOrEqual(3_600_000 * 1.2);
+    expect(delays.at(-1)).toBeGreaterThanOrEqual(3_600_000 * 0.8);
+  });
+
+  it('takes a few at a time per server', async () => {
+    let active = 0;
+    let most = 0;
+    const image = await testImage('webp');
+    for (let index = 0; index < 8; index++) {
+      host.serve(`/slow-${index}.webp`, async (_request, response) => {
+        active += 1;
+        most = Math.max(most, active);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        active -= 1;
+        response.writeHead(200).end(image);
+      });
+      await insertWaitingImage(data.db, host.url(`/slow-${index}.webp`));
+    }
+    startFetcher();
+    await vi.waitFor(
+      () => {
+        expect(outcomes).toHaveLength(8);
+      },
+      { timeout: 10_000 },
+    );
+    expect(most).toBe(3);
+  });
+
+  it('resumes a fetch whose server died once its lease runs out', async () => {
+    host.serve('/resumed.png', bytesAnswer(await testImage('png'), 'image/png'));
+    const row = await insertWaitingImage(data.db, host.url('/resumed.png'));
+    // As a server that took it and died left it: its lease runs 1.5 s more.
+    await data.db
+      .updateTable('images')
+      .set({ fetch_attempts: 1, fetch_after: new Date(Date.now() + 1_500).toISOString() })
+      .where('id', '=', row.id)
+      .execute();
+    startFetcher();
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(host.requests('/resumed.png')).toBe(0);
+    await vi.waitFor(
+      async () => {
+        expect((await imageRow(data.db, row.id)).state).toBe('ready');
+      },
+      {
+        timeout: 5_000,
+      },
+    );
+    expect((await imageRow(data.db, row.id)).fetch_attempts).toBe(2);
+    expect(host.requests('/resumed.png')).toBe(1);
+  });
+
+  it('gives its rows back when it stops, so the next start takes them at once', async () => {
+    let release: () => void = () => undefined;
+    const hanging = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const image = await testImage('jpeg');
+    let answered = 0;
+    host.serve('/later.jpg', async (_request, response) => {
+      if (answered++ === 0) await hanging;
+      response.writeHead(200).end(image);
+    });
+    const row = await insertWaitingImage(data.db, host.url('/later.jpg'));
+    const first = startFetcher({ leaseMs: 60_000 });
+    await vi.waitFor(
+      () => {
+        expect(host.requests('/later.jpg')).toBe(1);
+      },
+      { timeout: 5_000 },
+    );
+    await first.stop();
+    release();
+    expect(await imageRow(data.db, row.id)).toMatchObject({
+      state: 'waiting',
+      fetch_after: null,
+      fetch_attempts: 0,
+    });
+    startFetcher({ leaseMs: 60_000 });
+    await vi.waitFor(
+      async () => {
+        expect((await imageRow(data.db, row.id)).state).toBe('ready');
+      },
+      {
+        timeout: 5_000,
+      },
+    );
+  });
+});

@@ -1,0 +1,230 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Db } from '../db/database.ts';
+import type { Log } from '../http/logging.ts';
+import { downloadImage, extensionOf, type DownloadLimits } from './platform-image-download.ts';
+import {
+  markAttemptFailed,
+  markImageReady,
+  releaseLease,
+  takeWaitingImages,
+  type ImageLease,
+} from './waiting-images.ts';
+
+/**
+ * Fetches the images the platform's events named (PRODUCT.md, "The app's platform"; the why in
+ * docs/decisions/0023-platform-images.md): in the background on every server, a few at a time,
+ * each under a lease on its row (waiting-images.ts), so a URL is fetched once however many items
+ * and servers there are, and a restart resumes what was waiting. Failures are tried again with
+ * back-off, then given up (`failed`): the pages keep the placeholder.
+ */
+
+/** How one attempt ended, for the metrics (a fixed set: never a URL or an id). */
+export type ImageFetchOutcome = 'ready' | 'retry' | 'failed';
+
+export interface ImageFetchObserver {
+  fetched(outcome: ImageFetchOutcome): void;
+}
+
+export interface RetryPolicy {
+  /** After the first failure; each later one waits four times as long... */
+  firstDelayMs: number;
+  /** ...up to this. */
+  maxDelayMs: number;
+  /** Attempts in all; the image is `failed` after the last. */
+  maxAttempts: number;
+}
+
+export interface FetcherLimits extends Omit<DownloadLimits, 'origins'> {
+  /** Fetches at once per server. */
+  concurrency: number;
+  /** How long a taken row stays this server's: longer than a fetch can take. */
+  leaseMs: number;
+  /** How often the queue is looked at without a wake-up (new rows from another server). */
+  pollMs: number;
+  retry: RetryPolicy;
+}
+
+export const PLATFORM_IMAGE_LIMITS: FetcherLimits = {
+  concurrency: 3,
+  timeoutMs: 30_000,
+  // Past the time limit, with room for storing the file: a live fetch never loses its lease.
+  leaseMs: 60_000,
+  pollMs: 1_000,
+  maxBytes: 20 * 1024 * 1024,
+  maxRedirects: 3,
+  retry: { firstDelayMs: 5_000, maxDelayMs: 60 * 60_000, maxAttempts: 10 },
+};
+
+export interface PlatformImageFetcherOptions {
+  db: Db;
+  /** MEDIA_DIR: where originals are kept. */
+  mediaDir: string;
+  /** PLATFORM_MEDIA_ORIGINS. */
+  origins: readonly string[];
+  log: Log;
+  observer?: ImageFetchObserver;
+  /** Replaces some of PLATFORM_IMAGE_LIMITS (tests: short leases and back-off). */
+  limits?: Partial<FetcherLimits>;
+}
+
+export interface PlatformImageFetcher {
+  start(): void;
+  /** New waiting rows were written: look now instead of at the next poll. */
+  wake(): void;
+  /** Stops taking work, aborts the fetches under way and gives their rows back. */
+  stop(): Promise<void>;
+}
+
+/** The wait before attempt `attempt + 1`, after `attempt` failed (a fifth either way of jitter). */
+export function retryDelayMs(policy: RetryPolicy, attempt: number): number {
+  const base = Math.min(policy.maxDelayMs, policy.firstDelayMs * 4 ** (attempt - 1));
+  return Math.round(base * (0.8 + Math.random() * 0.4));
+}
+
+/** Only the origin of a URL goes into a log line: its path may say more than it should. */
+function originOf(url: string): string {
+  return URL.canParse(url) ? new URL(url).origin : 'an unreadable URL';
+}
+
+export function createPlatformImageFetcher(
+  options: PlatformImageFetcherOptions,
+): PlatformImageFetcher {
+  const { db, mediaDir, origins, log, observer } = options;
+  const limits: FetcherLimits = { ...PLATFORM_IMAGE_LIMITS, ...options.limits };
+  const download: DownloadLimits = { ...limits, origins };
+  const aborting = new AbortController();
+  const running = new Set<Promise<void>>();
+  let stopped = true;
+  let taking = false;
+  let lookAgain = false;
+  let poll: NodeJS.Timeout | undefined;
+
+  /** Writes aside, then renames: the file is there whole or not at all. */
+  async function store(lease: ImageLease, bytes: Buffer, extension: string): Promise<string> {
+    const fileName = `${lease.publicId}-${randomBytes(4).toString('hex')}.${extension}`;
+    const target = join(mediaDir, fileName);
+    const temporary = `${target}.tmp`;
+    await mkdir(mediaDir, { recursive: true });
+    try {
+      await writeFile(temporary, bytes);
+      await rename(temporary, target);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+    return fileName;
+  }
+
+  async function failed(lease: ImageLease, reason: string, permanent: boolean): Promise<void> {
+    const giveUp = permanent || lease.attempt >= limits.retry.maxAttempts;
+    const retryAt = giveUp
+      ? null
+      : new Date(Date.now() + retryDelayMs(limits.retry, lease.attempt));
+    await markAttemptFailed(db, lease, { reason, retryAt });
+    observer?.fetched(giveUp ? 'failed' : 'retry');
+    const where = {
+      origin: originOf(lease.sourceUrl),
+      image: lease.publicId,
+      attempt: lease.attempt,
+    };
+    if (giveUp) log.warn(where, `an image from the platform was refused: ${reason}`);
+    else log.info(where, `an image from the platform will be fetched again: ${reason}`);
+  }
+
+  async function fetchOne(lease: ImageLease): Promise<void> {
+    const outcome = await downloadImage(lease.sourceUrl, download, aborting.signal);
+    if (aborting.signal.aborted) {
+      await releaseLease(db, lease);
+      return;
+    }
+    if (!outcome.ok) {
+      await failed(lease, outcome.reason, outcome.permanent);
+      return;
+    }
+    let fileName: string;
+    try {
+      fileName = await store(lease, outcome.bytes, extensionOf(outcome.format));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'an error';
+      await failed(lease, `could not be stored (${code})`, false);
+      return;
+    }
+    if (await markImageReady(db, lease, fileName)) {
+      observer?.fetched('ready');
+      return;
+    }
+    // The lease ran out and another server took the row, or the row went: not ours to keep.
+    await rm(join(mediaDir, fileName), { force: true });
+  }
+
+  /** Counted as running (a slot taken, and awaited on close) until it settles. */
+  function track(work: Promise<void>): void {
+    const tracked = work.finally(() => {
+      running.delete(tracked);
+      fill();
+    });
+    running.add(tracked);
+  }
+
+  function run(lease: ImageLease): void {
+    track(
+      fetchOne(lease).catch((error: unknown) => {
+        log.warn(
+          { err: error, image: lease.publicId },
+          'fetching an image from the platform failed',
+        );
+      }),
+    );
+  }
+
+  /** Takes as many due rows as there are free slots; one look at the queue at a time. */
+  function fill(): void {
+    if (stopped) return;
+    if (taking) {
+      lookAgain = true;
+      return;
+    }
+    const free = limits.concurrency - running.size;
+    if (free <= 0) return;
+    taking = true;
+    lookAgain = false;
+    takeWaitingImages(db, { now: new Date(), limit: free, leaseMs: limits.leaseMs })
+      .then((leases) => {
+        for (const lease of leases) {
+          // Closed while looking: the rows go back at once rather than when their leases run out.
+          if (stopped) track(releaseLease(db, lease).catch(() => undefined));
+          else run(lease);
+        }
+        // Every slot filled: there may be more waiting, taken as fetches end.
+        if (leases.length === free && leases.length > 0) lookAgain = true;
+      })
+      .catch((error: unknown) => {
+        log.warn({ err: error }, 'could not look for images to fetch; the next poll tries again');
+      })
+      .finally(() => {
+        taking = false;
+        if (lookAgain && running.size < limits.concurrency) fill();
+      });
+  }
+
+  return {
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      poll = setInterval(fill, limits.pollMs).unref();
+      fill();
+    },
+    wake: fill,
+    async stop() {
+      stopped = true;
+      clearInterval(poll);
+      aborting.abort();
+      while (running.size > 0 || taking) {
+        await Promise.allSettled([...running]);
+        if (taking) await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
+  };
+}

@@ -1,0 +1,130 @@
+import type { Db } from '../db/database.ts';
+
+/**
+ * The images that come from the platform's media hosts and are not here yet: the queue the
+ * fetcher (platform-image-fetcher.ts) works through, kept in the images rows themselves
+ * (docs/decisions/0023-platform-images.md). A row is `waiting` until its file is here; a server
+ * takes one by moving `fetch_after` ahead of now (its lease), in one compare-and-set, so no two
+ * servers fetch it at once and a fetch whose server died is taken again when the lease runs out.
+ */
+
+/** One fetch a server holds: the row, its URL, and the lease that makes the row its own. */
+export interface ImageLease {
+  id: number;
+  publicId: string;
+  sourceUrl: string;
+  /** The attempt this lease is (1 for the first): with `until`, what identifies the lease. */
+  attempt: number;
+  /** When the lease runs out (ISO): after that, any server may take the row again. */
+  until: string;
+}
+
+/** Rows looked at per turn beyond those taken: another server may take some first. */
+const CANDIDATES_PER_SLOT = 4;
+
+/**
+ * Takes up to `limit` waiting images whose next attempt is due, for `leaseMs`. Each is taken by
+ * an UPDATE that only matches while nobody holds it (`fetch_after` null or past), so of two
+ * servers racing for a row, one gets it.
+ */
+export async function takeWaitingImages(
+  db: Db,
+  { now, limit, leaseMs }: { now: Date; limit: number; leaseMs: number },
+): Promise<ImageLease[]> {
+  if (limit <= 0) return [];
+  const at = now.toISOString();
+  const candidates = await db
+    .selectFrom('images')
+    .select(['id', 'public_id', 'source_url', 'fetch_attempts'])
+    .where('state', '=', 'waiting')
+    .where('source_url', 'is not', null)
+    .where((eb) => eb.or([eb('fetch_after', 'is', null), eb('fetch_after', '<=', at)]))
+    .orderBy('fetch_after')
+    .orderBy('id')
+    .limit(limit * CANDIDATES_PER_SLOT)
+    .execute();
+  const until = new Date(now.getTime() + leaseMs).toISOString();
+  const leases: ImageLease[] = [];
+  for (const row of candidates) {
+    if (leases.length >= limit) break;
+    if (row.source_url === null) continue;
+    const attempt = row.fetch_attempts + 1;
+    const taken = await db
+      .updateTable('images')
+      .set({ fetch_after: until, fetch_attempts: attempt })
+      .where('id', '=', row.id)
+      .where('state', '=', 'waiting')
+      .where('fetch_attempts', '=', row.fetch_attempts)
+      .where((eb) => eb.or([eb('fetch_after', 'is', null), eb('fetch_after', '<=', at)]))
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) === 1) {
+      leases.push({
+        id: row.id,
+        publicId: row.public_id,
+        sourceUrl: row.source_url,
+        attempt,
+        until,
+      });
+    }
+  }
+  return leases;
+}
+
+/** An update that applies only while `lease` is still the row's (not run out and taken again). */
+function heldBy(db: Db, lease: ImageLease) {
+  return db
+    .updateTable('images')
+    .where('id', '=', lease.id)
+    .where('state', '=', 'waiting')
+    .where('fetch_attempts', '=', lease.attempt)
+    .where('fetch_after', '=', lease.until);
+}
+
+/** The file is here: the image is ready. False when the lease was lost (or the row is gone). */
+export async function markImageReady(
+  db: Db,
+  lease: ImageLease,
+  fileName: string,
+): Promise<boolean> {
+  const result = await heldBy(db, lease)
+    .set({ state: 'ready', file_name: fileName, fetch_after: null, fetch_error: null })
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** The attempt failed: try again at `retryAt`, or never (`failed`) when it is null. */
+export async function markAttemptFailed(
+  db: Db,
+  lease: ImageLease,
+  { reason, retryAt }: { reason: string; retryAt: Date | null },
+): Promise<void> {
+  const error = reason.slice(0, 200);
+  await heldBy(db, lease)
+    .set(
+      retryAt === null
+        ? { state: 'failed', fetch_after: null, fetch_error: error }
+        : { fetch_after: retryAt.toISOString(), fetch_error: error },
+    )
+    .execute();
+}
+
+/**
+ * Gives a lease back untried (the server is closing): the row is due again at once, and the
+ * attempt does not count.
+ */
+export async function releaseLease(db: Db, lease: ImageLease): Promise<void> {
+  await heldBy(db, lease)
+    .set({ fetch_after: null, fetch_attempts: lease.attempt - 1 })
+    .execute();
+}
+
+/** How many images are still waiting for their file (the metrics' gauge). */
+export async function waitingImageCount(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('images')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('state', '=', 'waiting')
+    .executeTakeFirstOrThrow();
+  // PostgreSQL's count is a bigint, which may come as text.
+  return Number(row.count);
+}
