@@ -86,14 +86,11 @@ export const demoRoutes: FastifyPluginCallbackZod<{ db: Db; platform: PlatformCo
       if (!signed.success) {
         return sendApiError(reply, 502, 'platform_unavailable', 'The platform signed no token.');
       }
-      return reply
-        .code(201)
-        .header('cache-control', 'no-store')
-        .send({
-          token: signed.data.token,
-          userId: user.publicId,
-          expiresAt: signed.data.expiresAt,
-        });
+      return reply.code(201).header('cache-control', 'no-store').send({
+        token: signed.data.token,
+        userId: user.publicId,
+        expiresAt: signed.data.expiresAt,
+      });
     },
   );
   done();

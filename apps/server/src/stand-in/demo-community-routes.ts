@@ -20,7 +20,7 @@ const deliveryRequestSchema = z
  * once; the deliveries follow in the background, one run at a time, stopped when the stand-in
  * closes. Sending the community again is harmless: its versions have not changed.
  */
-export const demoCommunityRoutes: StandInRoutes = (app, { secrets, imageScale, origin }) => {
+export const demoCommunityRoutes: StandInRoutes = (app, { secrets, imageScale, origin }, done) => {
   const closing = new AbortController();
   let running: Promise<void> | undefined;
   app.addHook('onClose', async () => {
@@ -60,5 +60,5 @@ export const demoCommunityRoutes: StandInRoutes = (app, { secrets, imageScale, o
       });
     return reply.code(202).header('cache-control', 'no-store').send({ events: events.length });
   });
-  return Promise.resolve();
+  done();
 };

@@ -1,13 +1,16 @@
 import { createHash } from 'node:crypto';
 import { TOP_COMMENTS_LIMIT } from '@guquan/contract/share';
+import type { ShareKind } from '@guquan/contract/share-paths';
 import type { PlatformEvent, PlatformImage } from '@guquan/contract/platform-events';
 import {
   DEMO_CABINETS,
   DEMO_GOODS,
   DEMO_NOTES,
   DEMO_USERS,
+  type DemoCabinet,
   type DemoComment,
   type DemoImage,
+  type DemoNote,
 } from '../demo/seed/demo-content.ts';
 import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
 import { DEMO_DESIGNS, demoPointsBalance } from '../demo/seed/demo-designs.ts';
@@ -57,6 +60,25 @@ function goodsId(key: string): string {
   const id = goodsIdOf.get(key);
   if (id === undefined) throw new Error(`Demo data names unknown goods ${key}`);
   return id;
+}
+
+function cabinetId(cabinet: DemoCabinet): string {
+  return cabinet.publicId ?? stableDemoId(`cabinet:${cabinet.owner}:${cabinet.name}`);
+}
+
+function noteId(note: DemoNote): string {
+  return note.publicId ?? stableDemoId(`note:${note.author}:${note.title}`);
+}
+
+/** The public items anyone may see (not private, not removed), each kind in the story's order. */
+export function demoSharedItems(): Record<ShareKind, string[]> {
+  const shown = (item: { visibility: string; removed: boolean }) =>
+    item.visibility === 'public' && !item.removed;
+  return {
+    goods: DEMO_GOODS.filter(shown).map((goods) => goodsId(goods.key)),
+    cabinet: DEMO_CABINETS.filter(shown).map(cabinetId),
+    note: DEMO_NOTES.filter(shown).map(noteId),
+  };
 }
 
 /** Every picture the demo community shows, each once. */
@@ -160,7 +182,7 @@ export function demoCommunityEvents({
   }
 
   for (const cabinet of DEMO_CABINETS) {
-    const id = cabinet.publicId ?? stableDemoId(`cabinet:${cabinet.owner}:${cabinet.name}`);
+    const id = cabinetId(cabinet);
     events.push({
       type: 'cabinet.upserted',
       data: {
@@ -180,7 +202,7 @@ export function demoCommunityEvents({
   }
 
   for (const note of DEMO_NOTES) {
-    const id = note.publicId ?? stableDemoId(`note:${note.author}:${note.title}`);
+    const id = noteId(note);
     events.push({
       type: 'note.upserted',
       data: {

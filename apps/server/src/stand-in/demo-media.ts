@@ -56,7 +56,7 @@ export function demoPictureFiles(dir: string, imageScale: number) {
 }
 
 /** `GET /media/<name>`: a demo picture's bytes, or 404 in the error shape for any other name. */
-export const demoMediaRoutes: StandInRoutes = (app, { dataDir, imageScale }) => {
+export const demoMediaRoutes: StandInRoutes = (app, { dataDir, imageScale }, done) => {
   const pictures = new Map(demoPictures().map((picture) => [picture.name, picture.spec]));
   const files = demoPictureFiles(demoMediaDir(dataDir, imageScale), imageScale);
   app.get<{ Params: { name: string } }>(`${DEMO_MEDIA_PATH}/:name`, async (request, reply) => {
@@ -70,5 +70,5 @@ export const demoMediaRoutes: StandInRoutes = (app, { dataDir, imageScale }) => 
       .header('cache-control', 'public, max-age=31536000, immutable')
       .send(bytes);
   });
-  return Promise.resolve();
+  done();
 };
