@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { demoCommunityEvents } from './demo-community.ts';
+import { demoCommunityDeliveries } from './demo-community.ts';
 import { deliverEvents, postTo } from './deliver-events.ts';
 import type { StandInRoutes } from './stand-in-context.ts';
 import { hasServiceToken } from './stand-in-token-routes.ts';
@@ -40,25 +40,29 @@ export const demoCommunityRoutes: StandInRoutes = (app, { secrets, imageScale, o
         .code(400)
         .send({ error: { code: 'invalid_request', message: body.error.message } });
     }
-    const events = demoCommunityEvents({ mediaOrigin: origin(), imageScale });
-    running ??= deliverEvents(events, {
-      secret: secrets.webhookSecret,
-      post: postTo(body.data.eventsUrl),
-      signal: closing.signal,
-      onRetry: (notice) => {
-        request.log.warn(notice, 'the site did not take the demo community yet: retrying');
-      },
-    })
-      .then((report) => {
+    const deliveries = demoCommunityDeliveries({ mediaOrigin: origin(), imageScale });
+    const deliverAll = async () => {
+      for (const events of deliveries) {
+        const report = await deliverEvents(events, {
+          secret: secrets.webhookSecret,
+          post: postTo(body.data.eventsUrl),
+          signal: closing.signal,
+          onRetry: (notice) => {
+            request.log.warn(notice, 'the site did not take the demo community yet: retrying');
+          },
+        });
         request.log.info(report, 'delivered the demo community');
-      })
+      }
+    };
+    running ??= deliverAll()
       .catch((error: unknown) => {
         if (!closing.signal.aborted) request.log.error({ err: error }, 'demo community refused');
       })
       .finally(() => {
         running = undefined;
       });
-    return reply.code(202).header('cache-control', 'no-store').send({ events: events.length });
+    const events = deliveries.reduce((sum, delivery) => sum + delivery.length, 0);
+    return reply.code(202).header('cache-control', 'no-store').send({ events });
   });
   done();
 };

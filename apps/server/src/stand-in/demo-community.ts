@@ -241,3 +241,15 @@ export function demoCommunityEvents({
 
   return [...events, ...removals];
 }
+
+/**
+ * The demo community in the deliveries it is sent in, one after the other: the upserts, then the
+ * removals, as the platform sends a removal after the item it removes (a removal arriving in the
+ * same delivery as its item's first version leaves only the tombstone, and the item answers 404,
+ * not 410).
+ */
+export function demoCommunityDeliveries(options: DemoCommunityOptions): PlatformEvent[][] {
+  const events = demoCommunityEvents(options);
+  const removal = (event: PlatformEvent) => event.type.endsWith('.removed');
+  return [events.filter((event) => !removal(event)), events.filter(removal)];
+}

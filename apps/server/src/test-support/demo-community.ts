@@ -3,7 +3,7 @@ import { PLATFORM_EVENTS_PATH } from '@guquan/contract/platform-events';
 import type { Db } from '../db/database.ts';
 import { waitingImageCount } from '../media/waiting-images.ts';
 import { seedSiteDemoRecords } from '../demo/seed/site-demo-records.ts';
-import { demoCommunityEvents } from '../stand-in/demo-community.ts';
+import { demoCommunityDeliveries } from '../stand-in/demo-community.ts';
 import {
   deliverEvents,
   type DeliveryReport,
@@ -48,10 +48,17 @@ export async function deliverDemoCommunity(
   db: Db,
   imageScale: number,
 ): Promise<DeliveryReport> {
-  const report = await deliverEvents(
-    demoCommunityEvents({ mediaOrigin: standIn.origin, imageScale }),
-    { secret: standIn.secrets.webhookSecret, post: injectDeliveries(app), firstWaitMs: 50 },
-  );
+  const report: DeliveryReport = { batches: 0, applied: 0, ignored: 0 };
+  for (const events of demoCommunityDeliveries({ mediaOrigin: standIn.origin, imageScale })) {
+    const one = await deliverEvents(events, {
+      secret: standIn.secrets.webhookSecret,
+      post: injectDeliveries(app),
+      firstWaitMs: 50,
+    });
+    report.batches += one.batches;
+    report.applied += one.applied;
+    report.ignored += one.ignored;
+  }
   await seedSiteDemoRecords(db);
   await waitUntilNoImageWaits(db);
   return report;
