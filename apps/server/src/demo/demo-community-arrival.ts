@@ -66,10 +66,16 @@ export async function receiveDemoCommunityIfEmpty(
   const logFailure = (error: unknown) => {
     app.log.error({ err: error }, 'the demo community did not arrive');
   };
-  app.addHook('onListen', async () => {
-    await askForTheCommunity(platform, eventsUrlOf(app)).catch(logFailure);
-    app.log.info('asked the stand-in platform for the demo community');
-    void waitForArrival().catch(logFailure);
+  // In the background: the server's other onListen hooks do not wait for the stand-in.
+  app.addHook('onListen', (done) => {
+    const eventsUrl = eventsUrlOf(app);
+    void askForTheCommunity(platform, eventsUrl)
+      .then(() => {
+        app.log.info('asked the stand-in platform for the demo community');
+        return waitForArrival();
+      })
+      .catch(logFailure);
+    done();
   });
   app.addHook('onClose', (_instance, done) => {
     closed = true;
