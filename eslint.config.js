@@ -79,12 +79,13 @@ const webLayers = {
 
 // ── Server layers (apps/server/src) ──────────────────────────────────────────────────────────
 // Bottom to top: the bottom layer (in its own order, below) ← the features (every other folder)
-// ← demo/ ← the entry points (the .ts files at the top: app.ts, server.ts, the CLIs). A layer
-// imports only from below; tests and test-support/ sit above everything.
+// ← demo/ and stand-in/ (the demo platform) ← the entry points (the .ts files at the top: app.ts,
+// server.ts, the CLIs). A layer imports only from below; tests and test-support/ sit above
+// everything.
 const SERVER = 'apps/server/src';
 /** The bottom layer, each folder importing only those before it: one way, no folder cycles. */
 const SERVER_BOTTOM = ['crypto', 'config', 'db', 'http', 'plugins'];
-const SERVER_ABOVE_FEATURES = ['demo', 'test-support'];
+const SERVER_ABOVE_FEATURES = ['demo', 'stand-in', 'test-support'];
 const serverEntries = readdirSync(new URL(SERVER, import.meta.url), { withFileTypes: true });
 const serverFeatures = serverEntries
   .filter((entry) => entry.isDirectory())
@@ -121,6 +122,12 @@ const serverLayers = {
             target: `${SERVER}/demo`,
             from: [...serverEntryPoints, `${SERVER}/test-support`],
             message: 'demo/ is loaded by app.ts; it imports no entry point nor test support.',
+          },
+          {
+            target: `${SERVER}/stand-in`,
+            from: [...serverEntryPoints, `${SERVER}/test-support`],
+            message:
+              'stand-in/ (the demo platform) is started by the entry points; it imports none of them nor test support.',
           },
           {
             target: serverEntryPoints,

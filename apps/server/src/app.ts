@@ -16,7 +16,7 @@ import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { reencryptPhones } from './db/phone-rotation.ts';
 import type { DemoMode } from './demo/demo-mode.ts';
-import type { SeedOptions } from './demo/seed/seed.ts';
+import type { PlatformConfig } from './config/platform-config.ts';
 import { registerDesigns } from './designs/designs-plugin.ts';
 import { registerFunnel } from './funnel/funnel-plugin.ts';
 import { registerHealth } from './health/health-plugin.ts';
@@ -48,8 +48,6 @@ export interface AppDeps {
   webBuild?: WebBuild;
   /** The logger silenced, or writing where a test reads it. */
   logging?: ServerLogging;
-  /** How the first start seeds an empty database (tests draw small images). */
-  seed?: SeedOptions;
   /** Replaces the SMS sender of the mode (tests: a failing provider). */
   smsSender?: SmsSender;
   /** Replaces the client timeouts (tests: a stalled request answered within a second). */
@@ -81,13 +79,13 @@ async function loadDemoMode(config: Config): Promise<DemoMode | undefined> {
 
 /**
  * The database (SQLite in DATA_DIR, or PostgreSQL at DATABASE_URL), brought to the latest
- * version; on the first start of a demo server, filled with the demo community. A production
- * server never gets demo users: it starts empty.
+ * version; on the first start of a demo server on the stand-in platform, the demo community is
+ * asked for (it arrives as the platform's events). A production server never gets demo users.
  */
 async function openData(
   app: FastifyInstance,
   config: Config,
-  { demo, seed, metrics }: { demo?: DemoMode; seed: SeedOptions; metrics?: Metrics },
+  { demo, platform, metrics }: { demo?: DemoMode; platform: PlatformConfig; metrics?: Metrics },
 ): Promise<{ db: Db; phones: PhoneProtection; paths: DataPaths }> {
   const paths = configuredPaths(config);
   const phones = await loadPhoneProtection(config.phoneKeys, paths.phoneKey);
@@ -113,14 +111,10 @@ async function openData(
   await migrateToLatest(db, { phones });
   const rotated = await reencryptPhones(db, phones);
   if (rotated > 0) app.log.info({ rotated }, 'phone numbers re-encrypted with the current key');
-  if (demo) {
-    const started = performance.now();
-    if (await demo.seedIfEmpty(db, paths, phones, seed)) {
-      app.log.info(
-        { dataDir: config.dataDir, ms: Math.round(performance.now() - started) },
-        'seeded the demo data',
-      );
-    }
+  // A demo server on the stand-in platform receives the demo community through the platform's
+  // doors once it listens, when its copy is empty; with PLATFORM_* given it seeds nothing.
+  if (demo && (await demo.receiveCommunityIfEmpty(app, { db, paths, platform }))) {
+    app.log.info({ dataDir: config.dataDir }, 'the copy is empty: the demo community will come');
   }
   return { db, phones, paths };
 }
@@ -168,7 +162,7 @@ export async function buildApp(
   const build = deps.webBuild ?? (await loadWebBuild(config.webDistDir));
   const { db, phones, paths } = await openData(app, config, {
     demo,
-    seed: deps.seed ?? {},
+    platform,
     metrics,
   });
   // Which version and build run is the operators' to know: in the log at start, never in a public
@@ -245,7 +239,7 @@ export async function buildApp(
   const media = await registerMedia(app, {
     db,
     paths,
-    platform: config.platform,
+    platform,
     observer: metrics?.platformImages,
     fetcherLimits: deps.platformImageLimits,
   });

@@ -10,13 +10,13 @@ import { demoRoutes } from './demo-routes.ts';
 import { demoSmsRoutes } from './demo-sms-routes.ts';
 import { demoSmsSender, type DemoSmsSender } from './demo-sms-sender.ts';
 import { demoStoreKitRoutes } from './demo-storekit-routes.ts';
-import { seedIfEmpty } from './seed/seed.ts';
+import { receiveDemoCommunityIfEmpty } from './demo-community-arrival.ts';
 import { createStoreKitSigner } from './storekit-signer.ts';
 import { loadCertificateChain } from './test-chain.ts';
 
 /**
- * Everything a demo server has that a production server must not: the demo community seeded on
- * the first start, the StoreKit TEST root trusted in place of Apple's, the SMS stand-in, and the
+ * Everything a demo server has that a production server must not: the demo community asked of
+ * the stand-in platform on the first start, the StoreKit TEST root trusted in place of Apple's, the SMS stand-in, and the
  * bridge simulator's routes (log-in, App Store, the last SMS code). app.ts loads this module with
  * a dynamic import in demo mode only, so the bundle puts it in a chunk of its own that a
  * production server never loads (build.mjs, demo-seam.test.ts).
@@ -26,7 +26,8 @@ export interface DemoMode {
   appStoreRoots: Buffer[];
   /** Keeps each code for the simulator to show instead of sending a text. */
   sms: DemoSmsSender;
-  seedIfEmpty: typeof seedIfEmpty;
+  /** On the stand-in platform with an empty copy: the demo community asked for once listening. */
+  receiveCommunityIfEmpty: typeof receiveDemoCommunityIfEmpty;
   /** Registers the simulator's routes under the API prefix. */
   registerRoutes(
     app: FastifyInstance,
@@ -40,7 +41,7 @@ export function demoMode(appStore: AppStoreConfig): DemoMode {
   return {
     appStoreRoots: [new X509Certificate(chain.root).raw],
     sms,
-    seedIfEmpty,
+    receiveCommunityIfEmpty: receiveDemoCommunityIfEmpty,
     async registerRoutes(app, { db, auth, phones, platform }) {
       const prefix = API_BASE_PATH;
       await app.register(demoRoutes, { prefix, db, platform });

@@ -5,6 +5,8 @@ import type { StandInSecrets } from './stand-in-secrets.ts';
 /** What every route plugin of the stand-in is handed. */
 export interface StandInContext {
   dataDir: string;
+  /** The demo pictures' size relative to their natural size (the tests draw small ones). */
+  imageScale: number;
   issuer: string;
   keys: StandInKeys;
   secrets: StandInSecrets;

@@ -4,6 +4,8 @@ import type { StandInContext, StandInRoutes } from './stand-in-context.ts';
 import { loadStandInKeys, type StandInKeys } from './stand-in-keys.ts';
 import { loadStandInSecrets, type StandInSecrets } from './stand-in-secrets.ts';
 import { demoTokenRoutes, jwksRoutes } from './stand-in-token-routes.ts';
+import { demoMediaRoutes } from './demo-media.ts';
+import { demoCommunityRoutes } from './demo-community-routes.ts';
 
 /**
  * The issuer of the stand-in's tokens: fixed, not its address (which changes with the port), so
@@ -18,7 +20,12 @@ export const STAND_IN_JWKS_PATH = '/.well-known/jwks.json';
  * own file of this folder and add it to this list (or pass it in `extraRoutes` from a test):
  * each gets the same `StandInContext` and registers its own paths.
  */
-export const STAND_IN_ROUTES: readonly StandInRoutes[] = [jwksRoutes, demoTokenRoutes];
+export const STAND_IN_ROUTES: readonly StandInRoutes[] = [
+  jwksRoutes,
+  demoTokenRoutes,
+  demoMediaRoutes,
+  demoCommunityRoutes,
+];
 
 export interface StandInOptions {
   /** Where its keys and secrets are kept (`<dataDir>/stand-in/`), created on the first start. */
@@ -28,6 +35,8 @@ export interface StandInOptions {
   /** 0 (the default): a free port. */
   port?: number;
   extraRoutes?: readonly StandInRoutes[];
+  /** The demo pictures' size relative to their natural size: 1 (the default), less in tests. */
+  imageScale?: number;
 }
 
 export interface StandInPlatform {
@@ -69,6 +78,7 @@ export async function startStandInPlatform({
   host = '127.0.0.1',
   port = 0,
   extraRoutes = [],
+  imageScale = 1,
 }: StandInOptions): Promise<StandInPlatform> {
   const dir = standInDir(dataDir);
   const keys = await loadStandInKeys(join(dir, 'signing-keys.json'));
@@ -77,6 +87,7 @@ export async function startStandInPlatform({
   let origin = '';
   const context: StandInContext = {
     dataDir,
+    imageScale,
     issuer: STAND_IN_ISSUER,
     keys,
     secrets,

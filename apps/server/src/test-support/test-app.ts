@@ -7,6 +7,9 @@ import { buildApp, type AppDeps } from '../app.ts';
 import type { LogDestination } from '../http/logging.ts';
 import { loadConfig } from '../config/env.ts';
 import { TEST_CHAIN_DIR } from '../demo/test-chain.ts';
+import { demoCommunityArrived } from '../demo/seed/site-demo-records.ts';
+import { openDatabase } from '../db/database.ts';
+import { deliverDemoCommunity } from './demo-community.ts';
 import { loadWebBuild, type WebBuild } from '../pages/web-build.ts';
 import {
   STAND_IN_ISSUER,
@@ -79,7 +82,7 @@ export const PRODUCTION_APP_STORE_TEST_ENV = {
 } as const;
 
 /** What a test may replace in the app it builds (app.ts's AppDeps, the logger as a stream). */
-export type TestAppOverrides = Omit<AppDeps, 'logging' | 'seed'> & {
+export type TestAppOverrides = Omit<AppDeps, 'logging'> & {
   /** Log lines go here (at env.LOG_LEVEL) instead of nowhere. */
   logStream?: LogDestination;
   prettyLogs?: boolean;
@@ -103,7 +106,7 @@ export async function buildTestApp(
   const production = env.APP_MODE === 'production';
   const standIn =
     !production && !Object.keys(env).some((name) => name.startsWith('PLATFORM_'))
-      ? await startStandInPlatform({ dataDir })
+      ? await startStandInPlatform({ dataDir, imageScale: TEST_IMAGE_SCALE })
       : undefined;
   const config = loadConfig(
     {
@@ -134,7 +137,6 @@ export async function buildTestApp(
         logging: logStream
           ? { stream: logStream, pretty: prettyLogs === true }
           : { enabled: false },
-        seed: { imageScale: TEST_IMAGE_SCALE },
       },
     });
   } catch (error) {
@@ -147,6 +149,18 @@ export async function buildTestApp(
   }
   if (temp) app.addHook('onClose', temp.remove);
   await app.ready();
+  if (standIn) {
+    // The demo community comes as on a demo server: the stand-in's signed events through the
+    // events route, then the site's own records, then the images fetched (demo-community.ts).
+    const db = await openDatabase(config.database);
+    try {
+      if (!(await demoCommunityArrived(db))) {
+        await deliverDemoCommunity(app, standIn, db, TEST_IMAGE_SCALE);
+      }
+    } finally {
+      await db.destroy();
+    }
+  }
   return app;
 }
 

@@ -3,8 +3,7 @@ import type { Db } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrations.ts';
 import { loadPhoneProtection } from '../crypto/phone-keys.ts';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
-import { seedDemoData } from '../demo/seed/seed.ts';
-import { makeTempDataDir, TEST_IMAGE_SCALE } from './test-app.ts';
+import { buildTestApp, makeTempDataDir } from './test-app.ts';
 import { openTestDataDirDatabase } from './test-engine.ts';
 
 export interface TestDatabase {
@@ -20,15 +19,17 @@ export interface TestDatabase {
 
 /**
  * A database of its own in a fresh directory (on the tests' engine: test-engine.ts), migrated,
- * and seeded unless asked not to.
+ * and with the demo community (and the site's own demo records) unless asked not to.
  */
 export async function openTestDatabase({ seed = true } = {}): Promise<TestDatabase> {
   const temp = await makeTempDataDir();
   const paths = dataPaths(temp.dataDir);
+  // The demo community comes as on a demo server: a demo app on this directory receives the
+  // stand-in platform's events and fetches their images (buildTestApp), then closes.
+  if (seed) await (await buildTestApp({ DATA_DIR: temp.dataDir })).close();
   const db = await openTestDataDirDatabase(temp.dataDir);
   const phones = await loadPhoneProtection(null, paths.phoneKey);
   await migrateToLatest(db, { phones });
-  if (seed) await seedDemoData(db, paths, phones, { imageScale: TEST_IMAGE_SCALE });
   return {
     db,
     dataDir: temp.dataDir,

@@ -114,3 +114,16 @@ export const DEMO_POINTS: readonly DemoPoints[] = [
     redeemed: [],
   },
 ];
+
+/** A demo user's points balance: what they earned less the designs they redeemed (0 if none). */
+export function demoPointsBalance(user: DemoUserKey): number {
+  const account = DEMO_POINTS.find((points) => points.user === user);
+  if (!account) return 0;
+  const earned = account.earned.reduce((sum, earning) => sum + earning.points, 0);
+  const spent = account.redeemed.reduce((sum, redeemed) => {
+    const design = DEMO_DESIGNS.find((candidate) => candidate.publicId === redeemed.design);
+    if (!design) throw new Error('Demo points name an unknown design');
+    return sum + design.pricePoints;
+  }, 0);
+  return earned - spent;
+}

@@ -1,4 +1,3 @@
-import { newDemoTransactionId } from '../storekit-signer.ts';
 import { insertTransaction, recompute, type Trx } from '../../membership/membership-repository.ts';
 import { periodEnd } from '../../membership/plan-period.ts';
 
@@ -8,14 +7,24 @@ export const DEMO_MEMBER_KEY = 'satoru';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
+ * The demo membership's App Store transaction, fixed: a second seeding (another server of the
+ * cluster that also found its copy empty) finds it there and writes nothing.
+ */
+export const DEMO_MEMBER_TRANSACTION_ID = '2000000000000001';
+
+/**
  * Makes a demo user a yearly member, bought 20 days before the seed runs. Dated from the real
  * clock, unlike the rest of the demo story, so the member is still a member whenever the demo
- * server is started.
+ * server is started. False when the membership is there already (nothing written).
  */
-export async function seedDemoMembership(trx: Trx, userId: number, now = new Date()) {
+export async function seedDemoMembership(
+  trx: Trx,
+  userId: number,
+  now = new Date(),
+): Promise<boolean> {
   const purchaseDate = now.getTime() - 20 * DAY_MS;
-  const transactionId = newDemoTransactionId();
-  await insertTransaction(
+  const transactionId = DEMO_MEMBER_TRANSACTION_ID;
+  const inserted = await insertTransaction(
     trx,
     {
       transactionId,
@@ -29,5 +38,7 @@ export async function seedDemoMembership(trx: Trx, userId: number, now = new Dat
     },
     now,
   );
+  if (!inserted) return false;
   await recompute(trx, userId, now, true);
+  return true;
 }

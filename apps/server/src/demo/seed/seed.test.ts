@@ -2,18 +2,26 @@ import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GOODS_STATUSES } from '@guquan/contract/share';
 import { PUBLIC_ID_PATTERN } from '@guquan/contract/share-paths';
-import { openTestDatabase, type TestDatabase } from '../../test-support/test-database.ts';
-import { TEST_IMAGE_SCALE } from '../../test-support/test-app.ts';
+import { TEST_PLATFORM_ENV, buildTestApp, makeTempDataDir } from '../../test-support/test-app.ts';
+import { openTestDataDirDatabase } from '../../test-support/test-engine.ts';
+import { dataPaths } from '../../config/data-paths.ts';
+import type { Db } from '../../db/database.ts';
 import { countRows, liveTables } from '../../test-support/live-schema.ts';
 import { DEMO_IDS } from './demo-ids.ts';
-import { isEmpty, seedDemoData, seedIfEmpty, wipeData } from './seed.ts';
+import { isEmpty, wipeData } from './seed.ts';
+import { seedSiteDemoRecords } from './site-demo-records.ts';
 
-let data: TestDatabase;
+let temp: { dataDir: string; remove: () => Promise<void> };
+let data: { db: Db; paths: ReturnType<typeof dataPaths> };
 beforeAll(async () => {
-  data = await openTestDatabase({ seed: false });
+  temp = await makeTempDataDir();
+  // A demo server's first start: the stand-in's events through the events route (buildTestApp).
+  await (await buildTestApp({ DATA_DIR: temp.dataDir })).close();
+  data = { db: await openTestDataDirDatabase(temp.dataDir), paths: dataPaths(temp.dataDir) };
 });
 afterAll(async () => {
-  await data.close();
+  await data.db.destroy();
+  await temp.remove();
 });
 
 async function counts() {
@@ -38,25 +46,34 @@ async function counts() {
 }
 
 describe('demo data', () => {
-  it('seeds an empty database once; a second start leaves it alone', async () => {
-    expect(await isEmpty(data.db)).toBe(true);
-    expect(
-      await seedIfEmpty(data.db, data.paths, data.phones, { imageScale: TEST_IMAGE_SCALE }),
-    ).toBe(true);
+  it('arrives from the stand-in once; a second start leaves it alone', async () => {
     const first = await counts();
-    expect(
-      await seedIfEmpty(data.db, data.paths, data.phones, { imageScale: TEST_IMAGE_SCALE }),
-    ).toBe(false);
+    await (await buildTestApp({ DATA_DIR: temp.dataDir })).close();
     expect(await counts()).toEqual(first);
     expect(first.users).toBeGreaterThanOrEqual(6);
     expect(first.goods).toBeGreaterThanOrEqual(36);
     expect(first.cabinets).toBeGreaterThanOrEqual(4);
     expect(first.notes).toBeGreaterThanOrEqual(6);
-    // One original per image, nothing else.
+    // Every image fetched from the stand-in's media origin: one original each, nothing else.
+    const waiting = await data.db
+      .selectFrom('images')
+      .select('id')
+      .where('state', '!=', 'ready')
+      .execute();
+    expect(waiting).toEqual([]);
     expect(await readdir(data.paths.media)).toHaveLength(first.images);
   });
 
-  it('wipes and seeds again to the same community (npm run seed)', async () => {
+  it("writes the site's own demo records once", async () => {
+    const member = await data.db.selectFrom('app_store_transactions').select('id').execute();
+    expect(member).toHaveLength(1);
+    expect(await countRows(data.db, 'redemptions')).toBe(1);
+    expect(await countRows(data.db, 'share_funnel_days')).toBeGreaterThan(0);
+    expect(await seedSiteDemoRecords(data.db)).toBe(false);
+    expect(await countRows(data.db, 'redemptions')).toBe(1);
+  });
+
+  it('wipes (npm run seed), and the next start receives the same community', async () => {
     const before = await counts();
     // What a running server adds besides the seed: WeChat's tokens, Apple's notifications.
     const at = new Date().toISOString();
@@ -90,9 +107,21 @@ describe('demo data', () => {
       if (rows > 0) left[table] = rows;
     }
     expect(Object.keys(left)).toEqual(['membership_plans']);
-    await seedDemoData(data.db, data.paths, data.phones, { imageScale: TEST_IMAGE_SCALE });
+    await (await buildTestApp({ DATA_DIR: temp.dataDir })).close();
     expect(await counts()).toEqual(before);
     expect(await readdir(data.paths.media)).toHaveLength(before.images);
+  });
+
+  it('comes from nowhere on a demo server given a platform (PLATFORM_*)', async () => {
+    const other = await makeTempDataDir();
+    try {
+      await (await buildTestApp({ DATA_DIR: other.dataDir, ...TEST_PLATFORM_ENV })).close();
+      const db = await openTestDataDirDatabase(other.dataDir);
+      expect(await isEmpty(db)).toBe(true);
+      await db.destroy();
+    } finally {
+      await other.remove();
+    }
   });
 
   it('covers the works, categories and statuses the pages show', async () => {
