@@ -33,6 +33,7 @@ import { registerPages } from './pages/pages-plugin.ts';
 import type { RenderBudgetOptions } from './pages/render-budget.ts';
 import { loadWebBuild, type WebBuild } from './pages/web-build.ts';
 import { registerPictures } from './pictures/pictures-plugin.ts';
+import { registerPlatform } from './platform/platform-plugin.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimits } from './plugins/rate-limits.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
@@ -224,6 +225,9 @@ export async function buildApp(
     onJobDone: metrics?.deletionJob.succeeded,
   });
   await registerWeChat(app, { db, wechat: config.wechat, publicOrigin: config.publicOrigin });
+  // The platform's events in; its settings are read per delivery, as the stand-in platform of
+  // demo mode names them once it runs.
+  await registerPlatform(app, { db, phones, platform: () => config.platform });
   // The simulator's log-in, App Store and SMS stand-ins exist in demo mode only: production has
   // no such paths at all.
   if (demo) await demo.registerRoutes(app, { db, sessions, phones });

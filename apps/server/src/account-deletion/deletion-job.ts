@@ -105,28 +105,20 @@ const USERS_IMAGES: Readonly<Record<ImageColumn, ImagesOfUser | null>> = {
   'designs.preview_image_id': null,
 };
 
-async function deleteOneAccount(
+/**
+ * What deleting an account does to its data, in the caller's transaction: copies what the law
+ * keeps into `retained_records`, deletes the user's rows (db/user-data.ts), retires the designs
+ * they drew, anonymizes the account row (已注销用户, no avatar or phone, a new public id) and
+ * queues the files of images nothing uses any more. The deletion job calls it once a request's
+ * cool-off is over; the platform's `user.deleted` (platform/) when the platform deleted the
+ * account. Answers the encrypted phone the account had, for the notice.
+ */
+export async function anonymizeAccount(
   trx: Transaction<Database>,
-  requestId: number,
   userId: number,
   now: Date,
-): Promise<Outcome> {
+): Promise<{ phoneEncrypted: string | null }> {
   const at = now.toISOString();
-  // Locked until this transaction ends: a log-in that withdraws the request (or the job on
-  // another server) waits for it, then finds it completed; one that committed first is seen here.
-  const request = await forUpdate(
-    trx,
-    trx
-      .selectFrom('account_deletion_requests')
-      .select('id')
-      .where('id', '=', requestId)
-      .where('cancelled_at', 'is', null)
-      .where('completed_at', 'is', null)
-      .where('deletes_at', '<=', at),
-  ).executeTakeFirst();
-  if (!request) return { state: 'skipped' }; // cancelled or done meanwhile
-  if ((await findBlockers(trx, userId)).length > 0) return { state: 'blocked' };
-
   const user = await trx
     .selectFrom('users')
     .select(['phone_encrypted', 'avatar_image_id'])
@@ -223,6 +215,33 @@ async function deleteOneAccount(
     }
   }
 
+  return { phoneEncrypted: user.phone_encrypted };
+}
+
+async function deleteOneAccount(
+  trx: Transaction<Database>,
+  requestId: number,
+  userId: number,
+  now: Date,
+): Promise<Outcome> {
+  const at = now.toISOString();
+  // Locked until this transaction ends: a log-in that withdraws the request (or the job on
+  // another server) waits for it, then finds it completed; one that committed first is seen here.
+  const request = await forUpdate(
+    trx,
+    trx
+      .selectFrom('account_deletion_requests')
+      .select('id')
+      .where('id', '=', requestId)
+      .where('cancelled_at', 'is', null)
+      .where('completed_at', 'is', null)
+      .where('deletes_at', '<=', at),
+  ).executeTakeFirst();
+  if (!request) return { state: 'skipped' }; // cancelled or done meanwhile
+  if ((await findBlockers(trx, userId)).length > 0) return { state: 'blocked' };
+
+  const { phoneEncrypted } = await anonymizeAccount(trx, userId, now);
+
   const done = await trx
     .updateTable('account_deletion_requests')
     .set({ completed_at: at })
@@ -233,8 +252,8 @@ async function deleteOneAccount(
   // Another server finished or a log-in cancelled it meanwhile: undo this run for the user.
   if (Number(done.numUpdatedRows) !== 1) throw new Error('The deletion request changed meanwhile');
   // The notice goes after the commit, through the outbox; the number stays encrypted there.
-  if (user.phone_encrypted !== null) {
-    await queueText(trx, { kind: 'account_deleted', phoneEncrypted: user.phone_encrypted }, now);
+  if (phoneEncrypted !== null) {
+    await queueText(trx, { kind: 'account_deleted', phoneEncrypted }, now);
   }
   return { state: 'deleted' };
 }

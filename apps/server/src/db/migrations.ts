@@ -22,6 +22,7 @@ import { appLinkHandoffTables } from './migrations/0010-app-link-handoffs.ts';
 import { shareFunnelTable } from './migrations/0011-share-funnel.ts';
 import { noShareKindChecks } from './migrations/0012-no-share-kind-checks.ts';
 import { platformCopyTables } from './migrations/0013-platform-copy.ts';
+import { noteCommentCount } from './migrations/0017-note-comment-count.ts';
 
 /** What migrations that change data may need: the phone keys (0006 encrypts the numbers). */
 export type MigrationContext = PhoneEncryptionContext;
@@ -45,6 +46,7 @@ export function migrations(context: MigrationContext): Readonly<Record<string, M
     '0011-share-funnel': shareFunnelTable,
     '0012-no-share-kind-checks': noShareKindChecks,
     '0013-platform-copy': platformCopyTables,
+    '0017-note-comment-count': noteCommentCount,
   };
 }
 

@@ -106,6 +106,8 @@ export interface NotesTable {
   visibility: Visibility;
   created_at: string;
   removed_at: string | null;
+  /** How many comments the platform counts (only the top few are here); null: count the rows. */
+  comment_count: Generated<number | null>;
 }
 
 export interface NoteImagesTable {

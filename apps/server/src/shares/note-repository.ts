@@ -6,8 +6,9 @@ import { imagesByOwner } from './share-queries.ts';
 import { parseTags, type StoredShare } from './stored-share.ts';
 
 /**
- * A note by its public id. `comments` counts the comments still there (not removed); the top
- * few come along, most liked first, the older first among equals.
+ * A note by its public id. `comments` is the platform's count, or, for a note the site wrote
+ * itself, counts the comments still there (not removed); the top few come along, most liked
+ * first, the older first among equals.
  */
 export async function findNote(db: Db, publicId: string): Promise<StoredShare<Note> | undefined> {
   const row = await db
@@ -58,8 +59,9 @@ export async function findNote(db: Db, publicId: string): Promise<StoredShare<No
       tags: parseTags(row.tags),
       likes: row.likes,
       collects: row.collects,
-      // countAll is a number on SQLite and a bigint string on PostgreSQL.
-      comments: Number(count.count),
+      // The platform's count where it sent one (only the top comments are here); otherwise the
+      // rows, whose countAll is a number on SQLite and a bigint string on PostgreSQL.
+      comments: row.comment_count ?? Number(count.count),
       topComments,
       createdAt: row.created_at,
     },

@@ -1,0 +1,295 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { imageId } from './copy-lookups.ts';
+import type { EventOf } from './platform-entities.ts';
+import { idSlices, rowSlices, storedTime } from './sql-batches.ts';
+
+/**
+ * Goods, cabinets, notes (with their top comments) and designs as the platform sends them, each
+ * kind in a few multi-row statements per batch: the item upserted by its public id (a removed one
+ * back if the platform sends it again), its images and lists replaced. Callers pass only events
+ * whose owner is here (platform-repository.ts): row ids of owners, goods and images come with them.
+ */
+interface Lookups {
+  users: ReadonlyMap<string, number>;
+  images: ReadonlyMap<string, number>;
+  now: string;
+}
+
+function rowId(ids: ReadonlyMap<string, number>, publicId: string): number {
+  const id = ids.get(publicId);
+  if (id === undefined) throw new Error('A row the copy needs is missing');
+  return id;
+}
+
+const byId = <T extends { data: { id: string } }>(events: readonly T[]): T[] =>
+  [...events].sort((a, b) => (a.data.id < b.data.id ? -1 : 1));
+
+/** Replaces the ordered images of each item in a link table. */
+async function replaceImages(
+  trx: Kysely<Database>,
+  table: 'goods_images' | 'note_images',
+  items: readonly { rowId: number; imageIds: number[] }[],
+): Promise<void> {
+  const ids = items.map((item) => item.rowId);
+  const links = items.flatMap((item) =>
+    item.imageIds.map((image_id, position) => ({ owner: item.rowId, image_id, position })),
+  );
+  if (table === 'goods_images') {
+    for (const slice of idSlices(ids)) {
+      await trx.deleteFrom('goods_images').where('goods_id', 'in', slice).execute();
+    }
+    for (const slice of rowSlices(links, 3)) {
+      await trx
+        .insertInto('goods_images')
+        .values(
+          slice.map(({ owner, image_id, position }) => ({ goods_id: owner, image_id, position })),
+        )
+        .execute();
+    }
+  } else {
+    for (const slice of idSlices(ids)) {
+      await trx.deleteFrom('note_images').where('note_id', 'in', slice).execute();
+    }
+    for (const slice of rowSlices(links, 3)) {
+      await trx
+        .insertInto('note_images')
+        .values(
+          slice.map(({ owner, image_id, position }) => ({ note_id: owner, image_id, position })),
+        )
+        .execute();
+    }
+  }
+}
+
+export async function writeGoods(
+  trx: Kysely<Database>,
+  events: readonly EventOf<'goods.upserted'>[],
+  { users, images }: Lookups,
+): Promise<Map<string, number>> {
+  const rowIds = new Map<string, number>();
+  const sorted = byId(events);
+  for (const slice of rowSlices(sorted, 15)) {
+    const rows = await trx
+      .insertInto('goods')
+      .values(
+        slice.map(({ data }) => ({
+          public_id: data.id,
+          owner_id: rowId(users, data.ownerId),
+          name: data.name,
+          work: data.work,
+          character: data.character,
+          category: data.category,
+          price_fen: data.priceFen,
+          status: data.status,
+          text: data.text,
+          tags: JSON.stringify(data.tags),
+          likes: data.likes,
+          wants: data.wants,
+          visibility: data.visibility,
+          created_at: storedTime(data.createdAt),
+          removed_at: null,
+        })),
+      )
+      .onConflict((conflict) =>
+        conflict.column('public_id').doUpdateSet((eb) => ({
+          owner_id: eb.ref('excluded.owner_id'),
+          name: eb.ref('excluded.name'),
+          work: eb.ref('excluded.work'),
+          character: eb.ref('excluded.character'),
+          category: eb.ref('excluded.category'),
+          price_fen: eb.ref('excluded.price_fen'),
+          status: eb.ref('excluded.status'),
+          text: eb.ref('excluded.text'),
+          tags: eb.ref('excluded.tags'),
+          likes: eb.ref('excluded.likes'),
+          wants: eb.ref('excluded.wants'),
+          visibility: eb.ref('excluded.visibility'),
+          created_at: eb.ref('excluded.created_at'),
+          removed_at: null,
+        })),
+      )
+      .returning(['id', 'public_id'])
+      .execute();
+    for (const row of rows) rowIds.set(row.public_id, row.id);
+  }
+  await replaceImages(
+    trx,
+    'goods_images',
+    sorted.map(({ data }) => ({
+      rowId: rowId(rowIds, data.id),
+      imageIds: data.images.map((image) => imageId(images, image)),
+    })),
+  );
+  return rowIds;
+}
+
+/** Cabinets, each listing the goods of its list that are here, in the list's order. */
+export async function writeCabinets(
+  trx: Kysely<Database>,
+  events: readonly EventOf<'cabinet.upserted'>[],
+  { users, images, goods }: Lookups & { goods: ReadonlyMap<string, number> },
+): Promise<void> {
+  const rowIds = new Map<string, number>();
+  const sorted = byId(events);
+  for (const slice of rowSlices(sorted, 9)) {
+    const rows = await trx
+      .insertInto('cabinets')
+      .values(
+        slice.map(({ data }) => ({
+          public_id: data.id,
+          owner_id: rowId(users, data.ownerId),
+          name: data.name,
+          cover_image_id: imageId(images, data.cover),
+          text: data.text,
+          likes: data.likes,
+          visibility: data.visibility,
+          created_at: storedTime(data.createdAt),
+          removed_at: null,
+        })),
+      )
+      .onConflict((conflict) =>
+        conflict.column('public_id').doUpdateSet((eb) => ({
+          owner_id: eb.ref('excluded.owner_id'),
+          name: eb.ref('excluded.name'),
+          cover_image_id: eb.ref('excluded.cover_image_id'),
+          text: eb.ref('excluded.text'),
+          likes: eb.ref('excluded.likes'),
+          visibility: eb.ref('excluded.visibility'),
+          created_at: eb.ref('excluded.created_at'),
+          removed_at: null,
+        })),
+      )
+      .returning(['id', 'public_id'])
+      .execute();
+    for (const row of rows) rowIds.set(row.public_id, row.id);
+  }
+  for (const slice of idSlices(rowIds.values())) {
+    await trx.deleteFrom('cabinet_goods').where('cabinet_id', 'in', slice).execute();
+  }
+  const links = sorted.flatMap(({ data }) => {
+    const cabinetId = rowId(rowIds, data.id);
+    const listed = new Set<number>();
+    return data.goodsIds.flatMap((goodsId, position) => {
+      const id = goods.get(goodsId);
+      // A goods listed twice keeps its first place.
+      if (id === undefined || listed.has(id)) return [];
+      listed.add(id);
+      return [{ cabinet_id: cabinetId, goods_id: id, position }];
+    });
+  });
+  for (const slice of rowSlices(links, 3)) {
+    await trx.insertInto('cabinet_goods').values(slice).execute();
+  }
+}
+
+/** Notes, with their images and the top comments (the platform's count kept beside them). */
+export async function writeNotes(
+  trx: Kysely<Database>,
+  events: readonly EventOf<'note.upserted'>[],
+  { users, images }: Lookups,
+): Promise<void> {
+  const rowIds = new Map<string, number>();
+  const sorted = byId(events);
+  for (const slice of rowSlices(sorted, 12)) {
+    const rows = await trx
+      .insertInto('notes')
+      .values(
+        slice.map(({ data }) => ({
+          public_id: data.id,
+          author_id: rowId(users, data.authorId),
+          title: data.title,
+          text: data.text,
+          tags: JSON.stringify(data.tags),
+          likes: data.likes,
+          collects: data.collects,
+          comment_count: data.comments,
+          visibility: data.visibility,
+          created_at: storedTime(data.createdAt),
+          removed_at: null,
+        })),
+      )
+      .onConflict((conflict) =>
+        conflict.column('public_id').doUpdateSet((eb) => ({
+          author_id: eb.ref('excluded.author_id'),
+          title: eb.ref('excluded.title'),
+          text: eb.ref('excluded.text'),
+          tags: eb.ref('excluded.tags'),
+          likes: eb.ref('excluded.likes'),
+          collects: eb.ref('excluded.collects'),
+          comment_count: eb.ref('excluded.comment_count'),
+          visibility: eb.ref('excluded.visibility'),
+          created_at: eb.ref('excluded.created_at'),
+          removed_at: null,
+        })),
+      )
+      .returning(['id', 'public_id'])
+      .execute();
+    for (const row of rows) rowIds.set(row.public_id, row.id);
+  }
+  await replaceImages(
+    trx,
+    'note_images',
+    sorted.map(({ data }) => ({
+      rowId: rowId(rowIds, data.id),
+      imageIds: data.images.map((image) => imageId(images, image)),
+    })),
+  );
+  const comments = sorted.flatMap(({ data }) =>
+    data.topComments.map((comment) => ({
+      public_id: comment.id,
+      note_id: rowId(rowIds, data.id),
+      author_id: rowId(users, comment.authorId),
+      text: comment.text,
+      likes: comment.likes,
+      created_at: storedTime(comment.createdAt),
+      removed_at: null,
+    })),
+  );
+  // The notes' comments are the ones sent now: the others go (a comment moved keeps its id).
+  for (const slice of idSlices(rowIds.values())) {
+    await trx.deleteFrom('comments').where('note_id', 'in', slice).execute();
+  }
+  for (const slice of idSlices(comments.map((comment) => comment.public_id))) {
+    await trx.deleteFrom('comments').where('public_id', 'in', slice).execute();
+  }
+  for (const slice of rowSlices(comments, 7)) {
+    await trx.insertInto('comments').values(slice).execute();
+  }
+}
+
+/** Designs; one the platform marks unavailable is retired (its redeemers keep it). */
+export async function writeDesigns(
+  trx: Kysely<Database>,
+  events: readonly EventOf<'design.upserted'>[],
+  { users, images, now }: Lookups,
+): Promise<void> {
+  for (const slice of rowSlices(byId(events), 7)) {
+    await trx
+      .insertInto('designs')
+      .values(
+        slice.map(({ data }) => ({
+          public_id: data.id,
+          designer_id: rowId(users, data.designerId),
+          title: data.title,
+          preview_image_id: imageId(images, data.preview),
+          price_points: data.pricePoints,
+          created_at: now,
+          retired_at: data.available ? null : now,
+        })),
+      )
+      .onConflict((conflict) =>
+        conflict.column('public_id').doUpdateSet((eb) => ({
+          designer_id: eb.ref('excluded.designer_id'),
+          title: eb.ref('excluded.title'),
+          preview_image_id: eb.ref('excluded.preview_image_id'),
+          price_points: eb.ref('excluded.price_points'),
+          // Retired when it was first marked unavailable; available again, not retired.
+          retired_at: sql<
+            string | null
+          >`case when excluded.retired_at is null then null else coalesce(designs.retired_at, excluded.retired_at) end`,
+        })),
+      )
+      .execute();
+  }
+}

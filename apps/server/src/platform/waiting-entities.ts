@@ -1,0 +1,155 @@
+import type { Kysely } from 'kysely';
+import { platformEventDataSchemas, type PlatformEvent } from '@guquan/contract/platform-events';
+import type { Database, PlatformEntityType } from '../db/schema.ts';
+import { idSlices, rowSlices } from './sql-batches.ts';
+
+/**
+ * Entities that name what has not arrived (PRODUCT.md: goods whose owner is unknown): their latest
+ * event is kept in platform_waiting with what it needs in platform_waiting_needs, and applied
+ * again when all of it has arrived. Until then a page of theirs answers 404, but for a cabinet,
+ * shown meanwhile with the goods it has.
+ */
+
+/** The kinds that may wait, and the event that brings each. */
+const UPSERT_OF = {
+  goods: 'goods.upserted',
+  cabinet: 'cabinet.upserted',
+  note: 'note.upserted',
+  design: 'design.upserted',
+} as const;
+export type WaitingType = keyof typeof UPSERT_OF;
+type NeededType = 'user' | 'goods';
+
+export interface Need {
+  type: NeededType;
+  id: string;
+}
+
+export interface Waiting {
+  type: WaitingType;
+  event: PlatformEvent;
+  needs: Need[];
+}
+
+/** Forgets what these entities waited for: they are applied, removed, or wait again below. */
+export async function forgetWaiting(
+  trx: Kysely<Database>,
+  type: PlatformEntityType,
+  publicIds: readonly string[],
+): Promise<void> {
+  for (const slice of idSlices(publicIds)) {
+    await trx
+      .deleteFrom('platform_waiting_needs')
+      .where('type', '=', type)
+      .where('public_id', 'in', slice)
+      .execute();
+    await trx
+      .deleteFrom('platform_waiting')
+      .where('type', '=', type)
+      .where('public_id', 'in', slice)
+      .execute();
+  }
+}
+
+/** Keeps each entity's event with what it still needs. */
+export async function keepWaiting(
+  trx: Kysely<Database>,
+  waiting: readonly Waiting[],
+  now: string,
+): Promise<void> {
+  const rows = waiting.map(({ type, event }) => ({
+    type,
+    public_id: event.data.id,
+    version: event.data.version,
+    data: JSON.stringify(event.data),
+    received_at: now,
+  }));
+  for (const slice of rowSlices(rows, 5)) {
+    await trx.insertInto('platform_waiting').values(slice).execute();
+  }
+  const needs = waiting.flatMap(({ type, event, needs: list }) => {
+    const unique = new Map(list.map((need) => [`${need.type}:${need.id}`, need]));
+    return [...unique.values()].map((need) => ({
+      type,
+      public_id: event.data.id,
+      needs_type: need.type,
+      needs_id: need.id,
+    }));
+  });
+  for (const slice of rowSlices(needs, 4)) {
+    await trx.insertInto('platform_waiting_needs').values(slice).execute();
+  }
+}
+
+/** Who waits for any of these (users or goods that just arrived, or went for good). */
+async function waitersFor(
+  trx: Kysely<Database>,
+  type: NeededType,
+  publicIds: readonly string[],
+): Promise<{ type: PlatformEntityType; public_id: string }[]> {
+  const found: { type: PlatformEntityType; public_id: string }[] = [];
+  for (const slice of idSlices(publicIds)) {
+    found.push(
+      ...(await trx
+        .selectFrom('platform_waiting_needs')
+        .select(['type', 'public_id'])
+        .distinct()
+        .where('needs_type', '=', type)
+        .where('needs_id', 'in', slice)
+        .execute()),
+    );
+  }
+  return found;
+}
+
+function isWaitingType(type: PlatformEntityType): type is WaitingType {
+  return type in UPSERT_OF;
+}
+
+/** The events of waiting entities that needed some of what arrived: to be applied again. */
+export async function eventsWaitingFor(
+  trx: Kysely<Database>,
+  arrived: { users: readonly string[]; goods: readonly string[] },
+): Promise<PlatformEvent[]> {
+  const waiters = [
+    ...(await waitersFor(trx, 'user', arrived.users)),
+    ...(await waitersFor(trx, 'goods', arrived.goods)),
+  ];
+  const events = new Map<string, PlatformEvent>();
+  const byType = new Map<WaitingType, string[]>();
+  for (const waiter of waiters) {
+    if (!isWaitingType(waiter.type)) continue;
+    byType.set(waiter.type, [...(byType.get(waiter.type) ?? []), waiter.public_id]);
+  }
+  for (const [type, ids] of byType) {
+    for (const slice of idSlices(ids)) {
+      const rows = await trx
+        .selectFrom('platform_waiting')
+        .select(['public_id', 'data'])
+        .where('type', '=', type)
+        .where('public_id', 'in', slice)
+        .execute();
+      for (const row of rows) {
+        const eventType = UPSERT_OF[type];
+        // Kept as it was checked when it came in: parsed again only to be typed.
+        const data = platformEventDataSchemas[eventType].parse(JSON.parse(row.data));
+        events.set(`${type}:${row.public_id}`, { type: eventType, data } as PlatformEvent);
+      }
+    }
+  }
+  return [...events.values()];
+}
+
+/** Drops whatever waits for these users: they were deleted, so it can never be complete. */
+export async function dropWaitingFor(
+  trx: Kysely<Database>,
+  type: NeededType,
+  publicIds: readonly string[],
+): Promise<void> {
+  const waiters = await waitersFor(trx, type, publicIds);
+  const byType = new Map<PlatformEntityType, string[]>();
+  for (const waiter of waiters) {
+    byType.set(waiter.type, [...(byType.get(waiter.type) ?? []), waiter.public_id]);
+  }
+  for (const [waitingType, ids] of byType) await forgetWaiting(trx, waitingType, ids);
+}
