@@ -30,7 +30,8 @@ const withoutDemo = {
 };
 
 /**
- * dist/server.js (the server), dist/delete-accounts.js (the account deletion job) and, unless
+ * dist/server.js (the server), dist/delete-accounts.js (the account deletion job),
+ * dist/platform-import.js (`npm run platform:import`) and, unless
  * `production`, dist/seed.js (`npm run seed`); dist/prerender.js writes the pages built ahead. The demo module is imported dynamically (app.ts),
  * so with `splitting` it lands in a chunk of its own that a production server never loads; a
  * `production` build leaves it out altogether. The StoreKit test chain is never bundled nor
@@ -41,6 +42,8 @@ export function serverBuildOptions({ outdir = 'dist', production = false, absWor
     entryPoints: {
       server: 'src/server.ts',
       'delete-accounts': 'src/delete-accounts-cli.ts',
+      // `npm run platform:import`: the platform's events from a file (docs/platform.md).
+      'platform-import': 'src/platform-import-cli.ts',
       // Renders the website and the legal pages ahead (the last step of `npm run build`).
       prerender: 'src/prerender-cli.ts',
       ...(production ? {} : { seed: 'src/seed-cli.ts' }),

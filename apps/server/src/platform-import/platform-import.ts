@@ -4,10 +4,22 @@ import {
   PLATFORM_EVENTS_PER_DELIVERY,
   type PlatformEvent,
 } from '@guquan/contract/platform-events';
-import type { LineCheck, LineRefusal } from './event-batches.ts';
+import type { PhoneProtection } from '../crypto/phone-protection.ts';
+import type { Db } from '../db/database.ts';
+import { lockKey } from '../db/locking.ts';
+import { PLATFORM_COPY_LOCK } from '../platform/platform-deliveries.ts';
+import { parsePlatformEvent } from '../platform/platform-event-parser.ts';
+import { applyPlatformEvents } from '../platform/platform-repository.ts';
+import type { LineCheck } from './event-batches.ts';
 import { runEventFile, type BatchResult, type EventFileOutcome } from './event-file-run.ts';
 import type { RunProgress } from './import-progress.ts';
-import { DeliveryRefused, deliverLines, type DeliveryTarget } from './signed-delivery.ts';
+import {
+  DeliveryRefused,
+  deliverLines,
+  lineRefusalOf,
+  RemoteRefusal,
+  type DeliveryTarget,
+} from './signed-delivery.ts';
 
 /**
  * `npm run platform:import` (PRODUCT.md, "Backfill"): an events file, one `{ type, data }` a
@@ -22,6 +34,35 @@ interface RunControls {
   /** Asked between two batches: true stops the run there (Ctrl-C). */
   stopRequested: () => boolean;
   onProgress?: (progress: RunProgress) => void;
+}
+
+/**
+ * How a line is checked and a batch applied on this site's database: the platform feature's
+ * own parse (the media origins included) and apply, in one transaction per batch under the lock
+ * every writer of the platform's copy takes, so a server's deliveries wait for it.
+ */
+export function localSteps(
+  db: Db,
+  { phones, mediaOrigins }: { phones: PhoneProtection; mediaOrigins: readonly string[] },
+): Pick<LocalImport, 'check' | 'apply'> {
+  return {
+    check: (value) => {
+      const parsed = parsePlatformEvent(value, mediaOrigins);
+      if (!parsed.ok) {
+        return {
+          ok: false,
+          path: parsed.path === '' ? '(line)' : parsed.path,
+          message: parsed.message,
+        };
+      }
+      return { ok: true, item: parsed.event };
+    },
+    apply: (events) =>
+      db.transaction().execute(async (trx) => {
+        await lockKey(trx, PLATFORM_COPY_LOCK);
+        return applyPlatformEvents(trx, events, { phones, now: new Date() });
+      }),
+  };
 }
 
 export interface LocalImport extends RunControls {
@@ -80,33 +121,6 @@ function shapeOf(value: unknown, line: { number: number; text: string }): LineCh
 
 export interface RemoteDelivery extends RunControls {
   target: DeliveryTarget;
-}
-
-/**
- * A refusal the site gave for a delivery, named by the line: the site names `events[3]…`, the
- * fourth event of the delivery, which is a line of the file.
- */
-export function lineRefusalOf(
-  refused: DeliveryRefused,
-  events: readonly FileEvent[],
-): LineRefusal | null {
-  const match = /^events\[(\d+)\]\.?([^\s:]*)/.exec(refused.detail);
-  const event = match ? events[Number(match[1])] : undefined;
-  if (!match || !event) return null;
-  const path = match[2] ?? '';
-  const message = refused.detail.slice(match[0].length).replace(/^[:\s]+/, '');
-  return { line: event.line, path: path === '' ? '(line)' : path, message };
-}
-
-/** A delivery the site refused, with the line it named if it named one. */
-export class RemoteRefusal extends Error {
-  constructor(
-    readonly refused: DeliveryRefused,
-    readonly line: LineRefusal | null,
-  ) {
-    super(refused.message);
-    this.name = 'RemoteRefusal';
-  }
 }
 
 /**

@@ -1,10 +1,11 @@
-import { createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import {
   PLATFORM_EVENTS_PATH,
   platformDeliveryResultSchema,
 } from '@guquan/contract/platform-events';
+import type { LineRefusal } from './event-batches.ts';
 import type { BatchResult } from './event-file-run.ts';
 
 /** A site's events endpoint, and the secret its deliveries are signed with (`whsec_…`). */
@@ -39,12 +40,12 @@ export function deliveryBody(lines: readonly string[]): Buffer {
 }
 
 /**
- * The delivery's `webhook-id`: a hash of its body, so every attempt, and a rerun of the same
- * file, sends the same id, and the site applies a delivery once (PRODUCT.md: a repeated
- * `webhook-id` answers 200 and changes nothing).
+ * A new delivery's `webhook-id`, kept by each of its attempts so the site applies it once
+ * (PRODUCT.md: a repeated `webhook-id` answers 200 and changes nothing). A rerun of the file makes
+ * new deliveries: the site answers them with what they change now (nothing, by the versions).
  */
-export function deliveryId(body: Buffer): string {
-  return `msg_import_${createHash('sha256').update(body).digest('base64url').slice(0, 32)}`;
+export function newDeliveryId(): string {
+  return `msg_import_${randomBytes(18).toString('base64url')}`;
 }
 
 /** The Standard Webhooks headers of `body`, signed now (each attempt is signed afresh). */
@@ -102,7 +103,7 @@ export async function deliverLines(
   const attempts = target.attempts ?? 8;
   const url = new URL(PLATFORM_EVENTS_PATH, target.origin);
   const body = deliveryBody(lines);
-  const id = deliveryId(body);
+  const id = newDeliveryId();
   for (let attempt = 1; ; attempt += 1) {
     let why: string;
     let waitMs = Math.min(30_000, 1000 * 2 ** (attempt - 1));
@@ -129,5 +130,32 @@ export async function deliverLines(
     if (attempt >= attempts) throw new Error(`gave up after ${attempts} attempts: ${why}`);
     target.onRetry?.(why, waitMs);
     await wait(waitMs);
+  }
+}
+
+/**
+ * A refusal the site gave for a delivery, named by the line: the site names `events[3]…`, the
+ * fourth event of the delivery, which is a line of the file.
+ */
+export function lineRefusalOf(
+  refused: DeliveryRefused,
+  events: readonly { line: number }[],
+): LineRefusal | null {
+  const match = /^events\[(\d+)\]\.?([^\s:]*)/.exec(refused.detail);
+  const event = match ? events[Number(match[1])] : undefined;
+  if (!match || !event) return null;
+  const path = match[2] ?? '';
+  const message = refused.detail.slice(match[0].length).replace(/^[:\s]+/, '');
+  return { line: event.line, path: path === '' ? '(line)' : path, message };
+}
+
+/** A delivery the site refused, with the line it named if it named one. */
+export class RemoteRefusal extends Error {
+  constructor(
+    readonly refused: DeliveryRefused,
+    readonly line: LineRefusal | null,
+  ) {
+    super(refused.message);
+    this.name = 'RemoteRefusal';
   }
 }
