@@ -45,32 +45,44 @@ export type EventFileOutcome = {
 );
 
 /**
- * Reads an events file a batch at a time and hands each batch to `take`, in order, waiting for
- * it before reading on: the file is never held whole, and a run stopped or refused between two
- * batches has taken exactly the lines before `lastLine + 1`.
+ * Reads an events file a batch at a time and hands each batch to `take`, in order, one at a time.
+ * The next batch is read and checked while the current one is taken (the database's work and
+ * this process's parsing overlap), never further ahead: the file is never held whole, and a run
+ * stopped or refused between two batches has taken exactly the lines up to `lastLine`.
  */
 export async function runEventFile<T>(run: EventFileRun<T>): Promise<EventFileOutcome> {
   const now = run.now ?? Date.now;
   const startedAt = now();
   const totalBytes = (await stat(run.file)).size;
   const outcome = { events: 0, applied: 0, ignored: 0, lastLine: 0 };
-  for await (const next of eventBatches(fileLines(run.file), run.check, run.limits)) {
-    if (next.kind === 'refused') {
-      return { ...outcome, kind: 'refused', refusal: next.refusal };
+  const batches = eventBatches(fileLines(run.file), run.check, run.limits);
+  let ahead = batches.next();
+  const end = (result: EventFileOutcome): EventFileOutcome => {
+    // The batch read ahead is left for the next run; the file is closed.
+    ahead.catch(() => undefined);
+    void batches.return(undefined).catch(() => undefined);
+    return result;
+  };
+  for (;;) {
+    const next = await ahead;
+    if (next.done) break;
+    if (next.value.kind === 'refused') {
+      return end({ ...outcome, kind: 'refused', refusal: next.value.refusal });
     }
-    // Asked between two batches: the one read is left for the next run.
-    if (run.stopRequested()) return { ...outcome, kind: 'stopped' };
-    const { batch } = next;
+    // Asked between two batches.
+    if (run.stopRequested()) return end({ ...outcome, kind: 'stopped' });
+    const { batch } = next.value;
+    ahead = batches.next();
     let result: BatchResult;
     try {
       result = await run.take(batch);
     } catch (error) {
-      return {
+      return end({
         ...outcome,
         kind: 'failed',
         error,
         lines: { first: batch.firstLine, last: batch.lastLine },
-      };
+      });
     }
     outcome.events += batch.events;
     outcome.applied += result.applied;
