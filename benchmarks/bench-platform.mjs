@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
-import { freePort, startBuiltServer, startPostgres } from './bench-support.mjs';
+import { cpuMs, freePort, startBuiltServer, startPostgres } from './bench-support.mjs';
 import { communityEvents, writeEventFile } from './platform-events.mjs';
 
 const { values } = parseArgs({
@@ -174,6 +174,16 @@ async function benchHttp() {
   }
 }
 
+/**
+ * CPU seconds PostgreSQL has used: the postmaster's own and that of its backends that have
+ * ended (Linux: utime, stime, cutime and cstime of /proc/<pid>/stat, in ticks of 1/100 s).
+ */
+async function postgresCpuSeconds(pid) {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / 100;
+}
+
 /** The resident set of a process, in bytes (Linux), or NaN once it is gone. */
 async function rssOf(pid) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
@@ -192,6 +202,7 @@ async function benchImport() {
       communityEvents({ users, goodsPerUser: GOODS_PER_USER, mediaOrigin: 'http://127.0.0.1:9' }),
     );
     const { size } = await stat(file);
+    const postgresCpuBefore = await postgresCpuSeconds(postgres.pid);
     const started = performance.now();
     const child = spawn(
       process.execPath,
@@ -210,15 +221,22 @@ async function benchImport() {
     let output = '';
     child.stderr.on('data', (chunk) => (output += chunk.toString()));
     const samples = [];
+    let commandCpuMs = 0;
     const sampler = setInterval(() => {
       void rssOf(child.pid).then((rss) => {
         if (Number.isFinite(rss)) samples.push({ at: performance.now() - started, rss });
+      });
+      void cpuMs(child.pid).then((ms) => {
+        if (Number.isFinite(ms)) commandCpuMs = ms;
       });
     }, 500);
     const [code] = await once(child, 'exit');
     clearInterval(sampler);
     const seconds = (performance.now() - started) / 1000;
     if (code !== 0) throw new Error(`platform:import exited with ${code}:\n${output}`);
+    // The import's connections have ended: their CPU is now the postmaster's children's.
+    await new Promise((done) => setTimeout(done, 1000));
+    const postgresCpu = (await postgresCpuSeconds(postgres.pid)) - postgresCpuBefore;
     const last = output.trim().split('\n').at(-1);
     const peak = (from, to) =>
       Math.max(
@@ -233,6 +251,7 @@ async function benchImport() {
       [
         `npm run platform:import into PostgreSQL: ${format.format(goodsToImport)} goods and ${format.format(users)} users (${format.format(lines)} lines, ${Math.round(size / MB)} MB):`,
         `  time                 ${seconds.toFixed(1)} s (${format.format(Math.round(lines / seconds))} events/s)`,
+        `  CPU                  the command ${(commandCpuMs / 1000).toFixed(1)} s (to its last sample, every 0.5 s), PostgreSQL ${postgresCpu.toFixed(1)} s`,
         `  memory (RSS peak)    ${[q1, q2, q3, q4].map((rss) => `${Math.round(rss / MB)} MB`).join(' → ')} by quarter of the run`,
         `  its last word        ${last}`,
         smoke
