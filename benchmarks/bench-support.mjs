@@ -5,7 +5,7 @@ import '../scripts/load-typescript.mjs';
 
 export const { startBuiltServer } = await import('../tests/support/built-server.ts');
 export const { HEALTH_PATH, startCluster } = await import('../tests/support/cluster.ts');
-export const { freePort } = await import('../tests/support/postgres-server.ts');
+export const { freePort, startPostgres } = await import('../tests/support/postgres-server.ts');
 
 /** The demo data's fixed ids. */
 export async function loadDemoIds() {

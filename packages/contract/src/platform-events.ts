@@ -207,10 +207,10 @@ export function platformEventJsonSchemas(): {
 } {
   const data: Partial<Record<PlatformEventType, z.core.JSONSchema.BaseSchema>> = {};
   for (const type of PLATFORM_EVENT_TYPES) {
-    data[type] = z.toJSONSchema(platformEventDataSchemas[type]);
+    data[type] = z.toJSONSchema(platformEventDataSchemas[type], { io: 'input' });
   }
   return {
-    delivery: z.toJSONSchema(platformDeliverySchema),
+    delivery: z.toJSONSchema(platformDeliverySchema, { io: 'input' }),
     data: data as Record<PlatformEventType, z.core.JSONSchema.BaseSchema>,
   };
 }

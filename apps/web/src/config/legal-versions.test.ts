@@ -10,6 +10,7 @@ describe('versionsOf', () => {
       { version: '2023-06-01', path: '/agreement/user/UserAgreement' },
     ]);
     expect(versionsOf('privacy').map((version) => version.path)).toEqual([
+      '/agreement/yiSi/YiSiAgreement20261126',
       '/agreement/yiSi/YiSiAgreement20261124',
       '/agreement/yiSi/YiSiAgreement20251015',
       '/agreement/yiSi/YiSiAgreement',
@@ -26,7 +27,7 @@ describe('versionsOf', () => {
     const legal = (routeTable as readonly RouteEntry[]).flatMap((entry) =>
       entry.legal ? [entry.legal] : [],
     );
-    expect(legal).toHaveLength(11);
+    expect(legal).toHaveLength(12);
     for (const ref of legal)
       expect(hasLegalDocument(ref), `${ref.document} ${ref.version}`).toBe(true);
   });

@@ -141,6 +141,14 @@ export const routeTable = [
     legal: { document: 'privacy', version: '2026-11-24' },
   },
   {
+    id: 'privacy-policy-20261126',
+    kind: 'legal',
+    path: '/agreement/yiSi/YiSiAgreement20261126',
+    titles: PRIVACY_POLICY,
+    module: 'legal-document',
+    legal: { document: 'privacy', version: '2026-11-26' },
+  },
+  {
     id: 'exposure-agreement',
     kind: 'legal',
     path: '/agreement/ExposureAgreement',
