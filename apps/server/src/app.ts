@@ -243,12 +243,11 @@ export async function buildApp(
     observer: metrics?.platformImages,
     fetcherLimits: deps.platformImageLimits,
   });
-  // The platform's events in; its settings are read per delivery, as the stand-in platform of
-  // demo mode names them once it runs. A delivery applied wakes this server's image fetcher.
+  // The platform's events in. A delivery applied wakes this server's image fetcher.
   await registerPlatform(app, {
     db,
     phones,
-    platform: () => config.platform,
+    platform,
     observer: metrics?.platform,
     onApplied: () => {
       media.imagesWaiting();

@@ -172,5 +172,9 @@ export const demoLatestSmsSchema = z.object({
 
 /** 13800000001 → 138****0001 (privacy policy 10: only the first three and last four digits). */
 export function maskPhone(phone: string): string {
+  // The platform sends E.164 (+8613800000001): a mainland number is shown as people write it,
+  // 138****0001; another shows its first three characters and last four, +44****3456.
+  const mainland = /^\+86(1\d{10})$/.exec(phone)?.[1];
+  if (mainland) return `${mainland.slice(0, 3)}****${mainland.slice(-4)}`;
   return phone.length >= 7 ? `${phone.slice(0, 3)}****${phone.slice(-4)}` : '****';
 }

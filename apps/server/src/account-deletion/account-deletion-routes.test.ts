@@ -359,8 +359,8 @@ describe('codes', () => {
     await s.db
       .updateTable('users')
       .set({
-        phone_encrypted: s.phones.encrypt('13800000001'),
-        phone_index: s.phones.index('13800000001'),
+        phone_encrypted: s.phones.encrypt('+8613800000001'),
+        phone_index: s.phones.index('+8613800000001'),
       })
       .where('id', '=', await userId('beika'))
       .execute();

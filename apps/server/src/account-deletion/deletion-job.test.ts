@@ -167,7 +167,7 @@ describe('runAccountDeletionJob', () => {
       .where('user_id', '=', id)
       .execute();
     expect(done).toMatchObject([{ completed_at: DUE.toISOString(), cancelled_at: null }]);
-    expect(sent).toEqual([{ kind: 'account_deleted', phone: '13800000001' }]);
+    expect(sent).toEqual([{ kind: 'account_deleted', phone: '+8613800000001' }]);
 
     // Twice is harmless.
     const snapshot = await t.db.selectFrom('users').selectAll().execute();
@@ -406,7 +406,7 @@ describe('runAccountDeletionJob', () => {
       .executeTakeFirstOrThrow();
     expect(anonymized).toEqual({ phone_encrypted: null, phone_index: null });
     const owed = await t.db.selectFrom('text_outbox').selectAll().executeTakeFirstOrThrow();
-    expect(t.phones.decrypt(owed.phone_encrypted ?? '')).toBe('13800000004');
+    expect(t.phones.decrypt(owed.phone_encrypted ?? '')).toBe('+8613800000004');
 
     down = false;
     const later = new Date(DUE.getTime() + 60 * 60 * 1000);
@@ -416,6 +416,6 @@ describe('runAccountDeletionJob', () => {
       phones: t.phones,
     });
     expect(second).toMatchObject({ deleted: 0, notices: { sent: 1 } });
-    expect(sent).toEqual([{ kind: 'account_deleted', phone: '13800000004' }]);
+    expect(sent).toEqual([{ kind: 'account_deleted', phone: '+8613800000004' }]);
   });
 });

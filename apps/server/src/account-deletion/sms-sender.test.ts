@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aliyunSmsSender, signAliyunQuery, SmsSendError } from './sms-sender.ts';
+import { aliyunPhoneNumber, aliyunSmsSender, signAliyunQuery, SmsSendError } from './sms-sender.ts';
 
 describe('signAliyunQuery', () => {
   it('signs as Aliyun documents it (the example of its signature version 1.0)', () => {
@@ -39,15 +39,24 @@ describe('the Aliyun SMS sender', () => {
       },
       fetchStub,
     );
-    await sender.send({ kind: 'verification_code', phone: '13800000001', code: '654321' });
+    await sender.send({ kind: 'verification_code', phone: '+8613800000001', code: '654321' });
     const params = new URL(urls[0] ?? '').searchParams;
     expect(params.get('Action')).toBe('SendSms');
+    expect(params.get('PhoneNumbers')).toBe('13800000001');
     expect(params.get('TemplateCode')).toBe('SMS_1');
     expect(params.get('TemplateParam')).toBe('{"code":"654321"}');
     expect(params.get('Signature')).toBeTruthy();
     answer = { Code: 'isv.BUSINESS_LIMIT_CONTROL', Message: 'limited' };
-    await expect(sender.send({ kind: 'account_deleted', phone: '13800000001' })).rejects.toThrow(
+    await expect(sender.send({ kind: 'account_deleted', phone: '+8613800000001' })).rejects.toThrow(
       SmsSendError,
     );
+  });
+});
+
+describe("a number as Aliyun's SendSms takes it", () => {
+  it('the platform sends E.164: mainland without +86, others with their country code', () => {
+    expect(aliyunPhoneNumber('+8613800000001')).toBe('13800000001');
+    expect(aliyunPhoneNumber('+85212345678')).toBe('85212345678');
+    expect(aliyunPhoneNumber('+447911123456')).toBe('447911123456');
   });
 });

@@ -36,6 +36,16 @@ export function signAliyunQuery(params: Record<string, string>, accessKeySecret:
   return `Signature=${percentEncode(signature)}&${canonical}`;
 }
 
+/**
+ * A number as Aliyun's SendSms takes it: a mainland number without its country code
+ * (13800000001), any other with its country code and no plus (85212345678). The site keeps
+ * numbers as the platform sends them, in E.164 (+8613800000001).
+ */
+export function aliyunPhoneNumber(phone: string): string {
+  const digits = phone.startsWith('+') ? phone.slice(1) : phone;
+  return /^861\d{10}$/.test(digits) ? digits.slice(2) : digits;
+}
+
 /** Aliyun Dysms SendSms (https://help.aliyun.com/document_detail/419273.html). */
 export function aliyunSmsSender(
   config: AliyunSmsConfig,
@@ -49,7 +59,7 @@ export function aliyunSmsSender(
         AccessKeyId: config.accessKeyId,
         Action: 'SendSms',
         Format: 'JSON',
-        PhoneNumbers: message.phone,
+        PhoneNumbers: aliyunPhoneNumber(message.phone),
         RegionId: 'cn-hangzhou',
         SignName: config.signName,
         SignatureMethod: 'HMAC-SHA1',

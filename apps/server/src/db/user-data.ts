@@ -70,7 +70,8 @@ export const USER_DATA: { readonly [T in TableName]: TableUserData<T> } = {
   // The platform's copy (PRODUCT.md, "The app's platform"), by the platform's public ids.
   platform_deliveries: { noUserColumn: "the `webhook-id`s of the platform's deliveries applied" },
   platform_versions: {
-    noUserColumn: "the version of each entity the platform sent, by its public id: nobody's data",
+    noUserColumn:
+      "the version of each entity the platform sent, by its public id (a user's by its SHA-256, so a deleted account's tombstone keeps no id of theirs)",
   },
   platform_waiting_needs: {
     noUserColumn: 'public ids a waiting entity names and has not received',

@@ -44,7 +44,7 @@ async function askForTheCommunity(platform: PlatformConfig, eventsUrl: string): 
  * seed`): once it listens, it asks the stand-in for the demo community, which arrives as signed
  * deliveries through `POST …/platform/events` like any platform's data (its images fetched from
  * the stand-in's media origin); when the users and designs are there, it writes its own demo
- * records (site-demo-records.ts). Answers whether it asked. docs/decisions/0024-the-stand-in-platform.md.
+ * records (site-demo-records.ts). Answers whether it asked (docs/decisions/0024-the-stand-in-platform.md).
  */
 export async function receiveDemoCommunityIfEmpty(
   app: FastifyInstance,

@@ -47,7 +47,7 @@ describe('design repository', () => {
     const after = await pointsOf(db, 'karasuno');
     expect(after.balance).toBe(before.balance - 200);
     expect(after.ledgerEntries).toBe(before.ledgerEntries + 1);
-    expect(after.ledgerSum).toBe(after.balance);
+    expect(after.ledgerSum).toBe(before.ledgerSum - 200);
   });
 
   it('rolls back its debit when a unique index refuses the redemption, and answers again', async () => {
@@ -105,16 +105,18 @@ describe('design repository', () => {
     expect(after.balance).toBe(before.balance - 200);
     expect(after.ledgerEntries).toBe(before.ledgerEntries + 1);
     expect(after.redemptions).toBe(1);
-    expect(after.ledgerSum).toBe(after.balance);
+    expect(after.ledgerSum).toBe(before.ledgerSum - 200);
   });
 
-  it('seeds balances that match their ledgers', async () => {
+  it('shows the balances the stand-in platform sent; the ledger holds what was spent here', async () => {
     data = await openTestDatabase();
     for (const user of Object.keys(DEMO_IDS.users) as (keyof typeof DEMO_IDS.users)[]) {
       const points = await pointsOf(data.db, user);
-      expect(points.ledgerSum, user).toBe(points.balance);
+      // Earnings are the platform's: the site's ledger has only its redemptions.
+      expect(points.ledgerSum + points.redeemedPriceSum, user).toBe(0);
     }
     expect((await pointsOf(data.db, 'yuyuan')).redemptions).toBe(1);
+    expect((await pointsOf(data.db, 'yuyuan')).balance).toBe(1200);
     expect((await pointsOf(data.db, 'satoru')).balance).toBe(120);
     expect((await pointsOf(data.db, 'chigu')).balance).toBe(0);
   });

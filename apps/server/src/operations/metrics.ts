@@ -133,7 +133,7 @@ export function createMetrics({ version }: { version: string }) {
 
   const platformDeliveries = new Counter({
     name: 'guquan_platform_deliveries_total',
-    help: "The platform's event deliveries answered, by result (applied, repeat, unauthorized, invalid, unavailable).",
+    help: "The platform's event deliveries answered, by result (applied, repeat, unauthorized, invalid).",
     labelNames: ['result'],
     registers,
   });
@@ -144,7 +144,7 @@ export function createMetrics({ version }: { version: string }) {
     registers,
   });
   // Every result from the start, so a rate is 0 rather than missing before the first delivery.
-  for (const result of ['applied', 'repeat', 'unauthorized', 'invalid', 'unavailable']) {
+  for (const result of ['applied', 'repeat', 'unauthorized', 'invalid']) {
     platformDeliveries.labels({ result }).inc(0);
   }
   for (const outcome of ['applied', 'ignored']) platformEvents.labels({ outcome }).inc(0);

@@ -1,7 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { PlatformEvent } from '@guquan/contract/platform-events';
 import type { Database } from '../db/schema.ts';
-import { ENTITY_OF, endsEntity, entityKey, eventEntityKey } from './platform-entities.ts';
+import {
+  ENTITY_OF,
+  endsEntity,
+  entityKey,
+  eventEntityKey,
+  versionKey,
+} from './platform-entities.ts';
 import { booleanValue, idSlices, rowSlices } from './sql-batches.ts';
 
 /**
@@ -33,7 +39,7 @@ export async function claimNewerVersions(
       .values(
         slice.map((event) => ({
           type: ENTITY_OF[event.type],
-          public_id: event.data.id,
+          public_id: versionKey(ENTITY_OF[event.type], event.data.id),
           version: event.data.version,
           removed: booleanValue(trx, endsEntity(event.type)),
           updated_at: now,
@@ -53,7 +59,10 @@ export async function claimNewerVersions(
       .execute();
     for (const row of rows) claimed.add(entityKey(row.type, row.public_id));
   }
-  return candidates.filter((event) => claimed.has(eventEntityKey(event)));
+  return candidates.filter((event) => {
+    const type = ENTITY_OF[event.type];
+    return claimed.has(entityKey(type, versionKey(type, event.data.id)));
+  });
 }
 
 /** Of these ids, those the platform removed (a tombstone): nothing naming them will be complete. */
@@ -62,8 +71,9 @@ export async function removedEntities(
   type: 'user' | 'goods',
   publicIds: readonly string[],
 ): Promise<Set<string>> {
+  const idOfKey = new Map(publicIds.map((id) => [versionKey(type, id), id]));
   const removed = new Set<string>();
-  for (const slice of idSlices(publicIds)) {
+  for (const slice of idSlices([...idOfKey.keys()])) {
     const rows = await trx
       .selectFrom('platform_versions')
       .select('public_id')
@@ -71,7 +81,10 @@ export async function removedEntities(
       .where('public_id', 'in', slice)
       .where('removed', '=', booleanValue(trx, true))
       .execute();
-    for (const row of rows) removed.add(row.public_id);
+    for (const row of rows) {
+      const id = idOfKey.get(row.public_id);
+      if (id !== undefined) removed.add(id);
+    }
   }
   return removed;
 }

@@ -15,7 +15,7 @@ import { applyDelivery } from './platform-deliveries.ts';
 import { webhookVerifier, type WebhookVerifier } from './webhook-signature.ts';
 
 /** What a delivery came to, for the metrics: never an id. */
-export type DeliveryResultLabel = 'applied' | 'repeat' | 'unauthorized' | 'invalid' | 'unavailable';
+export type DeliveryResultLabel = 'applied' | 'repeat' | 'unauthorized' | 'invalid';
 
 export interface PlatformObserver {
   delivery(result: DeliveryResultLabel, events: { applied: number; ignored: number }): void;
@@ -24,8 +24,8 @@ export interface PlatformObserver {
 export interface PlatformRoutesOptions {
   db: Db;
   phones: PhoneProtection;
-  /** Read per request: null until the platform (or the stand-in) is named. */
-  platform: () => PlatformConfig | null;
+  /** The platform's settings (or the stand-in's, in demo mode without PLATFORM_*). */
+  platform: PlatformConfig;
   observer?: PlatformObserver;
   /** Called once a delivery's transaction has committed (the image fetcher looks for new rows). */
   onApplied?: () => void;
@@ -74,16 +74,11 @@ export const platformRoutes: FastifyPluginCallbackZod<PlatformRoutesOptions> = (
           400: apiErrorSchema,
           401: apiErrorSchema,
           413: apiErrorSchema,
-          503: apiErrorSchema,
         },
       },
     },
     async (request, reply) => {
-      const settings = platform();
-      if (settings === null) {
-        observer?.delivery('unavailable', none);
-        return sendApiError(reply, 503, 'platform_unavailable', 'No platform is configured yet.');
-      }
+      const settings = platform;
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const signature = verifierFor(settings.webhookSecrets).verify(body, request.headers);
       if (!signature.ok) {
