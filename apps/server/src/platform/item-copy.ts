@@ -235,17 +235,28 @@ export async function writeNotes(
       imageIds: data.images.map((image) => imageId(images, image)),
     })),
   );
-  const comments = sorted.flatMap(({ data }) =>
-    data.topComments.map((comment) => ({
-      public_id: comment.id,
-      note_id: rowId(rowIds, data.id),
-      author_id: rowId(users, comment.authorId),
-      text: comment.text,
-      likes: comment.likes,
-      created_at: storedTime(comment.createdAt),
-      removed_at: null,
-    })),
+  // By id: a comment the batch names twice (moved between two of its notes) is written once,
+  // where it was named last.
+  const commentsById = new Map(
+    sorted.flatMap(({ data }) =>
+      data.topComments.map(
+        (comment) =>
+          [
+            comment.id,
+            {
+              public_id: comment.id,
+              note_id: rowId(rowIds, data.id),
+              author_id: rowId(users, comment.authorId),
+              text: comment.text,
+              likes: comment.likes,
+              created_at: storedTime(comment.createdAt),
+              removed_at: null,
+            },
+          ] as const,
+      ),
+    ),
   );
+  const comments = [...commentsById.values()];
   // The notes' comments are the ones sent now: the others go (a comment moved keeps its id).
   for (const slice of idSlices(rowIds.values())) {
     await trx.deleteFrom('comments').where('note_id', 'in', slice).execute();

@@ -316,6 +316,28 @@ describe('platform events: order and what has not arrived', () => {
     expect(waiting).toEqual([]);
   });
 
+  it('writes a comment two notes of one delivery name once, under the note named last', async () => {
+    const author = pid('um', 1);
+    const [first, second] = [pid('nm', 1), pid('nm', 2)];
+    const comment = {
+      id: pid('cm', 1),
+      authorId: author,
+      text: 'moved',
+      likes: 1,
+      createdAt: '2026-11-01T08:00:00+08:00',
+    };
+    const response = await deliver(app, [
+      userEvent(author, 1),
+      noteEvent(first, 1, author, [], { topComments: [comment] }),
+      noteEvent(second, 1, author, [], { topComments: [comment] }),
+    ]);
+    expect(response.statusCode).toBe(200);
+    expect((await read('note', first)).item?.topComments).toEqual([]);
+    expect((await read('note', second)).item?.topComments.map((shown) => shown.text)).toEqual([
+      'moved',
+    ]);
+  });
+
   it('ignores and counts a type it does not know, and fields it does not know', async () => {
     const owner = pid('uf', 1);
     const result = await applied([
@@ -474,8 +496,6 @@ describe('platform events: what pages show', () => {
     expect(card(after)).not.toBe(card(before));
   });
 });
-
-describe('platform events: no platform configured', () => {});
 
 describe('platform events: rate limit', () => {
   it('refuses an address past 600 deliveries a minute with 429, in the error shape', async () => {
