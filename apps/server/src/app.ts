@@ -210,7 +210,8 @@ export async function buildApp(
   await registerStaticAssets(app, build.assetsDir);
 
   // 3. The features.
-  await registerHealth(app);
+  // A demo server says `starting` until the stand-in's demo community has all come.
+  await registerHealth(app, { ready: demo?.readiness(db, platform) });
   const shares = await registerShares(app, { db });
   const auth = registerAuth(app, {
     db,

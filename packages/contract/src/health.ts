@@ -10,4 +10,11 @@ export const HEALTH_PATH = `${API_BASE_PATH}/health`;
 export const healthResponseSchema = z.strictObject({
   status: z.literal('ok'),
 });
+/**
+ * 503 while a demo server's demo data is still coming from the stand-in platform (a production
+ * server is never `starting`).
+ */
+export const healthStartingSchema = z.strictObject({
+  status: z.literal('starting'),
+});
 export type HealthResponse = z.infer<typeof healthResponseSchema>;

@@ -6,6 +6,8 @@ import type { AppStoreConfig } from '../config/env.ts';
 import type { PlatformConfig } from '../config/platform-config.ts';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Db } from '../db/database.ts';
+import { isStandIn } from './demo-community-arrival.ts';
+import { demoDataReadiness } from './demo-readiness.ts';
 import { demoRoutes } from './demo-routes.ts';
 import { demoSmsRoutes } from './demo-sms-routes.ts';
 import { demoSmsSender, type DemoSmsSender } from './demo-sms-sender.ts';
@@ -28,6 +30,11 @@ export interface DemoMode {
   sms: DemoSmsSender;
   /** On the stand-in platform with an empty copy: the demo community asked for once listening. */
   receiveCommunityIfEmpty: typeof receiveDemoCommunityIfEmpty;
+  /**
+   * On the stand-in platform: whether the demo data has all come (`/health` says `starting`
+   * until it has); undefined on a real platform (its data is never seeded).
+   */
+  readiness(db: Db, platform: PlatformConfig): (() => Promise<boolean>) | undefined;
   /** Registers the simulator's routes under the API prefix. */
   registerRoutes(
     app: FastifyInstance,
@@ -42,6 +49,7 @@ export function demoMode(appStore: AppStoreConfig): DemoMode {
     appStoreRoots: [new X509Certificate(chain.root).raw],
     sms,
     receiveCommunityIfEmpty: receiveDemoCommunityIfEmpty,
+    readiness: (db, platform) => (isStandIn(platform) ? demoDataReadiness(db) : undefined),
     async registerRoutes(app, { db, auth, phones, platform }) {
       const prefix = API_BASE_PATH;
       await app.register(demoRoutes, { prefix, db, platform });

@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
-import { healthRoutes } from './health-routes.ts';
+import { healthRoutes, type HealthRoutesOptions } from './health-routes.ts';
 
 /** The public health check (the operators' readiness is operations/). */
-export async function registerHealth(app: FastifyInstance): Promise<void> {
-  await app.register(healthRoutes, { prefix: API_BASE_PATH });
+export async function registerHealth(
+  app: FastifyInstance,
+  options: HealthRoutesOptions = {},
+): Promise<void> {
+  await app.register(healthRoutes, { prefix: API_BASE_PATH, ...options });
 }

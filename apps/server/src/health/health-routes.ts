@@ -1,5 +1,5 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
-import { HEALTH_PATH, healthResponseSchema } from '@guquan/contract/health';
+import { HEALTH_PATH, healthResponseSchema, healthStartingSchema } from '@guquan/contract/health';
 import { apiRoute } from '../http/api-paths.ts';
 
 /**
@@ -7,13 +7,28 @@ import { apiRoute } from '../http/api-paths.ts';
  * serves. It tells nothing else: the version and uptime would tell an attacker which flaws to
  * try and when a restart happened; operators read them from the start-up log and the process.
  */
-export const healthRoutes: FastifyPluginCallbackZod = (app, _options, done) => {
+export interface HealthRoutesOptions {
+  /** Demo mode on the stand-in platform: false while the demo data is still coming. */
+  ready?: () => Promise<boolean>;
+}
+
+export const healthRoutes: FastifyPluginCallbackZod<HealthRoutesOptions> = (
+  app,
+  { ready },
+  done,
+) => {
   app.get(
     apiRoute(HEALTH_PATH),
-    { schema: { response: { 200: healthResponseSchema } } },
-    (_request, reply) => {
+    { schema: { response: { 200: healthResponseSchema, 503: healthStartingSchema } } },
+    async (_request, reply) => {
       reply.header('cache-control', 'no-store');
-      return { status: 'ok' as const };
+      if (ready && !(await ready())) {
+        return reply
+          .code(503)
+          .header('retry-after', '1')
+          .send({ status: 'starting' as const });
+      }
+      return reply.send({ status: 'ok' as const });
     },
   );
   done();
