@@ -44,15 +44,17 @@ async function askForTheCommunity(platform: PlatformConfig, eventsUrl: string): 
  * seed`): once it listens, it asks the stand-in for the demo community, which arrives as signed
  * deliveries through `POST …/platform/events` like any platform's data (its images fetched from
  * the stand-in's media origin); when the users and designs are there, it writes its own demo
- * records (site-demo-records.ts). Answers whether it asked (docs/decisions/0024-the-stand-in-platform.md).
+ * records (site-demo-records.ts), as it does on a later start if they are missing. Answers
+ * whether it asked (docs/decisions/0024-the-stand-in-platform.md).
  */
 export async function receiveDemoCommunityIfEmpty(
   app: FastifyInstance,
   { db, paths, platform }: { db: Db; paths: DataPaths; platform: PlatformConfig },
 ): Promise<boolean> {
-  if (!isStandIn(platform) || !(await isEmpty(db))) return false;
+  if (!isStandIn(platform)) return false;
+  const empty = await isEmpty(db);
   // Images left by an earlier, interrupted start belong to nothing: start clean.
-  await wipeData(db, paths);
+  if (empty) await wipeData(db, paths);
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
   const waitForArrival = async (): Promise<void> => {
@@ -68,13 +70,14 @@ export async function receiveDemoCommunityIfEmpty(
   };
   // In the background: the server's other onListen hooks do not wait for the stand-in.
   app.addHook('onListen', (done) => {
-    const eventsUrl = eventsUrlOf(app);
-    void askForTheCommunity(platform, eventsUrl)
-      .then(() => {
-        app.log.info('asked the stand-in platform for the demo community');
-        return waitForArrival();
-      })
-      .catch(logFailure);
+    // A copy that is not empty: the site's own records are written if a server stopped after the
+    // community came and before it wrote them (seedSiteDemoRecords writes nothing twice).
+    const asked = empty
+      ? askForTheCommunity(platform, eventsUrlOf(app)).then(() => {
+          app.log.info('asked the stand-in platform for the demo community');
+        })
+      : Promise.resolve();
+    void asked.then(waitForArrival).catch(logFailure);
     done();
   });
   app.addHook('onClose', (_instance, done) => {
@@ -82,5 +85,5 @@ export async function receiveDemoCommunityIfEmpty(
     clearTimeout(timer);
     done();
   });
-  return true;
+  return empty;
 }

@@ -73,6 +73,34 @@ describe('demo data', () => {
     expect(await countRows(data.db, 'redemptions')).toBe(1);
   });
 
+  it("writes the site's records on a later start when a server stopped before writing them", async () => {
+    // What a server that stopped between the community's arrival and its own records leaves.
+    for (const table of [
+      'redemptions',
+      'point_ledger',
+      'memberships',
+      'app_store_transactions',
+      'app_account_tokens',
+      'share_funnel_days',
+    ] as const) {
+      await data.db.deleteFrom(table).execute();
+    }
+    const app = await buildTestApp({ DATA_DIR: temp.dataDir });
+    try {
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      const deadline = Date.now() + 10_000;
+      while ((await countRows(data.db, 'app_store_transactions')) === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(await countRows(data.db, 'app_store_transactions')).toBe(1);
+      expect(await countRows(data.db, 'redemptions')).toBe(1);
+      const health = await app.inject({ url: '/anime_merch_web/api/v1/health' });
+      expect(health.statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('wipes (npm run seed), and the next start receives the same community', async () => {
     const before = await counts();
     // What a running server adds besides the seed: WeChat's tokens, Apple's notifications.
