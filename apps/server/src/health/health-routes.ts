@@ -1,4 +1,6 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { apiErrorSchema } from '@guquan/contract/api-error';
 import { HEALTH_PATH, healthResponseSchema, healthStartingSchema } from '@guquan/contract/health';
 import { apiRoute } from '../http/api-paths.ts';
 
@@ -19,7 +21,15 @@ export const healthRoutes: FastifyPluginCallbackZod<HealthRoutesOptions> = (
 ) => {
   app.get(
     apiRoute(HEALTH_PATH),
-    { schema: { response: { 200: healthResponseSchema, 503: healthStartingSchema } } },
+    {
+      schema: {
+        // 503: a demo server still starting, or any server shutting down (http/closing.ts).
+        response: {
+          200: healthResponseSchema,
+          503: z.union([healthStartingSchema, apiErrorSchema]),
+        },
+      },
+    },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');
       if (ready && !(await ready())) {
