@@ -51,7 +51,12 @@ export function startStandInProcess({
     });
   });
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    // Unreferenced once ready (below): referenced again, or a caller awaiting this with nothing
+    // else to do would see its process end before the child's exit arrives (npm run cluster
+    // ended without its "Stopped.").
+    child.ref();
+    child.kill('SIGTERM');
     await exited;
   };
   return new Promise((resolve, reject) => {
