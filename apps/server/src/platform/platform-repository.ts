@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.ts';
 import { goodsRowIds, imageRowIds, userRowIds } from './copy-lookups.ts';
 import { claimNewerVersions, removedEntities } from './entity-versions.ts';
 import { writeCabinets, writeDesigns, writeGoods, writeNotes } from './item-copy.ts';
-import { eventsOfType, type EventOf } from './platform-entities.ts';
+import { eventsOfType, imagesOf, type EventOf } from './platform-entities.ts';
 import { writeUsers } from './user-copy.ts';
 import {
   dropWaitingFor,
@@ -56,24 +56,6 @@ interface RoundContext {
   now: Date;
 }
 
-function imagesOfEvents(events: readonly PlatformEvent[]) {
-  return events.flatMap((event) => {
-    switch (event.type) {
-      case 'user.upserted':
-        return event.data.avatar ? [event.data.avatar] : [];
-      case 'goods.upserted':
-      case 'note.upserted':
-        return event.data.images;
-      case 'cabinet.upserted':
-        return [event.data.cover];
-      case 'design.upserted':
-        return [event.data.preview];
-      default:
-        return [];
-    }
-  });
-}
-
 /**
  * Splits events into those whose users are all here and those that wait for some. A user the
  * platform deleted never comes: what names one is dropped (its owner's items went with it).
@@ -102,7 +84,11 @@ async function applyRound(
   events: readonly PlatformEvent[],
   { phones, at, now }: RoundContext,
 ): Promise<{ users: string[]; goods: string[] }> {
-  const images = await imageRowIds(trx, imagesOfEvents(events), at);
+  const images = await imageRowIds(
+    trx,
+    events.flatMap((event) => imagesOf(event).map(([, image]) => image)),
+    at,
+  );
   const userEvents = eventsOfType(events, 'user.upserted');
   const written = await writeUsers(trx, userEvents, { images, phones, now: at });
 
