@@ -1,8 +1,10 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { PlatformDeliveryResult, PlatformEvent } from '@guquan/contract/platform-events';
+import { SHARE_KINDS } from '@guquan/contract/share-paths';
 import { anonymizeAccount } from '../account-deletion/deletion-job.ts';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Database } from '../db/schema.ts';
+import { ITEM_TABLES } from '../shares/item-tables.ts';
 import { goodsRowIds, imageRowIds, userRowIds } from './copy-lookups.ts';
 import { claimNewerVersions, removedEntities } from './entity-versions.ts';
 import { writeCabinets, writeDesigns, writeGoods, writeNotes } from './item-copy.ts';
@@ -125,26 +127,18 @@ async function applyRound(
   const cabinets = byCompleteness(cabinetEvents, (e) => [e.data.ownerId], users, deletedUsers);
 
   // Whatever these entities waited for before is replaced by what they wait for now.
-  await forgetWaiting(
-    trx,
-    'goods',
-    goodsEvents.map((e) => e.data.id),
-  );
-  await forgetWaiting(
-    trx,
-    'cabinet',
-    cabinetEvents.map((e) => e.data.id),
-  );
-  await forgetWaiting(
-    trx,
-    'note',
-    noteEvents.map((e) => e.data.id),
-  );
-  await forgetWaiting(
-    trx,
-    'design',
-    designEvents.map((e) => e.data.id),
-  );
+  for (const [type, upserts] of [
+    ['goods', goodsEvents],
+    ['cabinet', cabinetEvents],
+    ['note', noteEvents],
+    ['design', designEvents],
+  ] as const) {
+    await forgetWaiting(
+      trx,
+      type,
+      upserts.map((e) => e.data.id),
+    );
+  }
 
   const lookups = { users, images, now: at };
   const goodsWritten = await writeGoods(trx, goods.complete, lookups);
@@ -187,36 +181,19 @@ async function applyRemovals(
   events: readonly PlatformEvent[],
   at: string,
 ): Promise<void> {
-  const ids = (type: 'goods.removed' | 'cabinet.removed' | 'note.removed' | 'design.removed') =>
-    eventsOfType(events, type).map((event) => event.data.id);
-  const goods = ids('goods.removed');
-  const cabinets = ids('cabinet.removed');
-  const notes = ids('note.removed');
-  const designs = ids('design.removed');
-  for (const slice of idSlices(goods)) {
-    await trx
-      .updateTable('goods')
-      .set({ removed_at: at })
-      .where('public_id', 'in', slice)
-      .where('removed_at', 'is', null)
-      .execute();
+  for (const kind of SHARE_KINDS) {
+    const ids = eventsOfType(events, `${kind}.removed`).map((event) => event.data.id);
+    for (const slice of idSlices(ids)) {
+      await trx
+        .updateTable(ITEM_TABLES[kind])
+        .set({ removed_at: at })
+        .where('public_id', 'in', slice)
+        .where('removed_at', 'is', null)
+        .execute();
+    }
+    await forgetWaiting(trx, kind, ids);
   }
-  for (const slice of idSlices(cabinets)) {
-    await trx
-      .updateTable('cabinets')
-      .set({ removed_at: at })
-      .where('public_id', 'in', slice)
-      .where('removed_at', 'is', null)
-      .execute();
-  }
-  for (const slice of idSlices(notes)) {
-    await trx
-      .updateTable('notes')
-      .set({ removed_at: at })
-      .where('public_id', 'in', slice)
-      .where('removed_at', 'is', null)
-      .execute();
-  }
+  const designs = eventsOfType(events, 'design.removed').map((event) => event.data.id);
   for (const slice of idSlices(designs)) {
     await trx
       .updateTable('designs')
@@ -225,11 +202,9 @@ async function applyRemovals(
       .where('retired_at', 'is', null)
       .execute();
   }
-  await forgetWaiting(trx, 'goods', goods);
-  await forgetWaiting(trx, 'cabinet', cabinets);
-  await forgetWaiting(trx, 'note', notes);
   await forgetWaiting(trx, 'design', designs);
   // A cabinet waiting for a removed goods waits no more for it.
+  const goods = eventsOfType(events, 'goods.removed').map((event) => event.data.id);
   for (const slice of idSlices(goods)) {
     await trx
       .deleteFrom('platform_waiting_needs')
