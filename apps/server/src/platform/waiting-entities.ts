@@ -81,25 +81,28 @@ export async function keepWaiting(
   }
 }
 
-/** Who waits for any of these (users or goods that just arrived, or went for good). */
+/** Who waits for any of these (users or goods that just arrived, or went for good), by type. */
 async function waitersFor(
   trx: Kysely<Database>,
-  type: NeededType,
-  publicIds: readonly string[],
-): Promise<{ type: PlatformEntityType; public_id: string }[]> {
-  const found: { type: PlatformEntityType; public_id: string }[] = [];
-  for (const slice of idSlices(publicIds)) {
-    found.push(
-      ...(await trx
+  needed: Partial<Record<NeededType, readonly string[]>>,
+): Promise<Map<PlatformEntityType, Set<string>>> {
+  const byType = new Map<PlatformEntityType, Set<string>>();
+  for (const type of ['user', 'goods'] as const) {
+    for (const slice of idSlices(needed[type] ?? [])) {
+      const rows = await trx
         .selectFrom('platform_waiting_needs')
         .select(['type', 'public_id'])
         .distinct()
         .where('needs_type', '=', type)
         .where('needs_id', 'in', slice)
-        .execute()),
-    );
+        .execute();
+      for (const row of rows) {
+        const ids = byType.get(row.type) ?? new Set<string>();
+        byType.set(row.type, ids.add(row.public_id));
+      }
+    }
   }
-  return found;
+  return byType;
 }
 
 function isWaitingType(type: PlatformEntityType): type is WaitingType {
@@ -111,17 +114,10 @@ export async function eventsWaitingFor(
   trx: Kysely<Database>,
   arrived: { users: readonly string[]; goods: readonly string[] },
 ): Promise<PlatformEvent[]> {
-  const waiters = [
-    ...(await waitersFor(trx, 'user', arrived.users)),
-    ...(await waitersFor(trx, 'goods', arrived.goods)),
-  ];
   const events = new Map<string, PlatformEvent>();
-  const byType = new Map<WaitingType, string[]>();
-  for (const waiter of waiters) {
-    if (!isWaitingType(waiter.type)) continue;
-    byType.set(waiter.type, [...(byType.get(waiter.type) ?? []), waiter.public_id]);
-  }
-  for (const [type, ids] of byType) {
+  const waiters = await waitersFor(trx, { user: arrived.users, goods: arrived.goods });
+  for (const [type, ids] of waiters) {
+    if (!isWaitingType(type)) continue;
     for (const slice of idSlices(ids)) {
       const rows = await trx
         .selectFrom('platform_waiting')
@@ -146,10 +142,7 @@ export async function dropWaitingFor(
   type: NeededType,
   publicIds: readonly string[],
 ): Promise<void> {
-  const waiters = await waitersFor(trx, type, publicIds);
-  const byType = new Map<PlatformEntityType, string[]>();
-  for (const waiter of waiters) {
-    byType.set(waiter.type, [...(byType.get(waiter.type) ?? []), waiter.public_id]);
+  for (const [waitingType, ids] of await waitersFor(trx, { [type]: publicIds })) {
+    await forgetWaiting(trx, waitingType, [...ids]);
   }
-  for (const [waitingType, ids] of byType) await forgetWaiting(trx, waitingType, ids);
 }
