@@ -44,6 +44,17 @@ export function eventEntityKey(event: PlatformEvent): string {
   return entityKey(ENTITY_OF[event.type], event.data.id);
 }
 
+/** One of the platform's entities, by its type and public id. */
+export interface Entity {
+  type: PlatformEntityType;
+  id: string;
+}
+
+/** The entity an event is about. */
+export function entityOf(event: PlatformEvent): Entity {
+  return { type: ENTITY_OF[event.type], id: event.data.id };
+}
+
 /** The events of one type, typed. */
 export type EventOf<T extends PlatformEventType> = Extract<PlatformEvent, { type: T }>;
 

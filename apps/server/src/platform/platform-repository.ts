@@ -8,7 +8,7 @@ import { ITEM_TABLES } from '../shares/item-tables.ts';
 import { goodsRowIds, imageRowIds, userRowIds } from './copy-lookups.ts';
 import { claimNewerVersions, removedEntities } from './entity-versions.ts';
 import { writeCabinets, writeDesigns, writeGoods, writeNotes } from './item-copy.ts';
-import { eventsOfType, imagesOf, type EventOf } from './platform-entities.ts';
+import { entityOf, eventsOfType, imagesOf, type EventOf } from './platform-entities.ts';
 import { writeUsers } from './user-copy.ts';
 import {
   dropWaitingFor,
@@ -127,18 +127,10 @@ async function applyRound(
   const cabinets = byCompleteness(cabinetEvents, (e) => [e.data.ownerId], users, deletedUsers);
 
   // Whatever these entities waited for before is replaced by what they wait for now.
-  for (const [type, upserts] of [
-    ['goods', goodsEvents],
-    ['cabinet', cabinetEvents],
-    ['note', noteEvents],
-    ['design', designEvents],
-  ] as const) {
-    await forgetWaiting(
-      trx,
-      type,
-      upserts.map((e) => e.data.id),
-    );
-  }
+  await forgetWaiting(
+    trx,
+    [...goodsEvents, ...cabinetEvents, ...noteEvents, ...designEvents].map(entityOf),
+  );
 
   const lookups = { users, images, now: at };
   const goodsWritten = await writeGoods(trx, goods.complete, lookups);
@@ -181,9 +173,11 @@ async function applyRemovals(
   events: readonly PlatformEvent[],
   at: string,
 ): Promise<void> {
+  const removed: PlatformEvent[] = [];
   for (const kind of SHARE_KINDS) {
-    const ids = eventsOfType(events, `${kind}.removed`).map((event) => event.data.id);
-    for (const slice of idSlices(ids)) {
+    const removals = eventsOfType(events, `${kind}.removed`);
+    removed.push(...removals);
+    for (const slice of idSlices(removals.map((event) => event.data.id))) {
       await trx
         .updateTable(ITEM_TABLES[kind])
         .set({ removed_at: at })
@@ -191,10 +185,10 @@ async function applyRemovals(
         .where('removed_at', 'is', null)
         .execute();
     }
-    await forgetWaiting(trx, kind, ids);
   }
-  const designs = eventsOfType(events, 'design.removed').map((event) => event.data.id);
-  for (const slice of idSlices(designs)) {
+  const designs = eventsOfType(events, 'design.removed');
+  removed.push(...designs);
+  for (const slice of idSlices(designs.map((event) => event.data.id))) {
     await trx
       .updateTable('designs')
       .set({ retired_at: at })
@@ -202,7 +196,7 @@ async function applyRemovals(
       .where('retired_at', 'is', null)
       .execute();
   }
-  await forgetWaiting(trx, 'design', designs);
+  await forgetWaiting(trx, removed.map(entityOf));
   // A cabinet waiting for a removed goods waits no more for it.
   const goods = eventsOfType(events, 'goods.removed').map((event) => event.data.id);
   for (const slice of idSlices(goods)) {

@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { platformEventDataSchemas, type PlatformEvent } from '@guquan/contract/platform-events';
 import type { Database, PlatformEntityType } from '../db/schema.ts';
-import { idSlices, rowSlices } from './sql-batches.ts';
+import type { Entity } from './platform-entities.ts';
+import { chunked, IDS_PER_STATEMENT, idSlices, rowSlices } from './sql-batches.ts';
 
 /**
  * Entities that name what has not arrived (PRODUCT.md: goods whose owner is unknown): their latest
@@ -31,23 +32,30 @@ export interface Waiting {
   needs: Need[];
 }
 
-/** Forgets what these entities waited for: they are applied, removed, or wait again below. */
+/**
+ * Forgets what these entities waited for: they are applied, removed, or wait again below. Two
+ * statements a slice whatever the entities' types (`type = … and public_id in (…)` or'ed).
+ */
 export async function forgetWaiting(
   trx: Kysely<Database>,
-  type: PlatformEntityType,
-  publicIds: readonly string[],
+  entities: readonly Entity[],
 ): Promise<void> {
-  for (const slice of idSlices(publicIds)) {
-    await trx
-      .deleteFrom('platform_waiting_needs')
-      .where('type', '=', type)
-      .where('public_id', 'in', slice)
-      .execute();
-    await trx
-      .deleteFrom('platform_waiting')
-      .where('type', '=', type)
-      .where('public_id', 'in', slice)
-      .execute();
+  for (const slice of chunked(entities, IDS_PER_STATEMENT)) {
+    const byType = new Map<PlatformEntityType, string[]>();
+    for (const { type, id } of slice) {
+      const ids = byType.get(type) ?? [];
+      ids.push(id);
+      byType.set(type, ids);
+    }
+    const ofThese = sql<boolean>`${sql.join(
+      [...byType].map(
+        ([type, ids]) =>
+          sql`(${sql.ref('type')} = ${type} and ${sql.ref('public_id')} in (${sql.join(ids)}))`,
+      ),
+      sql` or `,
+    )}`;
+    await trx.deleteFrom('platform_waiting_needs').where(ofThese).execute();
+    await trx.deleteFrom('platform_waiting').where(ofThese).execute();
   }
 }
 
@@ -142,7 +150,9 @@ export async function dropWaitingFor(
   type: NeededType,
   publicIds: readonly string[],
 ): Promise<void> {
-  for (const [waitingType, ids] of await waitersFor(trx, { [type]: publicIds })) {
-    await forgetWaiting(trx, waitingType, [...ids]);
-  }
+  const waiters = await waitersFor(trx, { [type]: publicIds });
+  await forgetWaiting(
+    trx,
+    [...waiters].flatMap(([waitingType, ids]) => [...ids].map((id) => ({ type: waitingType, id }))),
+  );
 }
