@@ -10,6 +10,8 @@ import { demoCommunityArrived, seedSiteDemoRecords } from './seed/site-demo-reco
 
 /** How often a demo server looks whether the community has arrived. */
 const ARRIVAL_POLL_MS = 500;
+/** The longest wait between two requests for the community the stand-in did not take. */
+const ASK_MAX_WAIT_MS = 30_000;
 /** How long the stand-in may take to answer the request. */
 const STAND_IN_TIMEOUT_MS = 5_000;
 
@@ -68,16 +70,26 @@ export async function receiveDemoCommunityIfEmpty(
   const logFailure = (error: unknown) => {
     app.log.error({ err: error }, 'the demo community did not arrive');
   };
-  // In the background: the server's other onListen hooks do not wait for the stand-in.
+  // Asked again, with back-off, until the stand-in takes the request: a demo that never asked
+  // would stay empty (and `starting`) for good.
+  const ask = async (attempt: number): Promise<void> => {
+    if (closed) return;
+    try {
+      await askForTheCommunity(platform, eventsUrlOf(app));
+    } catch (error) {
+      const waitMs = Math.min(ASK_MAX_WAIT_MS, 1_000 * 2 ** (attempt - 1));
+      app.log.warn({ err: error, waitMs }, 'the stand-in platform did not take the request yet');
+      timer = setTimeout(() => void ask(attempt + 1).catch(logFailure), waitMs);
+      return;
+    }
+    app.log.info('asked the stand-in platform for the demo community');
+    await waitForArrival();
+  };
+  // In the background: the server's other onListen hooks do not wait for the stand-in. A copy
+  // that is not empty: the site's own records are written if a server stopped after the
+  // community came and before it wrote them (seedSiteDemoRecords writes nothing twice).
   app.addHook('onListen', (done) => {
-    // A copy that is not empty: the site's own records are written if a server stopped after the
-    // community came and before it wrote them (seedSiteDemoRecords writes nothing twice).
-    const asked = empty
-      ? askForTheCommunity(platform, eventsUrlOf(app)).then(() => {
-          app.log.info('asked the stand-in platform for the demo community');
-        })
-      : Promise.resolve();
-    void asked.then(waitForArrival).catch(logFailure);
+    void (empty ? ask(1) : waitForArrival()).catch(logFailure);
     done();
   });
   app.addHook('onClose', (_instance, done) => {
