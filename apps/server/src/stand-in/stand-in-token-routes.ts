@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { publicIdSchema } from '@guquan/contract/share';
 import type { StandInRoutes } from './stand-in-context.ts';
 
 /** The JWKS a site verifies the stand-in's tokens with. */
@@ -15,7 +16,7 @@ export const DEMO_TOKENS_PATH = '/demo/tokens';
 
 const demoTokenRequestSchema = z
   .object({
-    userId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+    userId: publicIdSchema,
     /** Unix seconds of the log-in a refreshed token keeps; a fresh log-in without it. */
     authTime: z.number().int().positive().optional(),
   })
