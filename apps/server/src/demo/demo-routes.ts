@@ -1,5 +1,4 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { apiErrorSchema } from '@guquan/contract/api-error';
 import {
   DEMO_SESSIONS_PATH,
@@ -7,7 +6,6 @@ import {
   demoLoginRequestSchema,
   demoUsersResponseSchema,
   sessionSchema,
-  sessionTokenSchema,
 } from '@guquan/contract/session';
 import type { PlatformConfig } from '../config/platform-config.ts';
 import type { Db } from '../db/database.ts';
@@ -15,10 +13,8 @@ import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
 import { DEMO_TOKENS_PATH } from '../stand-in/stand-in-token-routes.ts';
 
-const signedTokenSchema = z.object({
-  token: sessionTokenSchema,
-  expiresAt: z.iso.datetime({ offset: true }),
-});
+/** The stand-in's answer: the session the simulator gets, but for the user id (added here). */
+const signedTokenSchema = sessionSchema.omit({ userId: true });
 
 /** How long the demo log-in waits for the stand-in platform. */
 const STAND_IN_TIMEOUT_MS = 5_000;
