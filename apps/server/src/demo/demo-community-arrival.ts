@@ -7,13 +7,12 @@ import { DEMO_COMMUNITY_DELIVERIES_PATH } from '../stand-in/demo-community-route
 import { STAND_IN_ISSUER } from '../stand-in/stand-in-platform.ts';
 import { isEmpty, wipeData } from './seed/seed.ts';
 import { demoCommunityArrived, seedSiteDemoRecords } from './seed/site-demo-records.ts';
+import { postToStandIn } from './stand-in-client.ts';
 
 /** How often a demo server looks whether the community has arrived. */
 const ARRIVAL_POLL_MS = 500;
 /** The longest wait between two requests for the community the stand-in did not take. */
 const ASK_MAX_WAIT_MS = 30_000;
-/** How long the stand-in may take to answer the request. */
-const STAND_IN_TIMEOUT_MS = 5_000;
 
 /** Whether the site's platform is the stand-in (a real platform's data is never seeded). */
 export function isStandIn(platform: PlatformConfig): boolean {
@@ -30,12 +29,7 @@ function eventsUrlOf(app: FastifyInstance): string {
 }
 
 async function askForTheCommunity(platform: PlatformConfig, eventsUrl: string): Promise<void> {
-  const response = await fetch(`${platform.apiUrl}${DEMO_COMMUNITY_DELIVERIES_PATH}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${platform.apiToken}` },
-    body: JSON.stringify({ eventsUrl }),
-    signal: AbortSignal.timeout(STAND_IN_TIMEOUT_MS),
-  });
+  const response = await postToStandIn(platform, DEMO_COMMUNITY_DELIVERIES_PATH, { eventsUrl });
   if (response.status !== 202) {
     throw new Error(`the stand-in answered ${response.status}: ${await response.text()}`);
   }

@@ -12,12 +12,10 @@ import type { Db } from '../db/database.ts';
 import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
 import { DEMO_TOKENS_PATH } from '../stand-in/stand-in-token-routes.ts';
+import { postToStandIn } from './stand-in-client.ts';
 
 /** The stand-in's answer: the session the simulator gets, but for the user id (added here). */
 const signedTokenSchema = sessionSchema.omit({ userId: true });
-
-/** How long the demo log-in waits for the stand-in platform. */
-const STAND_IN_TIMEOUT_MS = 5_000;
 
 /**
  * The demo log-in that the bridge simulator uses to play the app: pick a demo user, get the
@@ -65,14 +63,9 @@ export const demoRoutes: FastifyPluginCallbackZod<{ db: Db; platform: PlatformCo
       if (!user) return sendApiError(reply, 404, 'not_found', 'There is no such demo user.');
       let answer: unknown;
       try {
-        const response = await fetch(`${platform.apiUrl}${DEMO_TOKENS_PATH}`, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            authorization: `Bearer ${platform.apiToken}`,
-          },
-          body: JSON.stringify({ userId: user.publicId, authTime }),
-          signal: AbortSignal.timeout(STAND_IN_TIMEOUT_MS),
+        const response = await postToStandIn(platform, DEMO_TOKENS_PATH, {
+          userId: user.publicId,
+          authTime,
         });
         answer = response.status === 201 ? await response.json() : undefined;
       } catch (error) {
