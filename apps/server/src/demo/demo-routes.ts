@@ -23,6 +23,14 @@ const signedTokenSchema = sessionSchema.omit({ userId: true });
  * gets one from the platform. Registered by demo-mode.ts, which app.ts loads in demo mode only:
  * production has no such paths.
  */
+/**
+ * Demo log-ins and token refreshes one address may ask for in a minute. The simulated app asks
+ * the platform for a refreshed token whenever a page calls getSession (docs/bridge-protocol.md),
+ * so every in-app page load is one: a tester, or the browser tests from one address, load far
+ * more than 30 pages a minute. Signing a token is cheap; the limit only stops a flood.
+ */
+export const DEMO_LOG_INS_PER_MINUTE = 600;
+
 export const demoRoutes: FastifyPluginCallbackZod<{ db: Db; platform: PlatformConfig }> = (
   app,
   { db, platform },
@@ -45,7 +53,7 @@ export const demoRoutes: FastifyPluginCallbackZod<{ db: Db; platform: PlatformCo
   app.post(
     apiRoute(DEMO_SESSIONS_PATH),
     {
-      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: { rateLimit: { max: DEMO_LOG_INS_PER_MINUTE, timeWindow: '1 minute' } },
       schema: {
         body: demoLoginRequestSchema,
         response: { 201: sessionSchema, 404: apiErrorSchema, 502: apiErrorSchema },
