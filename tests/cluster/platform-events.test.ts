@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_EVENTS_PATH, type PlatformEvent } from '@guquan/contract/platform-events';
 import { shareApiPath, sharePagePath } from '@guquan/contract/share-paths';
 import { DEMO_IDS } from '../../apps/server/src/demo/seed/demo-ids.ts';
+import { newWebhookId, signedHeaders } from '../../apps/server/src/platform/signed-deliveries.ts';
 import { demoCommunityEvents } from '../../apps/server/src/stand-in/demo-community.ts';
 import { startCluster, type Cluster } from '../support/cluster.ts';
 import { send, sleep } from './http-client.ts';
@@ -58,20 +58,9 @@ async function until(check: () => Promise<boolean>, withinMs: number): Promise<n
 /** Signed by the platform's secret and sent to one server, not through nginx. */
 async function deliverTo(server: number, events: PlatformEvent[]) {
   const body = JSON.stringify({ events });
-  const id = `msg_${randomUUID()}`;
-  const at = new Date();
   const response = await send(
     `http://127.0.0.1:${cluster.servers[server]?.port}${PLATFORM_EVENTS_PATH}`,
-    {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': id,
-        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-        'webhook-signature': new Webhook(secret).sign(id, at, body),
-      },
-      body,
-    },
+    { method: 'POST', headers: signedHeaders(secret, newWebhookId(), body, new Date()), body },
   );
   expect(response.status, response.body).toBe(200);
 }

@@ -9,7 +9,11 @@ import {
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import type { SmsSender } from './sms-sender.ts';
 import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
-import { buildTestAppWithDb, type TestAppWithDb } from '../test-support/design-test-app.ts';
+import {
+  buildTestAppWithDb,
+  demoUserRowId,
+  type TestAppWithDb,
+} from '../test-support/design-test-app.ts';
 import { TEST_SMS_ENV, buildTestApp, standInToken } from '../test-support/test-app.ts';
 
 /** The app and a second connection to its database, to look and to move time. */
@@ -71,14 +75,7 @@ function errorOf(response: { json: () => unknown }): DeletionError['error'] {
   return (response.json() as DeletionError).error;
 }
 
-async function userId(user: DemoUserKey): Promise<number> {
-  const row = await s.db
-    .selectFrom('users')
-    .select('id')
-    .where('public_id', '=', DEMO_IDS.users[user])
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
+const userId = (user: DemoUserKey) => demoUserRowId(s.db, user);
 
 /** Moves the user's codes into the past, as if time had passed. */
 async function ageCodes(user: DemoUserKey, seconds: number): Promise<void> {

@@ -42,15 +42,17 @@ describe('platform tokens', () => {
   it('accepts ES256, RS256 and EdDSA tokens, with the user, iat and auth_time', async () => {
     const verify = verifierOn(jwks);
     for (const key of [es, rs, ed]) {
+      // Read the clock once: signing and verifying may cross a second on a busy machine.
+      const at = now();
       const token = await signTestToken(key, {
         sub: 'u_1-x0123456789a',
-        iat: now() - 5,
-        auth_time: now() - 99,
+        iat: at - 5,
+        auth_time: at - 99,
       });
       const check = await verify(token);
       expect(check).toEqual({
         ok: true,
-        claims: { userId: 'u_1-x0123456789a', issuedAt: now() - 5, authTime: now() - 99 },
+        claims: { userId: 'u_1-x0123456789a', issuedAt: at - 5, authTime: at - 99 },
       });
     }
   });

@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_DELETION_PATH } from '@guquan/contract/account-deletion';
 import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
 import { STAND_IN_ISSUER } from '../stand-in/stand-in-platform.ts';
-import { buildTestAppWithDb, type TestAppWithDb } from '../test-support/design-test-app.ts';
+import { createRequest } from '../account-deletion/deletion-requests.ts';
+import {
+  buildTestAppWithDb,
+  demoUserRowId,
+  type TestAppWithDb,
+} from '../test-support/design-test-app.ts';
 import { standInToken } from '../test-support/test-app.ts';
 import { makeTestKey, signTestToken } from '../test-support/test-jwks.ts';
 
@@ -24,30 +29,10 @@ function overview(app: FastifyInstance, token: string) {
   return app.inject({ url: ACCOUNT_DELETION_PATH, headers: { authorization: `Bearer ${token}` } });
 }
 
-async function rowIdOf(user: DemoUserKey): Promise<number> {
-  const row = await t.db
-    .selectFrom('users')
-    .select('id')
-    .where('public_id', '=', DEMO_IDS.users[user])
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
-
 /** A deletion request of `user` confirmed at `confirmedAt`, still pending. */
 async function pendingRequest(user: DemoUserKey, confirmedAt: Date): Promise<number> {
-  const row = await t.db
-    .insertInto('account_deletion_requests')
-    .values({
-      user_id: await rowIdOf(user),
-      requested_at: confirmedAt.toISOString(),
-      deletes_at: new Date(confirmedAt.getTime() + 15 * 86_400_000).toISOString(),
-      cancelled_at: null,
-      cancel_reason: null,
-      completed_at: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+  const request = await createRequest(t.db, await demoUserRowId(t.db, user), confirmedAt);
+  return request.id;
 }
 
 async function requestRow(id: number) {

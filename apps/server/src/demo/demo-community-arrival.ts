@@ -7,11 +7,12 @@ import { DEMO_COMMUNITY_DELIVERIES_PATH } from '../stand-in/demo-community-route
 import { STAND_IN_ISSUER } from '../stand-in/stand-in-platform.ts';
 import { isEmpty, wipeData } from './seed/seed.ts';
 import { demoCommunityArrived, seedSiteDemoRecords } from './seed/site-demo-records.ts';
+import { postToStandIn } from './stand-in-client.ts';
 
 /** How often a demo server looks whether the community has arrived. */
 const ARRIVAL_POLL_MS = 500;
-/** How long the stand-in may take to answer the request. */
-const STAND_IN_TIMEOUT_MS = 5_000;
+/** The longest wait between two requests for the community the stand-in did not take. */
+const ASK_MAX_WAIT_MS = 30_000;
 
 /** Whether the site's platform is the stand-in (a real platform's data is never seeded). */
 export function isStandIn(platform: PlatformConfig): boolean {
@@ -28,12 +29,7 @@ function eventsUrlOf(app: FastifyInstance): string {
 }
 
 async function askForTheCommunity(platform: PlatformConfig, eventsUrl: string): Promise<void> {
-  const response = await fetch(`${platform.apiUrl}${DEMO_COMMUNITY_DELIVERIES_PATH}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${platform.apiToken}` },
-    body: JSON.stringify({ eventsUrl }),
-    signal: AbortSignal.timeout(STAND_IN_TIMEOUT_MS),
-  });
+  const response = await postToStandIn(platform, DEMO_COMMUNITY_DELIVERIES_PATH, { eventsUrl });
   if (response.status !== 202) {
     throw new Error(`the stand-in answered ${response.status}: ${await response.text()}`);
   }
@@ -68,16 +64,26 @@ export async function receiveDemoCommunityIfEmpty(
   const logFailure = (error: unknown) => {
     app.log.error({ err: error }, 'the demo community did not arrive');
   };
-  // In the background: the server's other onListen hooks do not wait for the stand-in.
+  // Asked again, with back-off, until the stand-in takes the request: a demo that never asked
+  // would stay empty (and `starting`) for good.
+  const ask = async (attempt: number): Promise<void> => {
+    if (closed) return;
+    try {
+      await askForTheCommunity(platform, eventsUrlOf(app));
+    } catch (error) {
+      const waitMs = Math.min(ASK_MAX_WAIT_MS, 1_000 * 2 ** (attempt - 1));
+      app.log.warn({ err: error, waitMs }, 'the stand-in platform did not take the request yet');
+      timer = setTimeout(() => void ask(attempt + 1).catch(logFailure), waitMs);
+      return;
+    }
+    app.log.info('asked the stand-in platform for the demo community');
+    await waitForArrival();
+  };
+  // In the background: the server's other onListen hooks do not wait for the stand-in. A copy
+  // that is not empty: the site's own records are written if a server stopped after the
+  // community came and before it wrote them (seedSiteDemoRecords writes nothing twice).
   app.addHook('onListen', (done) => {
-    // A copy that is not empty: the site's own records are written if a server stopped after the
-    // community came and before it wrote them (seedSiteDemoRecords writes nothing twice).
-    const asked = empty
-      ? askForTheCommunity(platform, eventsUrlOf(app)).then(() => {
-          app.log.info('asked the stand-in platform for the demo community');
-        })
-      : Promise.resolve();
-    void asked.then(waitForArrival).catch(logFailure);
+    void (empty ? ask(1) : waitForArrival()).catch(logFailure);
     done();
   });
   app.addHook('onClose', (_instance, done) => {

@@ -48,6 +48,14 @@ describe('the demo log-in', () => {
     expect((await logIn({ userId: DEMO_IDS.users.satoru, authTime: 'x' })).statusCode).toBe(400);
   });
 
+  it('refreshes a token for every page load a tester makes: 120 in a minute from one address', async () => {
+    const statuses = new Set<number>();
+    for (let load = 0; load < 120; load += 1) {
+      statuses.add((await logIn({ userId: DEMO_IDS.users.satoru })).statusCode);
+    }
+    expect([...statuses]).toEqual([201]);
+  });
+
   it('answers 502 when the platform signs nothing', async () => {
     await standInOf(app).close();
     const response = await logIn({ userId: DEMO_IDS.users.satoru });

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts';
+import { waitingImageCount } from '../media/waiting-images.ts';
 import { demoCommunityArrived } from './seed/site-demo-records.ts';
 
 /** A demo server looks at most this often whether its demo data has come. */
@@ -16,13 +17,7 @@ export function demoDataReadiness(db: Db): () => Promise<boolean> {
   let last: { at: number; answer: Promise<boolean> } | undefined;
   const check = async (): Promise<boolean> => {
     if (!(await demoCommunityArrived(db))) return false;
-    const waiting = await db
-      .selectFrom('images')
-      .select('id')
-      .where('state', '=', 'waiting')
-      .limit(1)
-      .executeTakeFirst();
-    if (waiting) return false;
+    if ((await waitingImageCount(db)) > 0) return false;
     const membership = await db
       .selectFrom('memberships')
       .select('user_id')

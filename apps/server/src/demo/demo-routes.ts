@@ -1,5 +1,4 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { apiErrorSchema } from '@guquan/contract/api-error';
 import {
   DEMO_SESSIONS_PATH,
@@ -7,21 +6,16 @@ import {
   demoLoginRequestSchema,
   demoUsersResponseSchema,
   sessionSchema,
-  sessionTokenSchema,
 } from '@guquan/contract/session';
 import type { PlatformConfig } from '../config/platform-config.ts';
 import type { Db } from '../db/database.ts';
 import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
 import { DEMO_TOKENS_PATH } from '../stand-in/stand-in-token-routes.ts';
+import { postToStandIn } from './stand-in-client.ts';
 
-const signedTokenSchema = z.object({
-  token: sessionTokenSchema,
-  expiresAt: z.iso.datetime({ offset: true }),
-});
-
-/** How long the demo log-in waits for the stand-in platform. */
-const STAND_IN_TIMEOUT_MS = 5_000;
+/** The stand-in's answer: the session the simulator gets, but for the user id (added here). */
+const signedTokenSchema = sessionSchema.omit({ userId: true });
 
 /**
  * The demo log-in that the bridge simulator uses to play the app: pick a demo user, get the
@@ -29,6 +23,14 @@ const STAND_IN_TIMEOUT_MS = 5_000;
  * gets one from the platform. Registered by demo-mode.ts, which app.ts loads in demo mode only:
  * production has no such paths.
  */
+/**
+ * Demo log-ins and token refreshes one address may ask for in a minute. The simulated app asks
+ * the platform for a refreshed token whenever a page calls getSession (docs/bridge-protocol.md),
+ * so every in-app page load is one: a tester, or the browser tests from one address, load far
+ * more than 30 pages a minute. Signing a token is cheap; the limit only stops a flood.
+ */
+export const DEMO_LOG_INS_PER_MINUTE = 600;
+
 export const demoRoutes: FastifyPluginCallbackZod<{ db: Db; platform: PlatformConfig }> = (
   app,
   { db, platform },
@@ -51,7 +53,7 @@ export const demoRoutes: FastifyPluginCallbackZod<{ db: Db; platform: PlatformCo
   app.post(
     apiRoute(DEMO_SESSIONS_PATH),
     {
-      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: { rateLimit: { max: DEMO_LOG_INS_PER_MINUTE, timeWindow: '1 minute' } },
       schema: {
         body: demoLoginRequestSchema,
         response: { 201: sessionSchema, 404: apiErrorSchema, 502: apiErrorSchema },
@@ -69,14 +71,9 @@ export const demoRoutes: FastifyPluginCallbackZod<{ db: Db; platform: PlatformCo
       if (!user) return sendApiError(reply, 404, 'not_found', 'There is no such demo user.');
       let answer: unknown;
       try {
-        const response = await fetch(`${platform.apiUrl}${DEMO_TOKENS_PATH}`, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            authorization: `Bearer ${platform.apiToken}`,
-          },
-          body: JSON.stringify({ userId: user.publicId, authTime }),
-          signal: AbortSignal.timeout(STAND_IN_TIMEOUT_MS),
+        const response = await postToStandIn(platform, DEMO_TOKENS_PATH, {
+          userId: user.publicId,
+          authTime,
         });
         answer = response.status === 201 ? await response.json() : undefined;
       } catch (error) {

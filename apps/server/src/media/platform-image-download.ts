@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { isOnMediaOrigins } from '../config/platform-config.ts';
+import { readBodyUpTo } from '../http/bounded-body.ts';
 
 /**
  * One download of an image from the platform's media hosts, with the limits of
@@ -42,30 +43,6 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 function refused(permanent: boolean, reason: string): DownloadOutcome {
   return { ok: false, permanent, reason };
-}
-
-/** The body, or undefined once it grows past `maxBytes` (reading stops there). */
-async function readCapped(response: Response, maxBytes: number): Promise<Buffer | undefined> {
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (declared > maxBytes) {
-    await response.body?.cancel();
-    return undefined;
-  }
-  if (!response.body) return Buffer.alloc(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, total);
 }
 
 /** The image's format as its bytes say, if it is one we keep. */
@@ -126,7 +103,7 @@ export async function downloadImage(
         await response.body?.cancel();
         return refused(false, `answered ${response.status}`);
       }
-      const bytes = await readCapped(response, limits.maxBytes);
+      const bytes = await readBodyUpTo(response, limits.maxBytes);
       if (!bytes) return refused(true, `larger than ${limits.maxBytes} bytes`);
       const format = await imageFormatOf(bytes);
       if (!format) return refused(true, 'not a JPEG, PNG, WebP or AVIF image');

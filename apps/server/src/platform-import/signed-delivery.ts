@@ -1,10 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { Webhook } from 'standardwebhooks';
 import {
   PLATFORM_EVENTS_PATH,
   platformDeliveryResultSchema,
 } from '@guquan/contract/platform-events';
+import {
+  failureText,
+  newWebhookId,
+  postTo,
+  sendSigned,
+  type DeliveryAnswer,
+} from '../platform/signed-deliveries.ts';
 import type { LineRefusal } from './event-batches.ts';
 import type { BatchResult } from './event-file-run.ts';
 
@@ -12,14 +16,12 @@ import type { BatchResult } from './event-file-run.ts';
 export interface DeliveryTarget {
   origin: string;
   secret: string;
-  fetch?: typeof fetch;
   /** Attempts per delivery before giving up (back-off 1 s, 2 s, 4 s … up to 30 s between). */
   attempts?: number;
   /** Waits between attempts (tests pass a quick one). */
   wait?: (ms: number) => Promise<void>;
   /** Told of each failed attempt that will be retried. */
   onRetry?: (why: string, waitMs: number) => void;
-  timeoutMs?: number;
 }
 
 /** The site answered a delivery with a refusal a retry cannot change (400, 401, 413 …). */
@@ -39,98 +41,63 @@ export function deliveryBody(lines: readonly string[]): Buffer {
   return Buffer.from(`{"events":[${lines.join(',')}]}`, 'utf8');
 }
 
-/**
- * A new delivery's `webhook-id`, kept by each of its attempts so the site applies it once
- * (PRODUCT.md: a repeated `webhook-id` answers 200 and changes nothing). A rerun of the file makes
- * new deliveries: the site answers them with what they change now (nothing, by the versions).
- */
-export function newDeliveryId(): string {
-  return `msg_import_${randomBytes(18).toString('base64url')}`;
-}
-
-/** The Standard Webhooks headers of `body`, signed now (each attempt is signed afresh). */
-export function signedHeaders(
-  secret: string,
-  id: string,
-  body: Buffer,
-  at: Date,
-): Record<string, string> {
-  return {
-    'content-type': 'application/json',
-    'webhook-id': id,
-    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-    'webhook-signature': new Webhook(secret).sign(id, at, body),
-  };
-}
-
+/** Retried: no answer, and these; any other answer but 200 is the site's last word. */
 const RETRIED = new Set([408, 425, 429, 500, 502, 503, 504]);
 
 interface ErrorAnswer {
   error?: { code?: unknown; message?: unknown };
 }
 
-async function refusalOf(response: Response): Promise<DeliveryRefused> {
-  const text = await response.text();
+function refusalOf({ status, body }: DeliveryAnswer): DeliveryRefused {
   let answer: ErrorAnswer = {};
   try {
-    answer = JSON.parse(text) as ErrorAnswer;
+    answer = JSON.parse(body) as ErrorAnswer;
   } catch {
     // Not the error shape (a proxy's page): its first words say what it is.
   }
   const code = typeof answer.error?.code === 'string' ? answer.error.code : 'refused';
   const message =
-    typeof answer.error?.message === 'string' ? answer.error.message : text.slice(0, 200);
-  return new DeliveryRefused(response.status, code, message);
+    typeof answer.error?.message === 'string' ? answer.error.message : body.slice(0, 200);
+  return new DeliveryRefused(status, code, message);
 }
 
-function retryAfterMs(response: Response): number | undefined {
-  const seconds = Number(response.headers.get('retry-after'));
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+function resultOf(body: string): BatchResult {
+  try {
+    const answer = platformDeliveryResultSchema.safeParse(JSON.parse(body));
+    if (answer.success) return answer.data;
+  } catch {
+    // Not JSON: refused below, as an answer that is not one.
+  }
+  throw new DeliveryRefused(200, 'bad_answer', 'the answer is not { applied, ignored }');
 }
 
 /**
  * Sends one delivery of `lines` (each one event's JSON, as the file has it) to the target's
  * events endpoint, signed with its secret, as the platform would. Retried with back-off on a
- * network error, a timeout, 408, 429 or a 5xx, with the same `webhook-id`; any other answer but
- * 200 throws DeliveryRefused.
+ * network error, a timeout, 408, 425, 429 or a 5xx, with the same `webhook-id` (a rerun of the
+ * file makes new deliveries: the site answers them with what they change now, nothing, by the
+ * versions); any other answer but 200 throws DeliveryRefused.
  */
 export async function deliverLines(
   target: DeliveryTarget,
   lines: readonly string[],
 ): Promise<BatchResult> {
-  const send = target.fetch ?? fetch;
-  const wait = target.wait ?? ((ms: number) => sleep(ms));
-  const attempts = target.attempts ?? 8;
-  const url = new URL(PLATFORM_EVENTS_PATH, target.origin);
-  const body = deliveryBody(lines);
-  const id = newDeliveryId();
-  for (let attempt = 1; ; attempt += 1) {
-    let why: string;
-    let waitMs = Math.min(30_000, 1000 * 2 ** (attempt - 1));
-    try {
-      const response = await send(url, {
-        method: 'POST',
-        headers: signedHeaders(target.secret, id, body, new Date()),
-        body: new Uint8Array(body),
-        signal: AbortSignal.timeout(target.timeoutMs ?? 60_000),
-      });
-      if (response.status === 200) {
-        const answer = platformDeliveryResultSchema.safeParse(await response.json());
-        if (answer.success) return answer.data;
-        throw new DeliveryRefused(200, 'bad_answer', 'the answer is not { applied, ignored }');
-      }
-      if (!RETRIED.has(response.status)) throw await refusalOf(response);
-      why = `${response.status} ${response.statusText}`.trim();
-      waitMs = retryAfterMs(response) ?? waitMs;
-      await response.body?.cancel();
-    } catch (error) {
-      if (error instanceof DeliveryRefused) throw error;
-      why = error instanceof Error ? error.message : String(error);
-    }
-    if (attempt >= attempts) throw new Error(`gave up after ${attempts} attempts: ${why}`);
-    target.onRetry?.(why, waitMs);
-    await wait(waitMs);
-  }
+  const answer = await sendSigned({
+    secret: target.secret,
+    body: deliveryBody(lines),
+    post: postTo(new URL(PLATFORM_EVENTS_PATH, target.origin), {
+      timeoutMs: 60_000,
+      redirect: 'follow',
+    }),
+    isFinal: (status) => !RETRIED.has(status),
+    webhookId: newWebhookId('import'),
+    attempts: target.attempts ?? 8,
+    firstWaitMs: 1000,
+    wait: target.wait,
+    onRetry: (failed) => target.onRetry?.(failureText(failed), failed.waitMs),
+  });
+  if (answer.status !== 200) throw refusalOf(answer);
+  return resultOf(answer.body);
 }
 
 /**

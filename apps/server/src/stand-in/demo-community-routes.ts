@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { postTo } from '../platform/signed-deliveries.ts';
 import { demoCommunityDeliveries } from './demo-community.ts';
-import { deliverEvents, postTo } from './deliver-events.ts';
+import { deliverEvents } from './deliver-events.ts';
 import type { StandInRoutes } from './stand-in-context.ts';
 import { hasServiceToken } from './stand-in-token-routes.ts';
 

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import { demoLoginRequestSchema } from '@guquan/contract/session';
 import type { StandInRoutes } from './stand-in-context.ts';
 
 /** The JWKS a site verifies the stand-in's tokens with. */
@@ -12,14 +12,6 @@ export const jwksRoutes: StandInRoutes = (app, { keys }, done) => {
 };
 
 export const DEMO_TOKENS_PATH = '/demo/tokens';
-
-const demoTokenRequestSchema = z
-  .object({
-    userId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
-    /** Unix seconds of the log-in a refreshed token keeps; a fresh log-in without it. */
-    authTime: z.number().int().positive().optional(),
-  })
-  .strict();
 
 /** Whether the request carries the site's service token (PLATFORM_API_TOKEN). */
 export function hasServiceToken(request: FastifyRequest, apiToken: string): boolean {
@@ -43,7 +35,7 @@ export const demoTokenRoutes: StandInRoutes = (app, { keys, secrets, issuer }, d
     if (!hasServiceToken(request, secrets.apiToken)) {
       return refuse(reply, 401, 'unauthorized', 'The service token is missing or wrong.');
     }
-    const body = demoTokenRequestSchema.safeParse(request.body);
+    const body = demoLoginRequestSchema.safeParse(request.body);
     if (!body.success) return refuse(reply, 400, 'invalid_request', body.error.message);
     const signed = await keys.sign(issuer, body.data);
     return reply.code(201).header('cache-control', 'no-store').send(signed);

@@ -53,6 +53,16 @@ export async function logIn(app: FastifyInstance, user: DemoUserKey): Promise<st
   return response.json<{ token: string }>().token;
 }
 
+/** The row id of a demo user in the site's database (never sent out: tests look with it). */
+export async function demoUserRowId(db: Db, user: DemoUserKey): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('public_id', '=', DEMO_IDS.users[user])
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 export interface PointsState {
   balance: number;
   ledgerSum: number;

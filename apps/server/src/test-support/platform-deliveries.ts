@@ -1,13 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { Webhook } from 'standardwebhooks';
 import { PLATFORM_EVENTS_PATH } from '@guquan/contract/platform-events';
+import { newWebhookId, signedHeaders as signed } from '../platform/signed-deliveries.ts';
 import { TEST_PLATFORM_ENV } from './test-app.ts';
 
 /**
- * Signed deliveries of the platform's events for tests (Standard Webhooks, signed with the
- * package's own `sign`), and events to send, with the platform's ids (16 characters, the rule of
- * every engine's branch).
+ * Signed deliveries of the platform's events for tests (Standard Webhooks, signed by
+ * platform/signed-deliveries.ts as every sender signs them), and events to send, with the
+ * platform's ids (16 characters, the rule of every engine's branch).
  */
 const SECRET = TEST_PLATFORM_ENV.PLATFORM_WEBHOOK_SECRETS ?? '';
 /** The media origin of TEST_PLATFORM_ENV. */
@@ -21,14 +20,12 @@ export interface SignOptions {
 }
 
 export function signedHeaders(body: string, options: SignOptions = {}): Record<string, string> {
-  const webhookId = options.webhookId ?? `msg_${randomUUID()}`;
-  const at = options.at ?? new Date();
-  return {
-    'content-type': 'application/json',
-    'webhook-id': webhookId,
-    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-    'webhook-signature': new Webhook(options.secret ?? SECRET).sign(webhookId, at, body),
-  };
+  return signed(
+    options.secret ?? SECRET,
+    options.webhookId ?? newWebhookId(),
+    body,
+    options.at ?? new Date(),
+  );
 }
 
 /** Sends `{ events }` (or a body as it is) signed to the app. */

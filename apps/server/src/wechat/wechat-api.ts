@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { WeChatConfig } from '../config/wechat-config.ts';
+import { readBodyUpTo } from '../http/bounded-body.ts';
 
 /**
  * WeChat's server API, the two calls the JS-SDK needs: the stable access_token (POST, the secret
@@ -54,30 +55,13 @@ export const WECHAT_ANSWER_LIMIT_BYTES = 64 * 1024;
 
 /** The body as text, read up to the limit; past it, the connection is dropped. */
 async function readLimited(response: Response, what: string): Promise<string> {
-  const tooLarge = () =>
-    new WeChatApiError(
+  const bytes = await readBodyUpTo(response, WECHAT_ANSWER_LIMIT_BYTES);
+  if (!bytes) {
+    throw new WeChatApiError(
       `WeChat's answer for the ${what} is too large (over ${WECHAT_ANSWER_LIMIT_BYTES} bytes)`,
     );
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (declared > WECHAT_ANSWER_LIMIT_BYTES) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooLarge();
   }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > WECHAT_ANSWER_LIMIT_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  return bytes.toString('utf8');
 }
 
 const errorSchema = z.object({ errcode: z.number().int(), errmsg: z.string().optional() });
