@@ -36,73 +36,81 @@ function scriptedPlatform(answers: DebitAnswer[]) {
 }
 
 describe('design repository', () => {
-  it('keeps an unanswered debit pending and asks again, same key, with back-off, until answered', async () => {
-    data = await openTestDatabase();
-    const { db } = data;
-    const userId = await karasuno(db);
-    let clock = new Date('2026-11-26T12:00:00.000Z');
-    const now = () => clock;
-    const platform = scriptedPlatform([
-      { kind: 'unknown', reason: '500' },
-      { kind: 'unknown', reason: 'no answer (TimeoutError)' },
-      { kind: 'unknown', reason: '503' },
-      { kind: 'charged', debitId: 'debit-1', balance: 300 },
-    ]);
-    const designs = designRepository(db, { requestDebit: platform.requestDebit, now });
-    const outcome = await designs.redeem({
-      userId,
-      designId: DEMO_IDS.designs.sakura,
-      idempotencyKey: randomUUID(),
-    });
-    expect(outcome.state).toBe('pending');
-    if (outcome.state !== 'pending') throw new Error('not pending');
-    expect(outcome.result.redemption).toMatchObject({ state: 'pending', redeemedAt: null });
-    expect(outcome.result.balanceAfter).toBeNull();
-
-    // Not due before its wait is over; then asked again, and again after a longer wait.
-    const waits: number[] = [];
-    for (let attempt = 1; attempt <= 3; attempt += 1) {
-      expect((await retryDueRedemptions(db, platform.requestDebit, { now })).asked).toBe(0);
-      waits.push(retryWaitMs(attempt));
-      clock = new Date(clock.getTime() + retryWaitMs(attempt));
-      expect((await retryDueRedemptions(db, platform.requestDebit, { now })).asked).toBe(1);
-    }
-    expect(waits).toEqual([1_000, 2_000, 4_000]);
-    expect(retryWaitMs(7)).toBe(60_000);
-    expect(retryWaitMs(30)).toBe(60_000);
-
-    // Four requests, one key (the redemption's id), the same body.
-    expect(platform.requests).toHaveLength(4);
-    const keys = new Set(platform.requests.map((request) => request.key));
-    expect(keys).toEqual(new Set([outcome.result.redemption.id]));
-    expect(new Set(platform.requests.map((request) => JSON.stringify(request.body))).size).toBe(1);
-    expect(platform.requests[0]?.body).toEqual({
-      userId: DEMO_IDS.users.karasuno,
-      points: 200,
-      reason: {
-        kind: 'design_redemption',
+  it(
+    'keeps an unanswered debit pending and asks again, same key, with back-off, until answered',
+    {
+      timeout: 30_000,
+    },
+    async () => {
+      data = await openTestDatabase();
+      const { db } = data;
+      const userId = await karasuno(db);
+      let clock = new Date('2026-11-26T12:00:00.000Z');
+      const now = () => clock;
+      const platform = scriptedPlatform([
+        { kind: 'unknown', reason: '500' },
+        { kind: 'unknown', reason: 'no answer (TimeoutError)' },
+        { kind: 'unknown', reason: '503' },
+        { kind: 'charged', debitId: 'debit-1', balance: 300 },
+      ]);
+      const designs = designRepository(db, { requestDebit: platform.requestDebit, now });
+      const outcome = await designs.redeem({
+        userId,
         designId: DEMO_IDS.designs.sakura,
-        redemptionId: outcome.result.redemption.id,
-      },
-    });
-    const view = await designs.view(userId, DEMO_IDS.designs.sakura);
-    expect(view?.viewer).toMatchObject({
-      balance: 300,
-      redemption: { id: outcome.result.redemption.id, state: 'redeemed' },
-    });
-    const row = await db
-      .selectFrom('redemptions')
-      .selectAll()
-      .where('public_id', '=', outcome.result.redemption.id)
-      .executeTakeFirstOrThrow();
-    expect(row).toMatchObject({
-      state: 'redeemed',
-      attempts: 4,
-      debit_id: 'debit-1',
-      balance_after: 300,
-      lease_token: null,
-    });
-  });
+        idempotencyKey: randomUUID(),
+      });
+      expect(outcome.state).toBe('pending');
+      if (outcome.state !== 'pending') throw new Error('not pending');
+      expect(outcome.result.redemption).toMatchObject({ state: 'pending', redeemedAt: null });
+      expect(outcome.result.balanceAfter).toBeNull();
+
+      // Not due before its wait is over; then asked again, and again after a longer wait.
+      const waits: number[] = [];
+      for (let attempt = 1; attempt <= 3; attempt += 1) {
+        expect((await retryDueRedemptions(db, platform.requestDebit, { now })).asked).toBe(0);
+        waits.push(retryWaitMs(attempt));
+        clock = new Date(clock.getTime() + retryWaitMs(attempt));
+        expect((await retryDueRedemptions(db, platform.requestDebit, { now })).asked).toBe(1);
+      }
+      expect(waits).toEqual([1_000, 2_000, 4_000]);
+      expect(retryWaitMs(7)).toBe(60_000);
+      expect(retryWaitMs(30)).toBe(60_000);
+
+      // Four requests, one key (the redemption's id), the same body.
+      expect(platform.requests).toHaveLength(4);
+      const keys = new Set(platform.requests.map((request) => request.key));
+      expect(keys).toEqual(new Set([outcome.result.redemption.id]));
+      expect(new Set(platform.requests.map((request) => JSON.stringify(request.body))).size).toBe(
+        1,
+      );
+      expect(platform.requests[0]?.body).toEqual({
+        userId: DEMO_IDS.users.karasuno,
+        points: 200,
+        reason: {
+          kind: 'design_redemption',
+          designId: DEMO_IDS.designs.sakura,
+          redemptionId: outcome.result.redemption.id,
+        },
+      });
+      const view = await designs.view(userId, DEMO_IDS.designs.sakura);
+      expect(view?.viewer).toMatchObject({
+        balance: 300,
+        redemption: { id: outcome.result.redemption.id, state: 'redeemed' },
+      });
+      const row = await db
+        .selectFrom('redemptions')
+        .selectAll()
+        .where('public_id', '=', outcome.result.redemption.id)
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({
+        state: 'redeemed',
+        attempts: 4,
+        debit_id: 'debit-1',
+        balance_after: 300,
+        lease_token: null,
+      });
+    },
+  );
 
   it('refuses what the platform refuses, spends nothing, and lets a later tap try again', async () => {
     data = await openTestDatabase();

@@ -229,7 +229,8 @@ describe('POST a redemption', () => {
     const spent = async () =>
       Promise.all(
         users.map(async (user) => {
-          const { refused: _refused, ...points } = await pointsOf(t.db, user);
+          const { balance, redemptions, redeemedPriceSum, pending } = await pointsOf(t.db, user);
+          const points = { balance, redemptions, redeemedPriceSum, pending };
           return { points, charges: chargesOf(t.app, user).chargedSum };
         }),
       );

@@ -209,8 +209,9 @@ function refusal(code: string, message: string) {
 export const pointsLedgerRoutes: StandInRoutes = (app, { secrets, ledger }, done) => {
   // Requests held by a `hang` fault: let go (their sockets closed) when the stand-in closes.
   const held = new Set<Socket>();
-  app.addHook('onClose', async () => {
+  app.addHook('onClose', (_instance, closed) => {
     for (const socket of held) socket.destroy();
+    closed();
   });
 
   app.post(POINTS_DEBITS_PATH, async (request, reply) => {
