@@ -112,17 +112,13 @@ describe("the stand-in platform's points ledger", () => {
     expect((await setFault(platform, 'sometimes')).status).toBe(400);
 
     expect((await setFault(platform, 'fail')).status).toBe(204);
-    expect(await ask('f1')).toMatchObject({
-      kind: 'unknown',
-      reason: expect.stringMatching(/^500/),
-    });
+    const failed = await ask('f1');
+    expect(failed.kind === 'unknown' && failed.reason).toMatch(/^500/);
     expect(platform.ledger.debits()).toHaveLength(0);
 
     await setFault(platform, 'hang');
-    expect(await ask('h1')).toMatchObject({
-      kind: 'unknown',
-      reason: expect.stringMatching(/Timeout/),
-    });
+    const hung = await ask('h1');
+    expect(hung.kind === 'unknown' && hung.reason).toMatch(/Timeout/);
     expect(platform.ledger.debits()).toHaveLength(0);
 
     await setFault(platform, 'lose_answer');
