@@ -8,7 +8,9 @@ import { DEBIT_TIMEOUT_MS, type RequestDebit } from './points-debits.ts';
 import {
   askPlatform,
   claimRedemption,
+  lockUser,
   newLease,
+  userHasDebitInFlight,
   redemptionById,
   redemptionResultOf,
   redemptionRows,
@@ -103,7 +105,8 @@ export async function recordRedeemed(trx: Trx, record: RedemptionRecord): Promis
 
 /** What the creating transaction came to. */
 type Created =
-  | { kind: 'created'; id: number; lease: string }
+  /** Without a lease: another debit of the user is in flight; this one asks after it. */
+  | { kind: 'created'; id: number; lease: string | undefined }
   | { kind: 'existing'; row: RedemptionRow }
   | { kind: 'refusal'; outcome: RedeemOutcome };
 
@@ -168,7 +171,11 @@ export function designRepository(db: Db, options: DesignRepositoryOptions) {
     if (design.retired_at !== null) return { kind: 'refusal', outcome: { state: 'unavailable' } };
 
     const at = now();
-    const lease = newLease(at);
+    // One debit of a user in flight at a time (redemption-debits.ts): a second one waits.
+    await lockUser(trx, userId);
+    const lease = (await userHasDebitInFlight(trx, userId, at.toISOString()))
+      ? undefined
+      : newLease(at);
     const created = await trx
       .insertInto('redemptions')
       .values({
@@ -183,15 +190,15 @@ export function designRepository(db: Db, options: DesignRepositoryOptions) {
         attempts: 0,
         next_attempt_at: at.toISOString(),
         // This request asks the platform at once: it holds the lease from the start.
-        lease_token: lease.token,
-        lease_until: lease.until,
+        lease_token: lease?.token ?? null,
+        lease_until: lease?.until ?? null,
         last_error: null,
         created_at: at.toISOString(),
         completed_at: null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    return { kind: 'created', id: created.id, lease: lease.token };
+    return { kind: 'created', id: created.id, lease: lease?.token };
   }
 
   async function create(request: Redeemer): Promise<Created> {
@@ -225,17 +232,28 @@ export function designRepository(db: Db, options: DesignRepositoryOptions) {
   }
 
   /**
-   * The redemption once whoever holds its lease has written the platform's answer (or given up
-   * for now): read again every 50 ms while the lease is held, for as long as a request may take.
+   * A pending redemption this request did not start asking about: asked here as soon as its
+   * lease is free (the user's other debit answered), or answered once whoever holds it has
+   * written the platform's answer (a double tap: the same redemption). Tried every 50 ms, for as
+   * long as a request to the platform may take; still pending then, it is answered pending.
    */
-  async function awaitHolder(row: RedemptionRow): Promise<RedemptionRow> {
-    let current = row;
+  async function claimOrWait(
+    id: number,
+    kinds: { redeemed: 'redeemed' | 'replayed' },
+  ): Promise<RedeemOutcome> {
     const until = Date.now() + HOLDER_WAIT_MS;
-    while (current.state === 'pending' && current.lease_token !== null && Date.now() < until) {
+    for (;;) {
+      const lease = await claimRedemption(db, id, now());
+      if (lease) return askAndAnswer(id, lease, kinds);
+      const row = await redemptionById(db, id);
+      if (!row) throw new Error('A redemption just written is gone');
+      // Not asked by anyone and not due (its back-off): it stays pending for the worker.
+      const waiting =
+        row.state === 'pending' &&
+        (row.lease_token !== null || (row.next_attempt_at ?? '') <= now().toISOString());
+      if (!waiting || Date.now() >= until) return answerFor(row, kinds);
       await new Promise((resolve) => setTimeout(resolve, 50));
-      current = (await redemptionById(db, row.id)) ?? current;
     }
-    return current;
   }
 
   /** Asks the platform about a redemption whose lease we hold, and answers from what it left. */
@@ -312,14 +330,13 @@ export function designRepository(db: Db, options: DesignRepositoryOptions) {
         case 'refusal':
           return created.outcome;
         case 'created':
-          return askAndAnswer(created.id, created.lease, { redeemed: 'redeemed' });
+          return created.lease
+            ? askAndAnswer(created.id, created.lease, { redeemed: 'redeemed' })
+            : claimOrWait(created.id, { redeemed: 'redeemed' });
         case 'existing': {
           const { row } = created;
           if (row.state !== 'pending') return answerFor(row, { redeemed: 'replayed' });
-          const lease = await claimRedemption(db, row.id, now());
-          if (lease) return askAndAnswer(row.id, lease, { redeemed: 'replayed' });
-          // Another request (a double tap) is asking the platform now: its answer is this one's.
-          return answerFor(await awaitHolder(row), { redeemed: 'replayed' });
+          return claimOrWait(row.id, { redeemed: 'replayed' });
         }
       }
     },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RedemptionResult } from '@guquan/contract/design';
-import type { Db } from '../db/database.ts';
+import { sql } from 'kysely';
+import { isPostgres, type Db } from '../db/database.ts';
 import type { RedemptionRowState } from '../db/schema.ts';
 import type { RequestDebit } from './points-debits.ts';
 
@@ -97,19 +98,63 @@ export function newLease(now: Date): { token: string; until: string } {
   };
 }
 
-/** Takes the lease of a pending redemption that is due and free; its token, or undefined. */
+/**
+ * Locks the user's row until the transaction ends (PostgreSQL; SQLite runs one transaction at a
+ * time anyway), so that two servers deciding whether the user has a debit in flight decide one
+ * after the other.
+ */
+export async function lockUser(trx: Db, userId: number): Promise<void> {
+  if (!isPostgres(trx)) return;
+  await sql`select id from users where id = ${userId} for update`.execute(trx);
+}
+
+/**
+ * Whether another redemption of the user is being asked about now (its lease held). A user's
+ * debits are asked one at a time: each answer's balance is then the newest when it is written.
+ */
+export async function userHasDebitInFlight(
+  trx: Db,
+  userId: number,
+  at: string,
+  except?: number,
+): Promise<boolean> {
+  let query = trx
+    .selectFrom('redemptions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('state', '=', 'pending')
+    .where('lease_token', 'is not', null)
+    .where('lease_until', '>', at);
+  if (except !== undefined) query = query.where('id', '<>', except);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+/**
+ * Takes the lease of a pending redemption that is due and free, unless another debit of its user
+ * is in flight; its token, or undefined.
+ */
 export async function claimRedemption(db: Db, id: number, now: Date): Promise<string | undefined> {
   const at = now.toISOString();
   const lease = newLease(now);
-  const result = await db
-    .updateTable('redemptions')
-    .set({ lease_token: lease.token, lease_until: lease.until })
-    .where('id', '=', id)
-    .where('state', '=', 'pending')
-    .where('next_attempt_at', '<=', at)
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', at)]))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1 ? lease.token : undefined;
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('redemptions')
+      .select('user_id')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    await lockUser(trx, row.user_id);
+    if (await userHasDebitInFlight(trx, row.user_id, at, id)) return undefined;
+    const result = await trx
+      .updateTable('redemptions')
+      .set({ lease_token: lease.token, lease_until: lease.until })
+      .where('id', '=', id)
+      .where('state', '=', 'pending')
+      .where('next_attempt_at', '<=', at)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', at)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1 ? lease.token : undefined;
+  });
 }
 
 /** What asking came to: the state it left, or `lost` when the lease had gone to another. */
