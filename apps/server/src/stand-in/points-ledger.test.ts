@@ -132,4 +132,16 @@ describe("the stand-in platform's points ledger", () => {
     });
     expect(platform.ledger.balanceOf(USER)).toBe(400);
   });
+
+  it('lets a held request go when it closes', async () => {
+    const platform = await start();
+    await setFault(platform, 'hang');
+    const held = debit(platform, 'c1', body(100, 'c1')).catch((error: unknown) => error);
+    while (platform.ledger.requests() === 0) await new Promise((r) => setTimeout(r, 10));
+    const startedAt = Date.now();
+    await Promise.all(started.splice(0).map((p) => p.close()));
+    expect(Date.now() - startedAt).toBeLessThan(2_000);
+    expect(await held).toBeInstanceOf(Error);
+    expect(platform.ledger.debits()).toHaveLength(0);
+  });
 });

@@ -207,11 +207,12 @@ function refusal(code: string, message: string) {
 
 /** The ledger's routes: the debit API and its demo endpoints. */
 export const pointsLedgerRoutes: StandInRoutes = (app, { secrets, ledger }, done) => {
-  // Requests held by a `hang` fault: let go (their sockets closed) when the stand-in closes.
+  // Requests held by a `hang` fault: let go (their sockets closed) as the stand-in closes, before
+  // its server waits for the requests in flight to end.
   const held = new Set<Socket>();
-  app.addHook('onClose', (_instance, closed) => {
+  app.addHook('preClose', (done) => {
     for (const socket of held) socket.destroy();
-    closed();
+    done();
   });
 
   app.post(POINTS_DEBITS_PATH, async (request, reply) => {
