@@ -7,6 +7,12 @@ import {
   PLATFORM_EVENTS_PATH,
   platformEventJsonSchemas,
 } from '../../packages/contract/src/platform-events.ts';
+import {
+  insufficientPointsAnswerSchema,
+  pointsDebitAnswerSchema,
+  pointsDebitRequestSchema,
+} from '../../packages/contract/src/points-debits.ts';
+import { z } from 'zod';
 
 /**
  * The parts of docs/platform.md made from code, so they cannot say other than the site does:
@@ -137,6 +143,21 @@ async function generatedPart(): Promise<string> {
       `<details><summary><code>${type}</code>: its <code>data</code></summary>`,
       '',
       json(schemas.data[type]),
+      '',
+      '</details>',
+    );
+  }
+  // The debit API's request and answers (packages/contract/src/points-debits.ts).
+  for (const [summary, schema] of [
+    ['<code>POST /v1/points/debits</code>: the request', pointsDebitRequestSchema],
+    ['… 200 or 201: charged', pointsDebitAnswerSchema],
+    ['… 409: too few points, nothing charged', insufficientPointsAnswerSchema],
+  ] as const) {
+    lines.push(
+      '',
+      `<details><summary>${summary}</summary>`,
+      '',
+      json(z.toJSONSchema(schema)),
       '',
       '</details>',
     );

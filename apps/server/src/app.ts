@@ -220,7 +220,7 @@ export async function buildApp(
     onLogin: (trx, userId, at) => cancelPendingRequest(trx, userId, 'login', at),
   });
   await registerMembership(app, { db, config, appStoreRoots, auth });
-  const designs = await registerDesigns(app, { db, auth });
+  const designs = await registerDesigns(app, { db, auth, platform });
   // Demo mode never sends a text: it keeps the code for the simulator to show.
   const sms = deps.smsSender ?? demo?.sms ?? aliyunSmsSender(requireSmsConfig(config));
   await registerAccountDeletion(app, {

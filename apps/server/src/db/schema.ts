@@ -196,27 +196,28 @@ export interface DesignsTable {
   retired_at: string | null;
 }
 
-export type PointReason = 'earned' | 'redemption';
-
-export interface PointLedgerTable {
-  id: Generated<number>;
-  user_id: number;
-  delta: number;
-  balance_after: number;
-  reason: PointReason;
-  reference: string;
-  created_at: string;
-}
+/** Where a redemption stands (migration 0018): the platform asked, then its answer. */
+export type RedemptionRowState = 'pending' | 'redeemed' | 'refused';
 
 export interface RedemptionsTable {
   id: Generated<number>;
   public_id: string;
   user_id: number;
   design_id: number;
+  /** The page's key for the attempt; the platform's Idempotency-Key is public_id. */
   idempotency_key: string;
   price_points: number;
-  ledger_entry_id: number;
+  state: RedemptionRowState;
+  /** The balance the platform answered to the debit (redeemed only). */
+  balance_after: number | null;
+  debit_id: string | null;
+  attempts: number;
+  next_attempt_at: string | null;
+  lease_token: string | null;
+  lease_until: string | null;
+  last_error: string | null;
   created_at: string;
+  completed_at: string | null;
 }
 
 export interface AccountDeletionRequestsTable {
@@ -384,7 +385,6 @@ export interface Database {
   memberships: MembershipsTable;
   app_store_notifications: AppStoreNotificationsTable;
   designs: DesignsTable;
-  point_ledger: PointLedgerTable;
   redemptions: RedemptionsTable;
   account_deletion_requests: AccountDeletionRequestsTable;
   sms_codes: SmsCodesTable;

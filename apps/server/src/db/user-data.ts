@@ -46,7 +46,6 @@ export type TableUserData<T extends TableName> =
 export const USER_DATA: { readonly [T in TableName]: TableUserData<T> } = {
   // Points and the designs redeemed with them are lost (the deletion page says so).
   redemptions: { user: { user_id: { fate: 'deleted' } } },
-  point_ledger: { user: { user_id: { fate: 'deleted' } } },
   designs: {
     user: {
       designer_id: {
