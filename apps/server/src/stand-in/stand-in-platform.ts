@@ -6,6 +6,7 @@ import { loadStandInSecrets, type StandInSecrets } from './stand-in-secrets.ts';
 import { demoTokenRoutes, jwksRoutes } from './stand-in-token-routes.ts';
 import { demoMediaRoutes } from './demo-media.ts';
 import { demoCommunityRoutes } from './demo-community-routes.ts';
+import { eventsReceiverRoutes } from './events-receiver.ts';
 
 /**
  * The issuer of the stand-in's tokens: fixed, not its address (which changes with the port), so
@@ -25,6 +26,7 @@ export const STAND_IN_ROUTES: readonly StandInRoutes[] = [
   demoTokenRoutes,
   demoMediaRoutes,
   demoCommunityRoutes,
+  eventsReceiverRoutes,
 ];
 
 export interface StandInOptions {
