@@ -7,7 +7,7 @@ import { cancelPendingRequest } from './account-deletion/deletion-requests.ts';
 import { aliyunSmsSender, type SmsSender } from './account-deletion/sms-sender.ts';
 import type { CountAppLinkEvent } from './app-links/app-link-events.ts';
 import { registerOutbox } from './outbox/outbox-plugin.ts';
-import type { DeliveryBody, PostDelivery } from './platform/signed-deliveries.ts';
+import type { PostDelivery } from './platform/signed-deliveries.ts';
 import { registerAppLinks } from './app-links/app-links-plugin.ts';
 import { registerAuth } from './auth/auth-plugin.ts';
 import { configuredPaths, type DataPaths } from './config/data-paths.ts';
@@ -53,7 +53,7 @@ export interface AppDeps {
   /** Replaces the SMS sender of the mode (tests: a failing provider). */
   smsSender?: SmsSender;
   /** How the outbox posts the platform's events (a test's receiver); HTTP to PLATFORM_EVENTS_URL otherwise. */
-  postPlatformEvents?: PostDelivery<DeliveryBody>;
+  postPlatformEvents?: PostDelivery;
   /** Replaces the client timeouts (tests: a stalled request answered within a second). */
   timeouts?: ServerTimeouts;
   /** Replaces the pages' render budget per client (tests: a scan held back after a few). */

@@ -3,12 +3,7 @@ import { PLATFORM_EVENTS_OUT_PER_DELIVERY } from '@guquan/contract/platform-even
 import { lockKey } from '../db/locking.ts';
 import type { Database } from '../db/schema.ts';
 import type { Log } from '../http/logging.ts';
-import {
-  newWebhookId,
-  sendSigned,
-  type DeliveryBody,
-  type PostDelivery,
-} from '../platform/signed-deliveries.ts';
+import { newWebhookId, sendSigned, type PostDelivery } from '../platform/signed-deliveries.ts';
 import { errorText, isDue, isPending, newLeaseToken } from './outbox-repository.ts';
 
 /**
@@ -100,10 +95,11 @@ async function claimDelivery(
       .where(isPending('platform_events'))
       .where('webhook_id', 'is', null)
       .where('next_attempt_at', '<=', at)
-      .where(({ exists, not, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('outbox as earlier')
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('outbox as earlier')
               .select('earlier.id')
               .whereRef('earlier.partition_key', '=', 'outbox.partition_key')
               .where('earlier.channel', '=', 'platform_events')
@@ -133,7 +129,7 @@ async function claimDelivery(
 }
 
 export interface EventDeliveryOptions {
-  post: PostDelivery<DeliveryBody>;
+  post: PostDelivery;
   /** PLATFORM_EVENTS_SECRET. */
   secret: string;
   now?: () => Date;
@@ -182,7 +178,7 @@ export async function deliverPlatformEvents(
         webhookId,
         attempts: 1,
         isFinal: (status) => status >= 200 && status < 300,
-        now,
+        // Signed as it leaves, by the wall clock: the receiver refuses a stale signature.
       });
       await ours()
         .set({

@@ -4,7 +4,7 @@ import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Db } from '../db/database.ts';
 import type { OutboxChannel } from '../db/schema.ts';
 import { schedulePeriodicWork } from '../plugins/periodic-work.ts';
-import { postTo, type DeliveryBody, type PostDelivery } from '../platform/signed-deliveries.ts';
+import { postTo, type PostDelivery } from '../platform/signed-deliveries.ts';
 import {
   deliverPlatformEvents,
   EVENT_CHANNEL_INTERVAL_MS,
@@ -25,7 +25,7 @@ export interface OutboxPluginOptions {
   platform: Pick<PlatformConfig, 'eventsUrl' | 'eventsSecret'>;
   observer?: OutboxObserver;
   /** How events are posted (tests); over HTTP to PLATFORM_EVENTS_URL otherwise. */
-  postEvents?: PostDelivery<DeliveryBody>;
+  postEvents?: PostDelivery;
   /** Before the first runs; tests shorten it. */
   firstRunDelayMs?: number;
 }
@@ -77,8 +77,9 @@ export function registerOutbox(
     }, WAKE_DELAY_MS).unref();
     timers.add(timer);
   });
-  app.addHook('onClose', async () => {
+  app.addHook('onClose', (_instance, done) => {
     stop();
     for (const timer of timers) clearTimeout(timer);
+    done();
   });
 }
