@@ -72,9 +72,15 @@ describe('the deletion events for the platform', () => {
         },
       },
       { type: 'account.deletion_withdrawn', data: { userId: PUBLIC_ID, why: 'user' } },
-      { type: 'account.deletion_requested', data: expect.objectContaining({ userId: PUBLIC_ID }) },
+      {
+        type: 'account.deletion_requested',
+        data: expect.objectContaining({ userId: PUBLIC_ID }) as unknown,
+      },
       { type: 'account.deletion_withdrawn', data: { userId: PUBLIC_ID, why: 'logged_in' } },
-      { type: 'account.deletion_requested', data: expect.objectContaining({ userId: PUBLIC_ID }) },
+      {
+        type: 'account.deletion_requested',
+        data: expect.objectContaining({ userId: PUBLIC_ID }) as unknown,
+      },
       { type: 'account.deleted', data: { userId: PUBLIC_ID, deletedAt: due.toISOString() } },
     ]);
   });
