@@ -403,8 +403,12 @@ describe('runAccountDeletionJob', () => {
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
     expect(anonymized).toEqual({ phone_encrypted: null, phone_index: null });
-    const owed = await t.db.selectFrom('text_outbox').selectAll().executeTakeFirstOrThrow();
-    expect(t.phones.decrypt(owed.phone_encrypted ?? '')).toBe('+8613800000004');
+    const owed = await t.db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('channel', '=', 'text')
+      .executeTakeFirstOrThrow();
+    expect(t.phones.decrypt(owed.payload ?? '')).toBe('+8613800000004');
 
     down = false;
     const later = new Date(DUE.getTime() + 60 * 60 * 1000);

@@ -12,6 +12,7 @@ import {
   type PointsLedger,
   type PointsLedgerOptions,
 } from './points-ledger.ts';
+import { eventsReceiverRoutes } from './events-receiver.ts';
 
 /**
  * The issuer of the stand-in's tokens: fixed, not its address (which changes with the port), so
@@ -32,6 +33,7 @@ export const STAND_IN_ROUTES: readonly StandInRoutes[] = [
   demoMediaRoutes,
   demoCommunityRoutes,
   pointsLedgerRoutes,
+  eventsReceiverRoutes,
 ];
 
 export interface StandInOptions {
