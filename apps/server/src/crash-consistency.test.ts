@@ -32,6 +32,8 @@ async function startServer(): Promise<ChildProcess> {
       LOG_LEVEL: 'silent',
       DATA_DIR: temp.dataDir,
       APP_MODE: 'demo',
+      // No operators' listener: its fixed default port may be taken by another test's server.
+      OPS_PORT: 'off',
       // The link domain on the same port under another name: no second port to hold.
       LINK_ORIGIN: `http://localhost:${PORT}`,
     },

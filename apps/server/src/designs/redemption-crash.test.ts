@@ -40,6 +40,8 @@ async function startServer(): Promise<ChildProcess> {
       LOG_LEVEL: 'silent',
       DATA_DIR: temp.dataDir,
       APP_MODE: 'demo',
+      // No operators' listener: its fixed default port may be taken by another test's server.
+      OPS_PORT: 'off',
       LINK_ORIGIN: `http://localhost:${PORT}`,
     },
     stdio: 'ignore',
