@@ -134,7 +134,9 @@ export function PlatformSection({ store, watch }: PlatformSectionProps) {
           <thead>
             <tr>
               <th scope="col">Key</th>
-              <th scope="col">Outcome</th>
+              <th scope="col" className={styles.wide}>
+                Outcome
+              </th>
               <th scope="col">Balance</th>
               <th scope="col">Time</th>
             </tr>
@@ -143,7 +145,7 @@ export function PlatformSection({ store, watch }: PlatformSectionProps) {
             {ledger.debits.slice(0, PLATFORM_ROWS).map((debit) => (
               <tr key={debit.key}>
                 <td title={debit.key}>{shortKey(debit.key)}</td>
-                <td>
+                <td className={styles.wide}>
                   {debit.outcome === 'charged'
                     ? `Charged ${debit.points}`
                     : `Refused ${debit.points}: too few points`}
@@ -197,7 +199,9 @@ export function PlatformSection({ store, watch }: PlatformSectionProps) {
           <caption className={styles.subheading}>Deliveries received</caption>
           <thead>
             <tr>
-              <th scope="col">Events</th>
+              <th scope="col" className={styles.wide}>
+                Events
+              </th>
               <th scope="col">Attempts</th>
               <th scope="col">Time</th>
             </tr>
@@ -205,7 +209,7 @@ export function PlatformSection({ store, watch }: PlatformSectionProps) {
           <tbody>
             {received.deliveries.slice(0, PLATFORM_ROWS).map((delivery) => (
               <tr key={delivery.webhookId}>
-                <td title={delivery.webhookId}>
+                <td className={styles.wide} title={delivery.webhookId}>
                   {[...new Set(delivery.events.map((event) => event.type))].join(', ')}
                 </td>
                 <td>{delivery.attempt}</td>
