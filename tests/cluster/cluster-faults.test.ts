@@ -108,9 +108,13 @@ async function redeemUntilAnswered(origin: string, attempt: Attempt): Promise<Ou
       method: 'POST',
       headers: { authorization: `Bearer ${attempt.token}`, 'idempotency-key': attempt.key },
     });
-    const retry = outcome.status === 'network-error' || [502, 503, 504].includes(outcome.status);
-    if (!retry || tries >= 20) return outcome;
-    await sleep(100);
+    // 202: pending (the platform's answer not in: a server died asking it, say). The page polls;
+    // here the same attempt is sent again until it is redeemed or refused.
+    const pending = outcome.status === 202;
+    const retry =
+      pending || outcome.status === 'network-error' || [502, 503, 504].includes(outcome.status);
+    if (!retry || tries >= 80) return outcome;
+    await sleep(pending ? 500 : 100);
   }
 }
 

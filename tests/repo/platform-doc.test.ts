@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { platformDeliverySchema } from '../../packages/contract/src/platform-events.ts';
+import { platformEventsOutDeliverySchema } from '../../packages/contract/src/platform-events-out.ts';
 import { currentPlatformDoc } from './platform-doc.ts';
 
 /**
@@ -46,5 +47,25 @@ describe('docs/platform.md', () => {
     expect(sent.some((mac) => mac.equals(tampered))).toBe(false);
 
     expect(platformDeliverySchema.safeParse(JSON.parse(body)).success).toBe(true);
+  });
+
+  it("has a signed sample of the site's events out that verifies and is what the site sends", () => {
+    const { written } = doc;
+    const all = written.slice(written.indexOf('### A signed delivery, worked through'));
+    const secret = /`(whsec_[A-Za-z0-9+/=]+)`/.exec(all)?.[1];
+    const part = written.slice(written.indexOf('### Events out: a signed delivery'));
+    const header = (name: string) => new RegExp(`^${name}: (.+)$`, 'm').exec(part)?.[1];
+    const id = header('webhook-id');
+    const timestamp = header('webhook-timestamp');
+    const signature = header('webhook-signature');
+    const body = /^(\{"events":.*)$/m.exec(part)?.[1];
+    if (!secret || !id || !timestamp || !signature || body === undefined) {
+      throw new Error('the sample lacks its secret, a header or its body');
+    }
+    const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+    const expectedMac = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest();
+    const sent = Buffer.from(signature.replace(/^v1,/, ''), 'base64');
+    expect(sent.length === expectedMac.length && timingSafeEqual(sent, expectedMac)).toBe(true);
+    expect(platformEventsOutDeliverySchema.safeParse(JSON.parse(body)).success).toBe(true);
   });
 });

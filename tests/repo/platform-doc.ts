@@ -7,6 +7,16 @@ import {
   PLATFORM_EVENTS_PATH,
   platformEventJsonSchemas,
 } from '../../packages/contract/src/platform-events.ts';
+import {
+  PLATFORM_EVENT_OUT_TYPES,
+  platformEventOutJsonSchemas,
+} from '../../packages/contract/src/platform-events-out.ts';
+import {
+  insufficientPointsAnswerSchema,
+  pointsDebitAnswerSchema,
+  pointsDebitRequestSchema,
+} from '../../packages/contract/src/points-debits.ts';
+import { z } from 'zod';
 
 /**
  * The parts of docs/platform.md made from code, so they cannot say other than the site does:
@@ -76,6 +86,31 @@ const EXAMPLE_BODY = {
   ],
 };
 
+/** An example of the site's events out (PRODUCT.md, "Events out"). */
+const EXAMPLE_OUT_ID = 'msg_events_4c1f0d9a7b2e4f6a8c3d5e7f9a1b3c5d';
+const EXAMPLE_OUT_BODY = {
+  events: [
+    {
+      type: 'membership.changed',
+      data: {
+        userId: 'u8Kq2mZx4Tn7Rb1A',
+        plan: 'vip.monthly',
+        expiresAt: '2026-12-26T12:00:00.000Z',
+        autoRenew: true,
+        version: 3,
+      },
+    },
+    {
+      type: 'account.deletion_requested',
+      data: {
+        userId: 'u8Kq2mZx4Tn7Rb1A',
+        confirmedAt: '2026-11-26T11:59:58.000Z',
+        deleteAfter: '2026-12-11T11:59:58.000Z',
+      },
+    },
+  ],
+};
+
 /** The example delivery's body, byte for byte: JSON as Prettier writes it, no final newline. */
 export async function exampleBodyText(): Promise<string> {
   return (await format(JSON.stringify(EXAMPLE_BODY), { parser: 'json' })).trimEnd();
@@ -137,6 +172,66 @@ async function generatedPart(): Promise<string> {
       `<details><summary><code>${type}</code>: its <code>data</code></summary>`,
       '',
       json(schemas.data[type]),
+      '',
+      '</details>',
+    );
+  }
+  const out = platformEventOutJsonSchemas();
+  const outBody = JSON.stringify(EXAMPLE_OUT_BODY);
+  lines.push(
+    '',
+    '### Events out: a signed delivery',
+    '',
+    'The site sends its events the same way, signed with `PLATFORM_EVENTS_SECRET` (here the example',
+    'secret above), its body one line of JSON as the outbox writes it:',
+    '',
+    '```http',
+    'POST {PLATFORM_EVENTS_URL} HTTP/1.1',
+    'content-type: application/json',
+    `webhook-id: ${EXAMPLE_OUT_ID}`,
+    `webhook-timestamp: ${EXAMPLE_TIMESTAMP}`,
+    `webhook-signature: ${signatureOf(EXAMPLE_SECRET, EXAMPLE_OUT_ID, EXAMPLE_TIMESTAMP, outBody)}`,
+    '',
+    outBody,
+    '```',
+    '',
+    '### Events out: the JSON Schemas',
+    '',
+    'Made from the zod schemas the site writes with (`packages/contract/src/platform-events-out.ts`).',
+    '',
+    '<details><summary>The delivery: <code>{ "events": [ … ] }</code>, 1 to 100 events</summary>',
+    '',
+    json(out.delivery),
+    '',
+    '</details>',
+  );
+  for (const type of PLATFORM_EVENT_OUT_TYPES) {
+    lines.push(
+      '',
+      `<details><summary><code>${type}</code>: its <code>data</code></summary>`,
+      '',
+      json(out.data[type]),
+      '',
+      '</details>',
+    );
+  }
+  lines.push(
+    '',
+    '### Points: the debit API',
+    '',
+    'Made from the zod schemas the site asks and reads with (`packages/contract/src/points-debits.ts`).',
+  );
+  // The debit API's request and answers (packages/contract/src/points-debits.ts).
+  for (const [summary, schema] of [
+    ['<code>POST /v1/points/debits</code>: the request', pointsDebitRequestSchema],
+    ['… 200 or 201: charged', pointsDebitAnswerSchema],
+    ['… 409: too few points, nothing charged', insufficientPointsAnswerSchema],
+  ] as const) {
+    lines.push(
+      '',
+      `<details><summary>${summary}</summary>`,
+      '',
+      json(z.toJSONSchema(schema)),
       '',
       '</details>',
     );

@@ -6,6 +6,8 @@ import { registerAccountDeletion } from './account-deletion/account-deletion-plu
 import { cancelPendingRequest } from './account-deletion/deletion-requests.ts';
 import { aliyunSmsSender, type SmsSender } from './account-deletion/sms-sender.ts';
 import type { CountAppLinkEvent } from './app-links/app-link-events.ts';
+import { registerOutbox } from './outbox/outbox-plugin.ts';
+import type { PostDelivery } from './platform/signed-deliveries.ts';
 import { registerAppLinks } from './app-links/app-links-plugin.ts';
 import { registerAuth } from './auth/auth-plugin.ts';
 import { configuredPaths, type DataPaths } from './config/data-paths.ts';
@@ -50,6 +52,8 @@ export interface AppDeps {
   logging?: ServerLogging;
   /** Replaces the SMS sender of the mode (tests: a failing provider). */
   smsSender?: SmsSender;
+  /** How the outbox posts the platform's events (a test's receiver); HTTP to PLATFORM_EVENTS_URL otherwise. */
+  postPlatformEvents?: PostDelivery;
   /** Replaces the client timeouts (tests: a stalled request answered within a second). */
   timeouts?: ServerTimeouts;
   /** Replaces the pages' render budget per client (tests: a scan held back after a few). */
@@ -220,7 +224,7 @@ export async function buildApp(
     onLogin: (trx, userId, at) => cancelPendingRequest(trx, userId, 'login', at),
   });
   await registerMembership(app, { db, config, appStoreRoots, auth });
-  const designs = await registerDesigns(app, { db, auth });
+  const designs = await registerDesigns(app, { db, auth, platform });
   // Demo mode never sends a text: it keeps the code for the simulator to show.
   const sms = deps.smsSender ?? demo?.sms ?? aliyunSmsSender(requireSmsConfig(config));
   await registerAccountDeletion(app, {
@@ -232,6 +236,15 @@ export async function buildApp(
     auth,
     designs,
     onJobDone: metrics?.deletionJob.succeeded,
+  });
+  // Everything the site owes to others (texts to users, events to the platform), delivered.
+  registerOutbox(app, {
+    db,
+    sms,
+    phones,
+    platform,
+    observer: metrics?.outbox,
+    postEvents: deps.postPlatformEvents,
   });
   await registerWeChat(app, { db, wechat: config.wechat, publicOrigin: config.publicOrigin });
   // The simulator's log-in, App Store and SMS stand-ins exist in demo mode only: production has

@@ -111,8 +111,9 @@ describe('npm run delete-accounts with its database connections cut', () => {
     expect(await completedCount(db)).toBe(LEAVING.length);
     // One deletion notice per deleted user with a phone number: nobody's deletion ran twice.
     const notices = await db
-      .selectFrom('text_outbox')
+      .selectFrom('outbox')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('channel', '=', 'text')
       .executeTakeFirstOrThrow();
     expect(Number(notices.n)).toBe(withPhones);
   }, 90_000);

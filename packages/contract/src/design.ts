@@ -30,11 +30,24 @@ export const designSchema = z.object({
 });
 export type Design = z.infer<typeof designSchema>;
 
+/**
+ * Where a redemption stands (docs/decisions/0026-points-debits.md): `pending` while the platform,
+ * which keeps the balances, has not answered its debit (the site asks again until it does);
+ * `redeemed` once it has charged it. A refused one (too few points) is no redemption: the API
+ * answers 409 insufficient_points and the user may try again later.
+ */
+export const REDEMPTION_STATES = ['pending', 'redeemed'] as const;
+export type RedemptionState = (typeof REDEMPTION_STATES)[number];
+
 export const redemptionSchema = z.object({
   id: publicIdSchema,
   designId: publicIdSchema,
   pricePoints: points.positive(),
-  redeemedAt: timestamp,
+  state: z.enum(REDEMPTION_STATES),
+  /** When the user asked. */
+  requestedAt: timestamp,
+  /** When the platform charged it; null while pending. */
+  redeemedAt: timestamp.nullable(),
 });
 export type Redemption = z.infer<typeof redemptionSchema>;
 
@@ -54,11 +67,13 @@ export type DesignView = z.infer<typeof designViewSchema>;
 
 /**
  * POST /designs/:designId/redemptions: 201 the first time, 200 with the same body when the same
- * key comes again. `balanceAfter` is the balance right after this redemption's debit.
+ * key comes again, 202 while the redemption is pending (the platform has not answered yet: GET
+ * the design again to see it complete). `balanceAfter` is the balance the platform answered to
+ * this redemption's debit; null while pending.
  */
 export const redemptionResultSchema = z.object({
   redemption: redemptionSchema,
-  balanceAfter: points,
+  balanceAfter: points.nullable(),
 });
 export type RedemptionResult = z.infer<typeof redemptionResultSchema>;
 

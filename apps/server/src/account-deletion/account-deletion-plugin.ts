@@ -11,7 +11,6 @@ import { accountDeletionRoutes } from './account-deletion-routes.ts';
 import { DELETION_JOB_INTERVAL_MS, runAccountDeletionJobAlone } from './deletion-job.ts';
 import { deletionLosses } from './deletion-losses.ts';
 import type { SmsSender } from './sms-sender.ts';
-import { deliverQueuedTexts, TEXT_OUTBOX_INTERVAL_MS } from './text-outbox.ts';
 
 export interface AccountDeletionPluginOptions {
   db: Db;
@@ -27,7 +26,7 @@ export interface AccountDeletionPluginOptions {
 
 /**
  * Deleting an account (docs/decisions/0006-account-deletion.md): the page's API, the hourly job
- * that deletes what is due, and the text outbox that tells each deleted user.
+ * that deletes what is due (the outbox, outbox/, then tells each deleted user and the platform).
  */
 export async function registerAccountDeletion(
   app: FastifyInstance,
@@ -46,12 +45,6 @@ export async function registerAccountDeletion(
       });
       if (run.ran) onJobDone?.(new Date(), run.value.deleted);
     },
-  });
-  // Texts owed to users (the deletion notice) are retried sooner than the hourly job runs.
-  schedulePeriodicWork(app, {
-    name: 'the text outbox',
-    intervalMs: TEXT_OUTBOX_INTERVAL_MS,
-    run: () => deliverQueuedTexts(db, { sms, phones, now: new Date(), log: app.log }),
   });
   await app.register(accountDeletionRoutes, {
     prefix: API_BASE_PATH,

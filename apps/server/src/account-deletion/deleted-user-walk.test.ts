@@ -6,6 +6,7 @@ import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
 import { appAccountToken } from '../membership/membership-repository.ts';
 import { countRows, liveColumns, userReferringColumns } from '../test-support/live-schema.ts';
 import { openTestDatabase, type TestDatabase } from '../test-support/test-database.ts';
+import { deliverPlatformEvents } from '../outbox/event-channel.ts';
 import { runAccountDeletionJob, type DeletionJobReport } from './deletion-job.ts';
 import { createRequest } from './deletion-requests.ts';
 import { issueCode } from './sms-codes.ts';
@@ -29,6 +30,8 @@ let identifiers: string[];
 let before: Map<string, number>;
 let report: DeletionJobReport;
 let sent: SmsMessage[];
+/** The events the platform heard: the outbox delivered, its payloads are wiped. */
+let heard: { type: string }[];
 
 /** Rows holding one of the deleted users' ids, per user-referring column (`table.column`). */
 async function rowsOfUsers(): Promise<Map<string, number>> {
@@ -79,6 +82,17 @@ beforeAll(async () => {
     phones: t.phones,
     sms: { send: (message) => Promise.resolve(void sent.push(message)) },
   });
+  // The platform is told (account.deleted and what came before); once it has heard, the events
+  // that named the users are gone from the outbox too.
+  heard = [];
+  await deliverPlatformEvents(t.db, {
+    secret: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+    now: () => DUE,
+    post: ({ body }) => {
+      heard.push(...(JSON.parse(String(body)) as { events: { type: string }[] }).events);
+      return Promise.resolve({ status: 200, body: '' });
+    },
+  });
 });
 afterAll(async () => {
   await t.close();
@@ -88,6 +102,7 @@ describe('after the deletion job', () => {
   it('has deleted every account and told each user', () => {
     expect(report).toMatchObject({ deleted: USERS.length, blocked: 0, failed: 0 });
     expect(sent).toHaveLength(USERS.length);
+    expect(heard.filter((event) => event.type === 'account.deleted')).toHaveLength(USERS.length);
   });
 
   it("finds a user's id only where the list says the law keeps it, or the anonymized account", async () => {

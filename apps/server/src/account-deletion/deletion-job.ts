@@ -13,12 +13,9 @@ import type { Log } from '../http/logging.ts';
 import { newPublicId } from '../db/public-id.ts';
 import { imageInUse, type ImageColumn } from '../media/image-references.ts';
 import { findBlockers } from './deletion-requests.ts';
-import {
-  deliverQueuedTexts,
-  purgeFinishedTexts,
-  queueText,
-  type DeliveryReport,
-} from './text-outbox.ts';
+import { purgeFinishedOutbox } from '../outbox/outbox-repository.ts';
+import { queuePlatformEvent } from '../outbox/platform-events-out.ts';
+import { deliverTexts, queueText, type TextDeliveryReport } from '../outbox/text-channel.ts';
 import type { SmsSender } from './sms-sender.ts';
 
 /**
@@ -28,8 +25,9 @@ import type { SmsSender } from './sms-sender.ts';
  * goods information for three years from publication, in `retained_records`, out of public view.
  * A crash leaves each user either done or untouched, and running it again does nothing more.
  * Image files go after their rows, through a queue, so a crash between the two leaves no file
- * behind for ever. The deletion notice is queued in the user's transaction (text-outbox.ts) and
- * sent after it commits. Then it purges what has outlived its period.
+ * behind for ever. The deletion notice and the platform's `account.deleted` are queued in the
+ * user's transaction (outbox/) and delivered after it commits. Then it purges what has outlived
+ * its period.
  */
 export const DELETED_NICKNAME = '已注销用户';
 
@@ -59,7 +57,7 @@ export interface DeletionJobReport {
   failed: number;
   purged: number;
   /** Deletion notices sent, to be retried, and given up (this run's and earlier runs'). */
-  notices: DeliveryReport;
+  notices: TextDeliveryReport;
 }
 
 const retentionMonths = (kind: RetainedKind): number =>
@@ -242,6 +240,11 @@ async function deleteOneAccount(
   if (!request) return { state: 'skipped' }; // cancelled or done meanwhile
   if ((await findBlockers(trx, userId)).length > 0) return { state: 'blocked' };
 
+  const { public_id: userPublicId } = await trx
+    .selectFrom('users')
+    .select('public_id')
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
   const { phoneEncrypted } = await anonymizeAccount(trx, userId, now);
 
   const done = await trx
@@ -257,6 +260,12 @@ async function deleteOneAccount(
   if (phoneEncrypted !== null) {
     await queueText(trx, { kind: 'account_deleted', phoneEncrypted }, now);
   }
+  // The platform deletes its own data of the account once it hears (PRODUCT.md, "Events out").
+  await queuePlatformEvent(
+    trx,
+    { type: 'account.deleted', data: { userId: userPublicId, deletedAt: at } },
+    now,
+  );
   return { state: 'deleted' };
 }
 
@@ -318,7 +327,7 @@ async function purgeExpired(db: Kysely<Database>, now: Date): Promise<number> {
       )
       .executeTakeFirstOrThrow(),
   );
-  purged += await purgeFinishedTexts(db, now);
+  purged += await purgeFinishedOutbox(db, now);
   // A day of codes is all the send limits look at.
   const codesBefore = new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString();
   count(
@@ -377,7 +386,7 @@ export async function runAccountDeletionJob(
   await checkpoint();
   if (options.paths) await removeQueuedMedia(db, options.paths);
   if (options.sms && options.phones) {
-    report.notices = await deliverQueuedTexts(db, {
+    report.notices = await deliverTexts(db, {
       sms: options.sms,
       phones: options.phones,
       now,

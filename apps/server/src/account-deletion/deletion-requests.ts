@@ -7,6 +7,7 @@ import {
 } from '@guquan/contract/account-deletion';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Database } from '../db/schema.ts';
+import { queuePlatformEvent } from '../outbox/platform-events-out.ts';
 
 /** The repository of deletion requests and what the deletion page shows. */
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -112,9 +113,25 @@ function deletesAtFor(requestedAt: Date): string {
   return new Date(requestedAt.getTime() + DELETION_COOL_OFF_DAYS * DAY_MS).toISOString();
 }
 
+/** The user's id as the platform knows it (the events out name users by it). */
+async function platformUserId(db: Kysely<Database>, userId: number): Promise<string> {
+  const row = await db
+    .selectFrom('users')
+    .select('public_id')
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return row.public_id;
+}
+
+/** `work` in the caller's transaction, or in one of its own. */
+function inTransaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>) {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
 /**
  * Creates the request, or finds the one a parallel request created first (the unique index on
- * pending requests decides). Runs inside the caller's transaction.
+ * pending requests decides). Runs inside the caller's transaction, which also queues the
+ * platform's `account.deletion_requested`.
  */
 export async function createRequest(
   trx: Kysely<Database>,
@@ -137,25 +154,52 @@ export async function createRequest(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  await queuePlatformEvent(
+    trx,
+    {
+      type: 'account.deletion_requested',
+      data: {
+        userId: await platformUserId(trx, userId),
+        confirmedAt: requestedAt,
+        deleteAfter: deletesAt,
+      },
+    },
+    now,
+  );
   return { id: row.id, requestedAt, deletesAt };
 }
 
 /**
  * Ends the user's pending request, if any: the user cancelled on the page, or logged in again
- * (privacy policy 11.5: logging in during the cool-off withdraws the request).
+ * (privacy policy 11.5: logging in during the cool-off withdraws the request). The platform's
+ * `account.deletion_withdrawn` is queued in the same transaction.
  */
-export async function cancelPendingRequest(
+export function cancelPendingRequest(
   db: Kysely<Database>,
   userId: number,
   reason: 'user' | 'login',
   now: Date,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('account_deletion_requests')
-    .set({ cancelled_at: now.toISOString(), cancel_reason: reason })
-    .where('user_id', '=', userId)
-    .where('cancelled_at', 'is', null)
-    .where('completed_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return inTransaction(db, async (trx) => {
+    const result = await trx
+      .updateTable('account_deletion_requests')
+      .set({ cancelled_at: now.toISOString(), cancel_reason: reason })
+      .where('user_id', '=', userId)
+      .where('cancelled_at', 'is', null)
+      .where('completed_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    await queuePlatformEvent(
+      trx,
+      {
+        type: 'account.deletion_withdrawn',
+        data: {
+          userId: await platformUserId(trx, userId),
+          why: reason === 'login' ? 'logged_in' : 'user',
+        },
+      },
+      now,
+    );
+    return true;
+  });
 }

@@ -339,18 +339,6 @@ describe('migrations', () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const entry = await db
-      .insertInto('point_ledger')
-      .values({
-        user_id: rich.id,
-        delta: -1,
-        balance_after: 299,
-        reason: 'redemption',
-        reference: 'redemption:x',
-        created_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
     await db
       .insertInto('redemptions')
       .values({
@@ -359,8 +347,16 @@ describe('migrations', () => {
         design_id: design.id,
         idempotency_key: 'k',
         price_points: 1,
-        ledger_entry_id: entry.id,
+        state: 'redeemed',
+        balance_after: 299,
+        debit_id: 'd',
+        attempts: 1,
+        next_attempt_at: null,
+        lease_token: null,
+        lease_until: null,
+        last_error: null,
         created_at: now,
+        completed_at: now,
       })
       .execute();
     await db
@@ -408,7 +404,7 @@ describe('migrations', () => {
         .orderBy('id')
         .execute(),
       goods: await db.selectFrom('goods').select(['id', 'owner_id']).orderBy('id').execute(),
-      ledger: await db.selectFrom('point_ledger').selectAll().orderBy('id').execute(),
+      redemptions: await db.selectFrom('redemptions').selectAll().orderBy('id').execute(),
     });
     const before = await snapshot();
     expect(before.users.some((user) => user.points > 0)).toBe(true);
@@ -424,6 +420,99 @@ describe('migrations', () => {
         .where('id', '=', before.goods[0]?.owner_id ?? 0)
         .execute(),
     ).rejects.toThrow(/FOREIGN KEY|foreign key/);
+  }, 60_000);
+});
+
+describe('migration 0018 (redemption debits)', () => {
+  it('makes every redemption redeemed with its ledger balance, and lets a refused one be tried again', async () => {
+    current = await openTestDatabase();
+    const { db, phones } = current;
+    const migrator = new Migrator({
+      db,
+      provider: { getMigrations: () => Promise.resolve({ ...migrations({ phones }) }) },
+    });
+    const before = await db.selectFrom('redemptions').selectAll().orderBy('id').execute();
+    expect(before.length).toBeGreaterThan(0);
+    expect((await migrator.migrateTo('0016-note-comment-count')).error).toBeUndefined();
+    const old = db.withTables<{
+      point_ledger: { id: number; user_id: number; delta: number; balance_after: number };
+    }>();
+    const ledger = await old
+      .selectFrom('point_ledger')
+      .select(['user_id', 'delta', 'balance_after'])
+      .orderBy('id')
+      .execute();
+    expect(ledger).toEqual(
+      before.map((row) => ({
+        user_id: row.user_id,
+        delta: -row.price_points,
+        balance_after: row.balance_after,
+      })),
+    );
+    await migrateToLatest(db, { phones });
+    const after = await db.selectFrom('redemptions').selectAll().orderBy('id').execute();
+    expect(after).toEqual(before);
+    expect(after.every((row) => row.state === 'redeemed' && row.balance_after !== null)).toBe(true);
+    expect((await db.introspection.getTables()).map((table) => table.name)).not.toContain(
+      'point_ledger',
+    );
+
+    // One redemption per user and design that is not refused; a refused one may be tried again.
+    const first = after[0];
+    if (!first) throw new Error('no redemption');
+    const at = new Date().toISOString();
+    const row = (publicId: string, key: string, state: 'pending' | 'refused') => ({
+      public_id: publicId,
+      user_id: first.user_id,
+      design_id: first.design_id,
+      idempotency_key: key,
+      price_points: first.price_points,
+      state,
+      balance_after: null,
+      debit_id: null,
+      attempts: 0,
+      next_attempt_at: at,
+      lease_token: null,
+      lease_until: null,
+      last_error: null,
+      created_at: at,
+      completed_at: null,
+    });
+    await expect(
+      db
+        .insertInto('redemptions')
+        .values(row('AAAAAAAAAAAAAAA1', 'k1', 'pending'))
+        .execute(),
+    ).rejects.toThrow(/unique/i);
+    await db
+      .updateTable('redemptions')
+      .set({ state: 'refused', balance_after: null })
+      .where('id', '=', first.id)
+      .execute();
+    await db
+      .insertInto('redemptions')
+      .values(row('AAAAAAAAAAAAAAA2', 'k2', 'pending'))
+      .execute();
+    await expect(
+      db
+        .insertInto('redemptions')
+        .values(row('AAAAAAAAAAAAAAA3', 'k3', 'pending'))
+        .execute(),
+    ).rejects.toThrow(/unique/i);
+    // The same page key twice, and a redeemed one without the platform's balance: refused.
+    await expect(
+      db
+        .insertInto('redemptions')
+        .values(row('AAAAAAAAAAAAAAA4', 'k2', 'refused'))
+        .execute(),
+    ).rejects.toThrow(/unique/i);
+    await expect(
+      db
+        .updateTable('redemptions')
+        .set({ state: 'redeemed' })
+        .where('public_id', '=', 'AAAAAAAAAAAAAAA2')
+        .execute(),
+    ).rejects.toThrow(/redemptions_redeemed|CHECK/i);
   }, 60_000);
 });
 

@@ -25,6 +25,8 @@ import { platformCopyTables } from './migrations/0013-platform-copy.ts';
 import { platformIdsAndPoints } from './migrations/0014-platform-ids-and-points.ts';
 import { noSessions } from './migrations/0015-no-sessions.ts';
 import { noteCommentCount } from './migrations/0016-note-comment-count.ts';
+import { outboxTable } from './migrations/0017-outbox.ts';
+import { redemptionDebits } from './migrations/0018-redemption-debits.ts';
 
 /** What migrations that change data may need: the phone keys (0006 encrypts the numbers). */
 export type MigrationContext = PhoneEncryptionContext;
@@ -51,6 +53,8 @@ export function migrations(context: MigrationContext): Readonly<Record<string, M
     '0014-platform-ids-and-points': platformIdsAndPoints,
     '0015-no-sessions': noSessions,
     '0016-note-comment-count': noteCommentCount,
+    '0017-outbox': outboxTable,
+    '0018-redemption-debits': redemptionDebits,
   };
 }
 

@@ -44,6 +44,8 @@ export interface UsersTable {
   phone_index: string | null;
   /** Set when the deletion job has anonymized the account. */
   deleted_at: string | null;
+  /** The `version` of the user's latest `membership.changed` event (0 before any). */
+  membership_version: Generated<number>;
   /**
    * The points balance: the platform's latest `user.upserted` sets it, a redemption debits it
    * (never below zero: a database rule).
@@ -196,27 +198,28 @@ export interface DesignsTable {
   retired_at: string | null;
 }
 
-export type PointReason = 'earned' | 'redemption';
-
-export interface PointLedgerTable {
-  id: Generated<number>;
-  user_id: number;
-  delta: number;
-  balance_after: number;
-  reason: PointReason;
-  reference: string;
-  created_at: string;
-}
+/** Where a redemption stands (migration 0018): the platform asked, then its answer. */
+export type RedemptionRowState = 'pending' | 'redeemed' | 'refused';
 
 export interface RedemptionsTable {
   id: Generated<number>;
   public_id: string;
   user_id: number;
   design_id: number;
+  /** The page's key for the attempt; the platform's Idempotency-Key is public_id. */
   idempotency_key: string;
   price_points: number;
-  ledger_entry_id: number;
+  state: RedemptionRowState;
+  /** The balance the platform answered to the debit (redeemed only). */
+  balance_after: number | null;
+  debit_id: string | null;
+  attempts: number;
+  next_attempt_at: string | null;
+  lease_token: string | null;
+  lease_until: string | null;
+  last_error: string | null;
   created_at: string;
+  completed_at: string | null;
 }
 
 export interface AccountDeletionRequestsTable {
@@ -271,18 +274,30 @@ export interface MediaDeletionsTable {
   queued_at: string;
 }
 
-/** Texts owed to users, until sent (account-deletion/text-outbox.ts). */
-export interface TextOutboxTable {
+/** What a row of the outbox is owed as (outbox/): a text to a user, or an event to the platform. */
+export type OutboxChannel = 'text' | 'platform_events';
+
+/** Everything the site owes to others, until delivered (outbox/, docs/decisions/0025-outbox.md). */
+export interface OutboxTable {
   id: Generated<number>;
-  kind: 'account_deleted';
-  /** Encrypted like users.phone_encrypted; null once sent or given up. */
-  phone_encrypted: string | null;
+  channel: OutboxChannel;
+  /** A text's kind (`account_deleted`), an event's type (`membership.changed`). */
+  kind: string;
+  /** Rows of one key go one delivery at a time, oldest first: a user's events (SHA-256 of the id). */
+  partition_key: string | null;
+  /**
+   * A text's number encrypted like users.phone_encrypted, an event's JSON; null once delivered
+   * or given up.
+   */
+  payload: string | null;
   queued_at: string;
   attempts: Generated<number>;
   next_attempt_at: string;
   lease_token: string | null;
   lease_until: string | null;
-  sent_at: string | null;
+  /** The delivery an event was first sent in: a retry re-sends the same rows under it. */
+  webhook_id: string | null;
+  delivered_at: string | null;
   failed_at: string | null;
   last_error: string | null;
 }
@@ -384,14 +399,13 @@ export interface Database {
   memberships: MembershipsTable;
   app_store_notifications: AppStoreNotificationsTable;
   designs: DesignsTable;
-  point_ledger: PointLedgerTable;
   redemptions: RedemptionsTable;
   account_deletion_requests: AccountDeletionRequestsTable;
   sms_codes: SmsCodesTable;
   account_cases: AccountCasesTable;
   retained_records: RetainedRecordsTable;
   media_deletions: MediaDeletionsTable;
-  text_outbox: TextOutboxTable;
+  outbox: OutboxTable;
   wechat_credentials: WeChatCredentialsTable;
   app_link_handoffs: AppLinkHandoffsTable;
   app_link_claims: AppLinkClaimsTable;

@@ -46,7 +46,6 @@ export type TableUserData<T extends TableName> =
 export const USER_DATA: { readonly [T in TableName]: TableUserData<T> } = {
   // Points and the designs redeemed with them are lost (the deletion page says so).
   redemptions: { user: { user_id: { fate: 'deleted' } } },
-  point_ledger: { user: { user_id: { fate: 'deleted' } } },
   designs: {
     user: {
       designer_id: {
@@ -81,9 +80,9 @@ export const USER_DATA: { readonly [T in TableName]: TableUserData<T> } = {
       "an event naming what has not arrived, by the platform's public ids; dropped with the user it names (user.deleted)",
   },
   media_deletions: { noUserColumn: 'image files whose rows are gone, until they are removed' },
-  text_outbox: {
+  outbox: {
     noUserColumn:
-      'texts owed to deleted users: the encrypted number until the notice is sent (text-outbox.ts)',
+      "what the site owes to others: a deleted user's encrypted number until the notice is sent, an event for the platform until delivered; wiped then (outbox/)",
   },
   retained_records: { user: { user_id: { fate: 'kept', retention: 'goods_and_transactions' } } },
   account_cases: { user: { user_id: { fate: 'kept', retention: 'reports_and_appeals' } } },

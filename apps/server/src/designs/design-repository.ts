@@ -4,25 +4,41 @@ import type { Db } from '../db/database.ts';
 import { newPublicId } from '../db/public-id.ts';
 import type { Database } from '../db/schema.ts';
 import { imageById, required, userSummaries } from '../db/summaries.ts';
+import { DEBIT_TIMEOUT_MS, type RequestDebit } from './points-debits.ts';
+import {
+  askPlatform,
+  claimRedemption,
+  lockUser,
+  newLease,
+  userHasDebitInFlight,
+  redemptionById,
+  redemptionResultOf,
+  redemptionRows,
+  type RedemptionRow,
+} from './redemption-debits.ts';
 import { isUniqueViolation } from './unique-violation.ts';
 
 /** What asking to redeem a design came to. */
 export type RedeemOutcome =
+  /** Created by this request and charged by the platform. */
   | { state: 'redeemed'; result: RedemptionResult }
-  /** The same key came again: the original redemption, nothing debited this time. */
+  /** The same key came again: the original redemption, charged once. */
   | { state: 'replayed'; result: RedemptionResult }
+  /** Asked, no answer yet: the platform is asked again with the same key until it answers. */
+  | { state: 'pending'; result: RedemptionResult }
   | { state: 'not_found' }
   | { state: 'unavailable' }
   | { state: 'already_redeemed' }
   /** The user is the designer: nobody pays for their own drawing. */
   | { state: 'own_design' }
+  /** The platform refused the debit: nothing spent. */
   | { state: 'insufficient_points'; balance: number; pricePoints: number }
   | { state: 'idempotency_key_reused' };
 
 export interface DesignRepositoryOptions {
+  /** The platform's debit API (points-debits.ts). */
+  requestDebit: RequestDebit;
   now?: () => Date;
-  /** Tests only: runs inside the redemption's transaction right after the debit. */
-  afterDebit?: (trx: Transaction<Database>) => void | Promise<void>;
 }
 
 export interface Redeemer {
@@ -34,7 +50,10 @@ export interface Redeemer {
 
 type Trx = Transaction<Database>;
 
-/** The user's points balance (users.points: the platform's, less what redemptions debited). */
+/** How long a repeat of a request waits for the one asking the platform: its timeout, and a bit. */
+const HOLDER_WAIT_MS = DEBIT_TIMEOUT_MS + 1_000;
+
+/** The user's points balance: users.points, the platform's (its events and debit answers). */
 async function balanceOf(trx: Trx | Db, userId: number): Promise<number> {
   const row = await trx
     .selectFrom('users')
@@ -48,30 +67,19 @@ export interface RedemptionRecord {
   userId: number;
   designRowId: number;
   pricePoints: number;
-  /** The balance once the price is debited (the caller debits users.points). */
+  /** The balance the platform answered to its debit. */
   balanceAfter: number;
+  debitId: string | null;
   idempotencyKey: string;
   at: string;
 }
 
 /**
- * Writes a redemption: its ledger entry (the debit) and the redemption that refers to it. Its
- * public id is returned. The one place that writes them: redeem() below, and the demo seed.
+ * Writes a redemption the platform has charged already (the demo seed's, spent before the story
+ * begins); its public id is returned.
  */
-export async function recordRedemption(trx: Trx, record: RedemptionRecord): Promise<string> {
+export async function recordRedeemed(trx: Trx, record: RedemptionRecord): Promise<string> {
   const publicId = newPublicId();
-  const entry = await trx
-    .insertInto('point_ledger')
-    .values({
-      user_id: record.userId,
-      delta: -record.pricePoints,
-      balance_after: record.balanceAfter,
-      reason: 'redemption',
-      reference: `redemption:${publicId}`,
-      created_at: record.at,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
   await trx
     .insertInto('redemptions')
     .values({
@@ -80,63 +88,38 @@ export async function recordRedemption(trx: Trx, record: RedemptionRecord): Prom
       design_id: record.designRowId,
       idempotency_key: record.idempotencyKey,
       price_points: record.pricePoints,
-      ledger_entry_id: entry.id,
+      state: 'redeemed',
+      balance_after: record.balanceAfter,
+      debit_id: record.debitId,
+      attempts: 0,
+      next_attempt_at: null,
+      lease_token: null,
+      lease_until: null,
+      last_error: null,
       created_at: record.at,
+      completed_at: record.at,
     })
     .execute();
   return publicId;
 }
 
-/** A stored redemption as the API answers it, with the balance right after its debit. */
-async function redemptionResult(
-  trx: Trx,
-  where: { userId: number } & ({ key: string } | { designRowId: number }),
-): Promise<{ designRowId: number; result: RedemptionResult } | undefined> {
-  let query = trx
-    .selectFrom('redemptions')
-    .innerJoin('designs', 'designs.id', 'redemptions.design_id')
-    .innerJoin('point_ledger', 'point_ledger.id', 'redemptions.ledger_entry_id')
-    .select([
-      'redemptions.public_id',
-      'redemptions.design_id',
-      'redemptions.price_points',
-      'redemptions.created_at',
-      'designs.public_id as design_public_id',
-      'point_ledger.balance_after',
-    ])
-    .where('redemptions.user_id', '=', where.userId);
-  query =
-    'key' in where
-      ? query.where('redemptions.idempotency_key', '=', where.key)
-      : query.where('redemptions.design_id', '=', where.designRowId);
-  const row = await query.executeTakeFirst();
-  return (
-    row && {
-      designRowId: row.design_id,
-      result: {
-        redemption: {
-          id: row.public_id,
-          designId: row.design_public_id,
-          pricePoints: row.price_points,
-          redeemedAt: row.created_at,
-        },
-        balanceAfter: row.balance_after,
-      },
-    }
-  );
-}
+/** What the creating transaction came to. */
+type Created =
+  /** Without a lease: another debit of the user is in flight; this one asks after it. */
+  | { kind: 'created'; id: number; lease: string | undefined }
+  | { kind: 'existing'; row: RedemptionRow }
+  | { kind: 'refusal'; outcome: RedeemOutcome };
 
 /**
- * Designs, redemptions and their ledger: the only code that touches those tables, and the only
- * code that debits a balance (`users.points`, which the platform's `user.upserted` sets). A
- * redemption is one transaction whose every guard is also a database rule, so it holds on
- * PostgreSQL with several servers as it does on SQLite (where transactions run one at a time
- * anyway): the debit is a conditional UPDATE (`points >= price`; the database refuses a balance
- * below zero in any case), and the unique indexes on (user, design) and (user, key) refuse a
- * second redemption that slipped past the reads; such a refusal rolls the whole attempt back,
- * debit included, and the attempt is answered from the row that won.
+ * Designs and redemptions: the only code that touches those tables. A redemption is created
+ * `pending` in one transaction whose every guard is also a database rule, so it holds on
+ * PostgreSQL with several servers as it does on SQLite: the unique indexes on (user, design) for
+ * what is not refused and on (user, key) refuse a second redemption that slipped past the reads,
+ * and the attempt is answered from the row that won. Then the platform, which keeps the balances,
+ * is asked to charge it (redemption-debits.ts): the request that created it holds its lease and
+ * asks at once; an unanswered one is asked again by the retry worker (redemption-worker.ts).
  */
-export function designRepository(db: Db, options: DesignRepositoryOptions = {}) {
+export function designRepository(db: Db, options: DesignRepositoryOptions) {
   const now = options.now ?? (() => new Date());
 
   async function findDesign(publicId: string) {
@@ -147,71 +130,145 @@ export function designRepository(db: Db, options: DesignRepositoryOptions = {}) 
       .executeTakeFirst();
   }
 
-  async function redeemOnce(trx: Trx, { userId, designId, idempotencyKey }: Redeemer) {
+  async function createOnce(
+    trx: Trx,
+    { userId, designId, idempotencyKey }: Redeemer,
+  ): Promise<Created> {
     const design = await trx
       .selectFrom('designs')
       .select(['id', 'public_id', 'designer_id', 'price_points', 'retired_at'])
       .where('public_id', '=', designId)
       .executeTakeFirst();
-    if (!design) return { state: 'not_found' } as const;
-    if (design.designer_id === userId) return { state: 'own_design' } as const;
+    if (!design) return { kind: 'refusal', outcome: { state: 'not_found' } };
+    if (design.designer_id === userId) return { kind: 'refusal', outcome: { state: 'own_design' } };
 
-    const byKey = async () => {
-      const found = await redemptionResult(trx, { userId, key: idempotencyKey });
+    const byKey = async (): Promise<Created | undefined> => {
+      const found = await redemptionRows(trx)
+        .where('redemptions.user_id', '=', userId)
+        .where('redemptions.idempotency_key', '=', idempotencyKey)
+        .executeTakeFirst();
       if (!found) return undefined;
-      return found.designRowId === design.id
-        ? ({ state: 'replayed', result: found.result } as const)
-        : ({ state: 'idempotency_key_reused' } as const);
+      return found.design_id === design.id
+        ? { kind: 'existing', row: found }
+        : { kind: 'refusal', outcome: { state: 'idempotency_key_reused' } };
     };
     const replay = await byKey();
     if (replay) return replay;
     // Who has the drawing keeps it, even once it is retired: "already redeemed" comes first.
-    if (await redemptionResult(trx, { userId, designRowId: design.id })) {
+    const held = await trx
+      .selectFrom('redemptions')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('design_id', '=', design.id)
+      .where('state', '<>', 'refused')
+      .executeTakeFirst();
+    if (held) {
       // On PostgreSQL each statement sees what was committed before it began: the redemption
       // found here may be a parallel request with this very key that committed after the look-up
       // by key above. Looked up again, it is a replay.
-      return (await byKey()) ?? ({ state: 'already_redeemed' } as const);
+      return (await byKey()) ?? { kind: 'refusal', outcome: { state: 'already_redeemed' } };
     }
-    if (design.retired_at !== null) return { state: 'unavailable' } as const;
+    if (design.retired_at !== null) return { kind: 'refusal', outcome: { state: 'unavailable' } };
 
-    const at = now().toISOString();
-    const price = design.price_points;
-    const debited = await trx
-      .updateTable('users')
-      .set((eb) => ({ points: eb('points', '-', price) }))
-      .where('id', '=', userId)
-      .where('points', '>=', price)
-      .returning('points as balance')
-      .executeTakeFirst();
-    if (!debited) {
-      return {
-        state: 'insufficient_points',
-        balance: await balanceOf(trx, userId),
-        pricePoints: price,
-      } as const;
+    const at = now();
+    // One debit of a user in flight at a time (redemption-debits.ts): a second one waits.
+    await lockUser(trx, userId);
+    const lease = (await userHasDebitInFlight(trx, userId, at.toISOString()))
+      ? undefined
+      : newLease(at);
+    const created = await trx
+      .insertInto('redemptions')
+      .values({
+        public_id: newPublicId(),
+        user_id: userId,
+        design_id: design.id,
+        idempotency_key: idempotencyKey,
+        price_points: design.price_points,
+        state: 'pending',
+        balance_after: null,
+        debit_id: null,
+        attempts: 0,
+        next_attempt_at: at.toISOString(),
+        // This request asks the platform at once: it holds the lease from the start.
+        lease_token: lease?.token ?? null,
+        lease_until: lease?.until ?? null,
+        last_error: null,
+        created_at: at.toISOString(),
+        completed_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { kind: 'created', id: created.id, lease: lease?.token };
+  }
+
+  async function create(request: Redeemer): Promise<Created> {
+    try {
+      return await db.transaction().execute((trx) => createOnce(trx, request));
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // A parallel attempt (same key or same design) committed first and nothing of this one
+      // was written: answering again now reads the winner.
+      return db.transaction().execute((trx) => createOnce(trx, request));
     }
-    await options.afterDebit?.(trx);
+  }
 
-    const publicId = await recordRedemption(trx, {
-      userId,
-      designRowId: design.id,
-      pricePoints: price,
-      balanceAfter: debited.balance,
-      idempotencyKey,
-      at,
-    });
-    return {
-      state: 'redeemed',
-      result: {
-        redemption: {
-          id: publicId,
-          designId: design.public_id,
-          pricePoints: price,
-          redeemedAt: at,
-        },
-        balanceAfter: debited.balance,
-      },
-    } as const;
+  /** The answer for a redemption in the state it is in now. */
+  async function answerFor(
+    row: RedemptionRow,
+    kinds: { redeemed: 'redeemed' | 'replayed' },
+  ): Promise<RedeemOutcome> {
+    switch (row.state) {
+      case 'redeemed':
+        return { state: kinds.redeemed, result: redemptionResultOf(row) };
+      case 'pending':
+        return { state: 'pending', result: redemptionResultOf(row) };
+      case 'refused':
+        return {
+          state: 'insufficient_points',
+          balance: await balanceOf(db, row.user_id),
+          pricePoints: row.price_points,
+        };
+    }
+  }
+
+  /**
+   * A pending redemption this request did not start asking about: asked here as soon as its
+   * lease is free (the user's other debit answered), or answered once whoever holds it has
+   * written the platform's answer (a double tap: the same redemption). Tried every 50 ms, for as
+   * long as a request to the platform may take; still pending then, it is answered pending.
+   */
+  async function claimOrWait(
+    id: number,
+    kinds: { redeemed: 'redeemed' | 'replayed' },
+  ): Promise<RedeemOutcome> {
+    const until = Date.now() + HOLDER_WAIT_MS;
+    for (;;) {
+      const lease = await claimRedemption(db, id, now());
+      if (lease) return askAndAnswer(id, lease, kinds);
+      const row = await redemptionById(db, id);
+      if (!row) throw new Error('A redemption just written is gone');
+      // Not asked by anyone and not due (its back-off): it stays pending for the worker.
+      const waiting =
+        row.state === 'pending' &&
+        (row.lease_token !== null || (row.next_attempt_at ?? '') <= now().toISOString());
+      if (!waiting || Date.now() >= until) return answerFor(row, kinds);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Asks the platform about a redemption whose lease we hold, and answers from what it left. */
+  async function askAndAnswer(
+    id: number,
+    lease: string,
+    kinds: { redeemed: 'redeemed' | 'replayed' },
+  ): Promise<RedeemOutcome> {
+    const row = await redemptionById(db, id);
+    if (!row) throw new Error('A redemption just written is gone');
+    await askPlatform(db, options.requestDebit, row, lease, now);
+    // Read again, whatever the outcome (even a lease lost to another: its answer counts).
+    const after = await redemptionById(db, id);
+    if (!after) throw new Error('A redemption asked about is gone');
+    return answerFor(after, kinds);
   }
 
   /** The design as the page shows it; the preview only while it is available. */
@@ -246,37 +303,53 @@ export function designRepository(db: Db, options: DesignRepositoryOptions = {}) 
           .select(['id', 'designer_id'])
           .where('public_id', '=', designId)
           .executeTakeFirstOrThrow();
-        const redemption = await redemptionResult(trx, { userId, designRowId: designRow.id });
+        const redemption = await redemptionRows(trx)
+          .where('redemptions.user_id', '=', userId)
+          .where('redemptions.design_id', '=', designRow.id)
+          .where('redemptions.state', '<>', 'refused')
+          .executeTakeFirst();
         return {
           design,
           viewer: {
             balance: await balanceOf(trx, userId),
-            redemption: redemption?.result.redemption ?? null,
+            redemption: redemption ? redemptionResultOf(redemption).redemption : null,
             ownDesign: designRow.designer_id === userId,
           },
         };
       });
     },
 
+    /**
+     * Redeems: creates the redemption, or finds the one of this key, and asks the platform if
+     * this request may (it created it, or finds it pending, due and free). A pending answer means
+     * the platform has not answered yet; it will be asked again.
+     */
     async redeem(request: Redeemer): Promise<RedeemOutcome> {
-      try {
-        return await db.transaction().execute((trx) => redeemOnce(trx, request));
-      } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-        // A parallel attempt (same key or same design) committed first and everything of this
-        // one was rolled back: answering again now reads the winner.
-        return db.transaction().execute((trx) => redeemOnce(trx, request));
+      const created = await create(request);
+      switch (created.kind) {
+        case 'refusal':
+          return created.outcome;
+        case 'created':
+          return created.lease
+            ? askAndAnswer(created.id, created.lease, { redeemed: 'redeemed' })
+            : claimOrWait(created.id, { redeemed: 'redeemed' });
+        case 'existing': {
+          const { row } = created;
+          if (row.state !== 'pending') return answerFor(row, { redeemed: 'replayed' });
+          return claimOrWait(row.id, { redeemed: 'replayed' });
+        }
       }
     },
 
     balanceOf: (userId: number) => balanceOf(db, userId),
 
-    /** How many designs the user has redeemed (what deleting the account takes away). */
+    /** How many designs the user has redeemed or is redeeming (what deleting takes away). */
     async redeemedCount(userId: number): Promise<number> {
       const row = await db
         .selectFrom('redemptions')
         .select((eb) => eb.fn.countAll<number | string>().as('n'))
         .where('user_id', '=', userId)
+        .where('state', '<>', 'refused')
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },

@@ -10,11 +10,12 @@ import {
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import {
   buildTestAppWithDb,
+  chargesOf,
   logIn,
   pointsOf,
   type TestAppWithDb,
 } from '../test-support/design-test-app.ts';
-import { standInToken } from '../test-support/test-app.ts';
+import { standInOf, standInToken } from '../test-support/test-app.ts';
 
 const DESIGNS = DEMO_IDS.designs;
 
@@ -170,13 +171,14 @@ describe('tokens on the design endpoints', () => {
 describe('POST a redemption', () => {
   it('redeems once: 201, then 200 with the same body for the same key, 409 for another key', async () => {
     const before = await pointsOf(t.db, 'karasuno');
+    const charges = chargesOf(t.app, 'karasuno');
     const key = randomUUID();
     const first = await redeem(DESIGNS.sakura, bearer('karasuno'), key);
     expect(first.statusCode, first.body).toBe(201);
     expect(first.headers['cache-control']).toBe('no-store');
     const result = redemptionResultSchema.parse(first.json());
     expect(result).toMatchObject({
-      redemption: { designId: DESIGNS.sakura, pricePoints: 200 },
+      redemption: { designId: DESIGNS.sakura, pricePoints: 200, state: 'redeemed' },
       balanceAfter: 300,
     });
 
@@ -204,9 +206,12 @@ describe('POST a redemption', () => {
 
     const after = await pointsOf(t.db, 'karasuno');
     expect(after.balance).toBe(before.balance - 200);
-    expect(after.ledgerEntries).toBe(before.ledgerEntries + 1);
-    // The balance's earnings are the platform's; the ledger holds what was spent here.
-    expect(after.ledgerSum - before.ledgerSum).toBe(after.balance - before.balance);
+    // The platform charged it once, and the balance shown is the one it answered.
+    expect(chargesOf(t.app, 'karasuno')).toMatchObject({
+      charged: charges.charged + 1,
+      chargedSum: charges.chargedSum + 200,
+      balance: after.balance,
+    });
     expect(after.lastBalanceAfter).toBe(after.balance);
     expect(after.redemptions).toBe(before.redemptions + 1);
 
@@ -220,7 +225,16 @@ describe('POST a redemption', () => {
 
   it('answers each refusal with its status and changes nothing', async () => {
     const users = ['yuyuan', 'satoru', 'karasuno'] as const;
-    const before = await Promise.all(users.map((user) => pointsOf(t.db, user)));
+    // What was spent and redeemed (a refused attempt is kept as such: nothing spent).
+    const spent = async () =>
+      Promise.all(
+        users.map(async (user) => {
+          const { balance, redemptions, redeemedPriceSum, pending } = await pointsOf(t.db, user);
+          const points = { balance, redemptions, redeemedPriceSum, pending };
+          return { points, charges: chargesOf(t.app, user).chargedSum };
+        }),
+      );
+    const before = await spent();
 
     // satoru has 120 points; the cheapest design costs 150.
     expectError(
@@ -266,7 +280,7 @@ describe('POST a redemption', () => {
     });
     expectError(huge, 413, 'payload_too_large');
 
-    expect(await Promise.all(users.map((user) => pointsOf(t.db, user)))).toEqual(before);
+    expect(await spent()).toEqual(before);
   });
 
   it('limits redemptions per user', async () => {
@@ -298,6 +312,7 @@ describe('parallel redemptions', () => {
       await logIn(t.app, 'conductor'),
     ];
     const before = await pointsOf(t.db, 'conductor');
+    const charges = chargesOf(t.app, 'conductor');
     const sakuraKey = randomUUID();
     const shelfKeys = [randomUUID(), randomUUID()];
     const plan: { design: string; key: string }[] = [
@@ -355,10 +370,12 @@ describe('parallel redemptions', () => {
     expect(after.balance).toBe(before.balance - prices);
     expect(after.redemptions).toBe(before.redemptions + 2);
     expect(after.redeemedPriceSum).toBe(before.redeemedPriceSum + prices);
-    expect(after.ledgerEntries).toBe(before.ledgerEntries + 2);
-    // The balance's earnings are the platform's; the ledger holds what was spent here.
-    expect(after.ledgerSum - before.ledgerSum).toBe(after.balance - before.balance);
-    expect(after.lastBalanceAfter).toBe(after.balance);
+    // One debit per redemption, and the balance shown is the platform's.
+    expect(chargesOf(t.app, 'conductor')).toMatchObject({
+      charged: charges.charged + 2,
+      chargedSum: charges.chargedSum + prices,
+      balance: after.balance,
+    });
   });
 
   it('never overdraw: parallel redemptions worth more than the balance', async () => {
@@ -386,8 +403,7 @@ describe('parallel redemptions', () => {
     const after = await pointsOf(t.db, 'karasuno');
     expect(after.balance).toBe(300 - spent);
     expect(after.balance).toBeGreaterThanOrEqual(0);
-    // The balance's earnings are the platform's; the ledger holds what was spent here.
-    expect(after.ledgerSum - before.ledgerSum).toBe(after.balance - before.balance);
+    expect(chargesOf(t.app, 'karasuno').balance).toBe(after.balance);
     expect(after.lastBalanceAfter).toBe(after.balance);
     expect(after.redemptions).toBe(before.redemptions + redeemed.length);
   });
@@ -398,20 +414,25 @@ describe('parallel redemptions', () => {
       .select('id')
       .where('public_id', '=', DEMO_IDS.users.satoru)
       .executeTakeFirstOrThrow();
-    // As the platform's user.upserted sets it: no ledger entry of ours says so.
+    // The user earned points in the app: the platform's balance, and its user.upserted here.
+    await standInOf(t.app).ledger.setBalance(DEMO_IDS.users.satoru, 500);
     await t.db.updateTable('users').set({ points: 500 }).where('id', '=', id).execute();
     const shown = designViewSchema.parse((await view(DESIGNS.shelf, bearer('satoru'))).json());
     expect(shown.viewer).toEqual({ balance: 500, redemption: null, ownDesign: false });
     const before = await pointsOf(t.db, 'satoru');
+    const charges = chargesOf(t.app, 'satoru');
     const redeemed = await redeem(DESIGNS.shelf, bearer('satoru'), randomUUID());
     expect(redeemed.statusCode).toBe(201);
     expect(redemptionResultSchema.parse(redeemed.json()).balanceAfter).toBe(350);
     expect(await pointsOf(t.db, 'satoru')).toMatchObject({
       balance: 350,
-      ledgerSum: before.ledgerSum - 150,
-      ledgerEntries: before.ledgerEntries + 1,
       lastBalanceAfter: 350,
       redemptions: before.redemptions + 1,
+    });
+    expect(chargesOf(t.app, 'satoru')).toMatchObject({
+      charged: charges.charged + 1,
+      chargedSum: charges.chargedSum + 150,
+      balance: 350,
     });
     const after = designViewSchema.parse((await view(DESIGNS.starry, bearer('satoru'))).json());
     expect(after.viewer.balance).toBe(350);

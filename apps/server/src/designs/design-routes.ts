@@ -117,12 +117,17 @@ export const designRoutes: FastifyPluginCallbackZod<DesignRoutesOptions> = (
         headers: redeemHeadersSchema,
         response: {
           200: redemptionResultSchema.describe('The same key again: the original redemption'),
-          201: redemptionResultSchema,
+          201: redemptionResultSchema.describe('Redeemed: the platform charged the points'),
+          202: redemptionResultSchema.describe(
+            'Pending: the platform has not answered yet; it is asked again with the same key, ' +
+              'and GET of the design shows the redemption once it completes',
+          ),
           ...failureResponses([
             'invalid_id',
             'unauthorized',
             'not_found',
             'already_redeemed',
+            'insufficient_points',
             'own_design',
             'unavailable',
             'idempotency_key_reused',
@@ -155,6 +160,8 @@ export const designRoutes: FastifyPluginCallbackZod<DesignRoutesOptions> = (
           return reply.code(201).header('cache-control', 'no-store').send(outcome.result);
         case 'replayed':
           return reply.code(200).header('cache-control', 'no-store').send(outcome.result);
+        case 'pending':
+          return reply.code(202).header('cache-control', 'no-store').send(outcome.result);
         case 'insufficient_points':
         case 'not_found':
         case 'already_redeemed':

@@ -1,16 +1,31 @@
 import type { FastifyInstance } from 'fastify';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import type { Authenticator } from '../auth/user-authenticator.ts';
+import type { PlatformConfig } from '../config/platform-config.ts';
 import type { Db } from '../db/database.ts';
+import { schedulePeriodicWork } from '../plugins/periodic-work.ts';
 import { designRepository, type DesignRepository } from './design-repository.ts';
 import { designRoutes } from './design-routes.ts';
+import { pointsDebitsClient } from './points-debits.ts';
+import { REDEMPTION_WORKER_INTERVAL_MS, retryDueRedemptions } from './redemption-worker.ts';
 
-/** Design drawings and their redemption with points: the API; answers the repository. */
+/**
+ * Design drawings and their redemption with points: the API, and the worker that asks the
+ * platform again about redemptions it has not answered; answers the repository.
+ */
 export async function registerDesigns(
   app: FastifyInstance,
-  { db, auth }: { db: Db; auth: Authenticator },
+  { db, auth, platform }: { db: Db; auth: Authenticator; platform: PlatformConfig },
 ): Promise<DesignRepository> {
-  const designs = designRepository(db);
+  const requestDebit = pointsDebitsClient(platform);
+  const designs = designRepository(db, { requestDebit });
+  // Every server runs it; the leases make one at a time ask about each redemption.
+  schedulePeriodicWork(app, {
+    name: 'the redemption retry worker',
+    intervalMs: REDEMPTION_WORKER_INTERVAL_MS,
+    firstRunDelayMs: REDEMPTION_WORKER_INTERVAL_MS,
+    run: () => retryDueRedemptions(db, requestDebit, { log: app.log }),
+  });
   await app.register(designRoutes, { prefix: API_BASE_PATH, designs, auth });
   return designs;
 }

@@ -4,6 +4,7 @@ import type { Membership, Plan } from '@guquan/contract/membership';
 import type { Db } from '../db/database.ts';
 import { lockUser } from '../db/locking.ts';
 import type { Database } from '../db/schema.ts';
+import { queuePlatformEvent } from '../outbox/platform-events-out.ts';
 
 /**
  * The only code that touches the membership tables. Functions taking `trx` run inside the
@@ -294,4 +295,65 @@ export async function recordNotification(
     .returning('notification_uuid')
     .executeTakeFirst();
   return inserted !== undefined;
+}
+
+/** What the platform is told of a membership (its `membership.changed`). */
+interface MembershipState {
+  plan: string | null;
+  expiresAt: string | null;
+  autoRenew: boolean | null;
+}
+
+async function membershipState(trx: Trx, userId: number): Promise<MembershipState> {
+  const row = await trx
+    .selectFrom('memberships')
+    .select(['product_id', 'expires_at', 'auto_renew'])
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return {
+    plan: row?.product_id ?? null,
+    expiresAt: row?.expires_at ?? null,
+    autoRenew:
+      row?.auto_renew === undefined || row.auto_renew === null ? null : row.auto_renew === 1,
+  };
+}
+
+/**
+ * Runs `change` with the user locked, in the caller's transaction, and queues the platform's
+ * `membership.changed` there when the membership is not what it was (a grant, renewal, plan
+ * change, expiry, refund or revocation): the platform hears of it if and only if it commits, in
+ * order, with a `version` that rises with each event of the user.
+ */
+export async function changingMembership<T>(
+  trx: Trx,
+  userId: number,
+  now: Date,
+  change: () => Promise<T>,
+): Promise<T> {
+  await lockUser(trx, userId);
+  const before = await membershipState(trx, userId);
+  const result = await change();
+  const after = await membershipState(trx, userId);
+  if (
+    after.plan === before.plan &&
+    after.expiresAt === before.expiresAt &&
+    after.autoRenew === before.autoRenew
+  ) {
+    return result;
+  }
+  const user = await trx
+    .updateTable('users')
+    .set((eb) => ({ membership_version: eb('membership_version', '+', 1) }))
+    .where('id', '=', userId)
+    .returning(['public_id', 'membership_version'])
+    .executeTakeFirstOrThrow();
+  await queuePlatformEvent(
+    trx,
+    {
+      type: 'membership.changed',
+      data: { userId: user.public_id, ...after, version: user.membership_version },
+    },
+    now,
+  );
+  return result;
 }

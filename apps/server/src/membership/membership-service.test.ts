@@ -62,7 +62,50 @@ async function purchase(days = 30, originalTransactionId?: string, productId = '
   });
 }
 
+/** The platform's `membership.changed` events queued in the outbox, in order. */
+async function membershipEvents() {
+  const rows = await data.db
+    .selectFrom('outbox')
+    .select('payload')
+    .where('kind', '=', 'membership.changed')
+    .orderBy('id')
+    .execute();
+  return rows.map(
+    (row) =>
+      (JSON.parse(row.payload ?? '{}') as { data: { version: number; plan: string | null } }).data,
+  );
+}
+
 describe('membershipService', () => {
+  it('queues membership.changed with each change, in its transaction, its version rising', async () => {
+    const first = await purchase(30);
+    await service.submit(user, first.signedTransaction);
+    // A replay changes nothing: no event.
+    await service.submit(user, first.signedTransaction);
+    expect(await membershipEvents()).toEqual([
+      {
+        userId: user.publicId,
+        plan: 'vip.monthly',
+        expiresAt: expect.any(String) as string,
+        autoRenew: true,
+        version: 1,
+      },
+    ]);
+    // A change that fails writes no event either.
+    await plantFailingTrigger(data.db, {
+      name: 'kill_update',
+      table: 'memberships',
+      event: 'update',
+      message: 'killed half-way',
+    });
+    const renewal = await purchase(60, first.transactionId);
+    await expect(service.submit(user, renewal.signedTransaction)).rejects.toThrow(/killed/);
+    expect(await membershipEvents()).toHaveLength(1);
+    await removeFailingTrigger(data.db, { name: 'kill_update', table: 'memberships' });
+    await service.submit(user, renewal.signedTransaction);
+    expect((await membershipEvents()).map((event) => event.version)).toEqual([1, 2]);
+  });
+
   it('grants a transaction sent many times, and in parallel, exactly once', async () => {
     const { signedTransaction } = await purchase();
     const results = await Promise.all(

@@ -10,10 +10,10 @@ import type {
 } from '@guquan/contract/membership';
 import type { AuthUser } from '../auth/user-authenticator.ts';
 import type { Db } from '../db/database.ts';
-import { lockUser } from '../db/locking.ts';
 import { AppStoreVerificationError, type AppStoreVerifier } from './app-store-verifier.ts';
 import {
   appAccountToken,
+  changingMembership,
   findPlan,
   findTransaction,
   insertTransaction,
@@ -257,31 +257,32 @@ export function membershipService({
     const renewal = await verifyRenewal(signedRenewal, row.originalTransactionId);
     const moment = now();
 
-    const outcome = await db.transaction().execute(async (trx) => {
+    const outcome = await db.transaction().execute((trx) =>
       // One change to the user's subscriptions at a time, whichever server has it: the overlap
       // check sees every grant committed before, and no other begins until this one ends
-      // (docs/decisions/0009-postgresql-concurrency.md).
-      await lockUser(trx, user.id);
-      const known = await findTransaction(trx, row.transactionId);
-      if (known && known.userId !== user.id) return 'wrong_account' as const;
-      if (row.revokedAt !== null) {
-        if (known && known.revokedAt === null) {
-          await setRevoked(trx, row.transactionId, row.revokedAt);
-          await recompute(trx, user.id, moment);
+      // (docs/decisions/0009-postgresql-concurrency.md). The platform hears of what changed.
+      changingMembership(trx, user.id, moment, async () => {
+        const known = await findTransaction(trx, row.transactionId);
+        if (known && known.userId !== user.id) return 'wrong_account' as const;
+        if (row.revokedAt !== null) {
+          if (known && known.revokedAt === null) {
+            await setRevoked(trx, row.transactionId, row.revokedAt);
+            await recompute(trx, user.id, moment);
+          }
+          return 'revoked' as const;
         }
-        return 'revoked' as const;
-      }
-      // Known already: a replay (a retry, the unfinished queue, a restore, a downgrade that
-      // returns the current transaction) grants nothing again.
-      if (!known) {
-        if (await overlapsOtherSubscription(trx, row)) return 'already_subscribed' as const;
-        if (await insertTransaction(trx, row, moment)) {
-          await recompute(trx, user.id, moment, purchase ? true : undefined);
+        // Known already: a replay (a retry, the unfinished queue, a restore, a downgrade that
+        // returns the current transaction) grants nothing again.
+        if (!known) {
+          if (await overlapsOtherSubscription(trx, row)) return 'already_subscribed' as const;
+          if (await insertTransaction(trx, row, moment)) {
+            await recompute(trx, user.id, moment, purchase ? true : undefined);
+          }
         }
-      }
-      if (renewal) await setRenewal(trx, user.id, renewal, moment);
-      return 'granted' as const;
-    });
+        if (renewal) await setRenewal(trx, user.id, renewal, moment);
+        return 'granted' as const;
+      }),
+    );
     if (outcome !== 'granted') throw rejected(outcome);
     return {
       membership: await readMembership(db, user.id, now()),
@@ -366,26 +367,32 @@ export function membershipService({
         // keep coming: acknowledged, and nothing comes back to the anonymised account.
         if (await isDeletedUser(trx, userId)) return 'account_deleted';
         // One change to the user's subscriptions at a time (see grant).
-        await lockUser(trx, userId);
-        const known = await findTransaction(trx, row.transactionId);
-        if (known && known.userId !== userId) return 'unmatched';
-        const revokedAt = revocationAfter(type, row, known, moment);
-        // A transaction that begins to count (new, or a refund reversed) must not cover a moment
-        // another subscription of the group already covers: it extends nothing.
-        const beginsToCount = revokedAt === null && (!known || known.revokedAt !== null);
-        if (beginsToCount && (await overlapsOtherSubscription(trx, { ...row, userId }))) {
-          return 'ignored';
-        }
-        if (!known) {
-          await insertTransaction(trx, { ...row, userId, revokedAt }, moment);
-        } else if (known.revokedAt !== revokedAt) {
-          await setRevoked(trx, row.transactionId, revokedAt);
-        }
-        await recompute(trx, userId, moment, autoRenewAfter(type, subtype, autoRenew));
-        if (renewalInfo) {
-          await setRenewal(trx, userId, renewalOf(renewalInfo, row.originalTransactionId), moment);
-        }
-        return 'processed';
+        return changingMembership(trx, userId, moment, async (): Promise<NotificationOutcome> => {
+          const known = await findTransaction(trx, row.transactionId);
+          if (known && known.userId !== userId) return 'unmatched';
+          const revokedAt = revocationAfter(type, row, known, moment);
+          // A transaction that begins to count (new, or a refund reversed) must not cover a moment
+          // another subscription of the group already covers: it extends nothing.
+          const beginsToCount = revokedAt === null && (!known || known.revokedAt !== null);
+          if (beginsToCount && (await overlapsOtherSubscription(trx, { ...row, userId }))) {
+            return 'ignored';
+          }
+          if (!known) {
+            await insertTransaction(trx, { ...row, userId, revokedAt }, moment);
+          } else if (known.revokedAt !== revokedAt) {
+            await setRevoked(trx, row.transactionId, revokedAt);
+          }
+          await recompute(trx, userId, moment, autoRenewAfter(type, subtype, autoRenew));
+          if (renewalInfo) {
+            await setRenewal(
+              trx,
+              userId,
+              renewalOf(renewalInfo, row.originalTransactionId),
+              moment,
+            );
+          }
+          return 'processed';
+        });
       });
     },
   };

@@ -24,8 +24,11 @@ export interface MetricsSources {
   pool?: () => PoolStats;
   /** Whether Redis answers; undefined without REDIS_URL. */
   redisUp?: () => boolean;
-  /** The text outbox's unsent messages and the age of the oldest, in seconds (0 when empty). */
-  outbox?: () => Promise<{ backlog: number; oldestAgeSeconds: number }>;
+  /**
+   * The outbox's rows still owed, per channel (text, platform_events), and how long the oldest
+   * has waited, in seconds (0 when none).
+   */
+  outbox?: () => Promise<Record<string, { depth: number; oldestAgeSeconds: number }>>;
   /** Images named by the platform whose files are not here yet. */
   waitingImages?: () => Promise<number>;
 }
@@ -105,6 +108,12 @@ export function createMetrics({ version }: { version: string }) {
   const accountsDeleted = new Counter({
     name: 'guquan_accounts_deleted_total',
     help: 'Accounts the deletion job deleted on this server.',
+    registers,
+  });
+  const outboxFailedAttempts = new Counter({
+    name: 'guquan_outbox_failed_attempts_total',
+    help: 'Deliveries of the outbox that failed on this server (to be retried, or given up), by channel.',
+    labelNames: ['channel'],
     registers,
   });
   const funnelReceived = new Counter({
@@ -206,6 +215,12 @@ export function createMetrics({ version }: { version: string }) {
       },
     },
     /** What the platform's image fetcher reports (media/platform-image-fetcher.ts). */
+    /** What the outbox reports (outbox/outbox-plugin.ts: OutboxObserver). */
+    outbox: {
+      failedAttempt: (channel: string) => {
+        outboxFailedAttempts.inc({ channel });
+      },
+    },
     platformImages: {
       fetched: (outcome: string) => {
         platformImageFetches.inc({ outcome });
@@ -268,15 +283,20 @@ export function createMetrics({ version }: { version: string }) {
         const outboxGauge = (
           name: string,
           help: string,
-          read: (state: { backlog: number; oldestAgeSeconds: number }) => number,
+          read: (state: { depth: number; oldestAgeSeconds: number }) => number,
         ) =>
           new Gauge({
             name,
             help,
+            labelNames: ['channel'],
             registers,
             async collect() {
               try {
-                this.set(read(await readOutbox()));
+                const channels = await readOutbox();
+                this.reset();
+                for (const [channel, state] of Object.entries(channels)) {
+                  this.set({ channel }, read(state));
+                }
               } catch {
                 // The database is away: the gauge goes missing from this scrape rather than lie.
                 this.reset();
@@ -284,13 +304,13 @@ export function createMetrics({ version }: { version: string }) {
             },
           });
         outboxGauge(
-          'guquan_text_outbox_backlog',
-          'Texts owed to users not sent yet.',
-          (s) => s.backlog,
+          'guquan_outbox_depth',
+          'What the site owes to others and has not delivered yet, by channel (text, platform_events).',
+          (s) => s.depth,
         );
         outboxGauge(
-          'guquan_text_outbox_oldest_age_seconds',
-          'How long the oldest unsent text has waited (0 when none waits).',
+          'guquan_outbox_oldest_age_seconds',
+          'How long the oldest undelivered row of a channel has waited (0 when none waits).',
           (s) => s.oldestAgeSeconds,
         );
       }

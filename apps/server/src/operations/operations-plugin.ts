@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { outboxBacklog } from '../account-deletion/text-outbox.ts';
+import { outboxBacklog } from '../outbox/outbox-repository.ts';
 import { waitingImageCount } from '../media/waiting-images.ts';
 import type { Db } from '../db/database.ts';
 import type { RateLimitState } from '../plugins/rate-limits.ts';

@@ -5,6 +5,7 @@ import { BASE_PATH } from '@guquan/contract/site-paths';
 import { sharePagePath } from '@guquan/contract/share-paths';
 import type { FunnelReport } from '../funnel/funnel-report.ts';
 import { escapeHtml } from '../http/html-escape.ts';
+import type { ChannelBacklog, OutboxFailure } from '../outbox/outbox-repository.ts';
 import { OPERATORS_TEXTS, type OperatorsTexts } from './operators-texts.ts';
 import { barChart, groupedBarChart, lineChart } from './svg-charts.ts';
 
@@ -148,14 +149,59 @@ function topItemsSection(report: FunnelReport, text: OperatorsTexts, publicOrigi
   );
 }
 
+/** What the outbox's section shows: counts and errors, never an id, a number or an event. */
+export interface OutboxSummary {
+  backlog: Readonly<Record<'text' | 'platform_events', ChannelBacklog>>;
+  failures: readonly OutboxFailure[];
+}
+
+function duration(seconds: number): string {
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
+}
+
+function outboxSection(outbox: OutboxSummary, text: OperatorsTexts): string {
+  const t = text.outbox;
+  const th = (cells: readonly string[]) =>
+    `<thead><tr>${cells.map((cell) => `<th scope="col">${escapeHtml(cell)}</th>`).join('')}</tr></thead>`;
+  const backlog = (['text', 'platform_events'] as const)
+    .map((channel) => {
+      const state = outbox.backlog[channel];
+      return `<tr><th scope="row">${escapeHtml(t.channels[channel])}</th><td>${formatNumber(state.depth)}</td><td>${state.depth === 0 ? '–' : duration(state.oldestAgeSeconds)}</td></tr>`;
+    })
+    .join('');
+  const errors =
+    outbox.failures.length === 0
+      ? `<p>${escapeHtml(t.noErrors)}</p>`
+      : `<div class="scroll" role="region" aria-label="${escapeHtml(text.scrollableTable)}" tabindex="0"><table>${th([t.channel, t.kind, t.attempts, t.error, t.next])}<tbody>${outbox.failures
+          .map(
+            (failure) =>
+              `<tr><td>${escapeHtml(t.channels[failure.channel])}</td><td><code>${escapeHtml(failure.kind)}</code></td><td>${formatNumber(failure.attempts)}</td><td>${escapeHtml(failure.error)}</td><td>${escapeHtml(failure.givenUpAt === null ? (failure.nextAttemptAt ?? '') : `${t.givenUp} ${failure.givenUpAt}`)}</td></tr>`,
+          )
+          .join('')}</tbody></table></div>`;
+  return (
+    `<section class="card wide" aria-labelledby="outbox"><h2 id="outbox">${escapeHtml(t.heading)}</h2>` +
+    `<table>${th([t.channel, t.waiting, t.oldest])}<tbody>${backlog}</tbody></table>` +
+    `<h3>${escapeHtml(t.errors)}</h3>${errors}</section>`
+  );
+}
+
 export interface OperatorsPageOptions {
   report: FunnelReport;
+  /** The outbox's backlog and last errors (outbox/outbox-repository.ts). */
+  outbox?: OutboxSummary;
   language: Language;
   /** The site's public origin: the top items link to their share pages there. */
   publicOrigin: string;
 }
 
-export function operatorsPage({ report, language, publicOrigin }: OperatorsPageOptions): string {
+export function operatorsPage({
+  report,
+  outbox,
+  language,
+  publicOrigin,
+}: OperatorsPageOptions): string {
   const text = OPERATORS_TEXTS[language];
   const other: Language = language === 'en' ? 'zh-CN' : 'en';
   const { from, to } = report.range;
@@ -187,6 +233,7 @@ ${perDaySection(report, text)}
 ${splitSection('by-channel', text.byChannel, text.channel, channels, text)}
 ${splitSection('by-kind', text.byKind, text.kind, kinds, text)}
 ${topItemsSection(report, text, publicOrigin)}
+${outbox ? outboxSection(outbox, text) : ''}
 </div>
 <footer>
 <h2>${escapeHtml(text.links)}</h2>

@@ -30,6 +30,21 @@ export interface OperatorsTexts {
   /** The scrollable box around a wide table, named apart from its section. */
   scrollableTable: string;
   otherLanguage: string;
+  /** The outbox's section: what the site owes to others and has not delivered. */
+  outbox: {
+    heading: string;
+    channels: Readonly<Record<'text' | 'platform_events', string>>;
+    channel: string;
+    waiting: string;
+    oldest: string;
+    errors: string;
+    noErrors: string;
+    kind: string;
+    attempts: string;
+    error: string;
+    next: string;
+    givenUp: string;
+  };
   events: Readonly<Record<FunnelEvent, string>>;
   channels: Readonly<Record<ShareChannel, string>>;
   kinds: Readonly<Record<ShareKind, string>>;
@@ -47,6 +62,20 @@ export const OPERATORS_TEXTS: Readonly<Record<Language, OperatorsTexts>> = {
     byKind: '按分享类型',
     topItems: '浏览最多的 20 个内容',
     topItemsNone: '这段时间还没有浏览。',
+    outbox: {
+      heading: '待送出（outbox）',
+      channels: { text: '给用户的短信', platform_events: '给平台的事件' },
+      channel: '通道',
+      waiting: '待送出',
+      oldest: '最早一条已等',
+      errors: '最近的错误',
+      noErrors: '没有错误。',
+      kind: '种类',
+      attempts: '尝试次数',
+      error: '错误',
+      next: '下次尝试',
+      givenUp: '已放弃',
+    },
     day: '日期',
     channel: '渠道',
     kind: '类型',
@@ -95,6 +124,20 @@ export const OPERATORS_TEXTS: Readonly<Record<Language, OperatorsTexts>> = {
     byKind: 'By kind of share',
     topItems: 'The 20 most viewed items',
     topItemsNone: 'No views in this period yet.',
+    outbox: {
+      heading: 'Owed to others (the outbox)',
+      channels: { text: 'Texts to users', platform_events: 'Events to the platform' },
+      channel: 'Channel',
+      waiting: 'Waiting',
+      oldest: 'Oldest has waited',
+      errors: 'Last errors',
+      noErrors: 'No errors.',
+      kind: 'Kind',
+      attempts: 'Attempts',
+      error: 'Error',
+      next: 'Next attempt',
+      givenUp: 'Given up',
+    },
     day: 'Day',
     channel: 'Channel',
     kind: 'Kind',

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_LINK_HANDOFFS_PATH } from '@guquan/contract/app-link-paths';
 import { FUNNEL_EVENTS } from '@guquan/contract/funnel-events';
 import { funnelResponseSchema } from '@guquan/contract/funnel';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
@@ -71,8 +72,8 @@ describe('GET /metrics', () => {
       'guquan_share_page_render_duration_seconds_count',
       'guquan_prebuilt_pages_served_total',
       'guquan_db_query_errors_total',
-      'guquan_text_outbox_backlog',
-      'guquan_text_outbox_oldest_age_seconds',
+      'guquan_outbox_depth',
+      'guquan_outbox_oldest_age_seconds',
       'guquan_platform_images_waiting',
       'guquan_account_deletion_last_success_timestamp_seconds',
       'guquan_accounts_deleted_total',
@@ -100,18 +101,18 @@ describe('GET /metrics', () => {
   });
 
   it('counts refusals by rate limits per route', async () => {
-    const login = '/anime_merch_web/api/v1/demo/sessions';
-    for (let index = 0; index < 31; index += 1) {
+    // A share page's handoff codes: 20 a minute per address; the 21st is refused.
+    for (let index = 0; index < 21; index += 1) {
       await app.inject({
         method: 'POST',
-        url: login,
-        payload: { userId: DEMO_IDS.users.yuyuan },
+        url: APP_LINK_HANDOFFS_PATH,
+        payload: { target: { kind: 'goods', id: DEMO_IDS.goods.gallery } },
         remoteAddress: '192.0.2.9',
       });
     }
     const text = (await ops.inject('/metrics')).body;
     expect(text).toMatch(
-      /guquan_rate_limit_refusals_total\{route="\/anime_merch_web\/api\/v1\/demo\/sessions"\} 1/,
+      /guquan_rate_limit_refusals_total\{route="\/anime_merch_web\/api\/v1\/app-links\/handoffs"\} 1/,
     );
   });
 });

@@ -7,6 +7,7 @@ import { sendApiError } from '../http/api-error.ts';
 import { requestLanguage } from '../http/request-language.ts';
 import { daySpan } from '../funnel/funnel-days.ts';
 import { funnelCounts, funnelReport, lastDays } from '../funnel/funnel-report.ts';
+import { lastOutboxFailures, outboxBacklog } from '../outbox/outbox-repository.ts';
 import type { Metrics } from './metrics.ts';
 import {
   FUNNEL_API_PATH,
@@ -101,10 +102,14 @@ export async function buildOperationsApp({
   ops.get(OPERATORS_PAGE_PATH, async (request, reply) => {
     const { language } = requestLanguage(request);
     const report = await funnelReport(db, lastDays(PAGE_DAYS, now()));
+    const outbox = {
+      backlog: await outboxBacklog(db, now()),
+      failures: await lastOutboxFailures(db),
+    };
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .send(operatorsPage({ report, language, publicOrigin }));
+      .send(operatorsPage({ report, outbox, language, publicOrigin }));
   });
   ops.get(FUNNEL_API_PATH, async (request, reply) => {
     const query = funnelQuerySchema.safeParse(request.query);

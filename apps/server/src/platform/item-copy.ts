@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely, type OnConflictBuilder } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { imageId } from './copy-lookups.ts';
 import type { EventOf } from './platform-entities.ts';
@@ -25,40 +25,56 @@ function rowId(ids: ReadonlyMap<string, number>, publicId: string): number {
 const byId = <T extends { data: { id: string } }>(events: readonly T[]): T[] =>
   [...events].sort((a, b) => (a.data.id < b.data.id ? -1 : 1));
 
-/** Replaces the ordered images of each item in a link table. */
-async function replaceImages(
+/**
+ * Goods, cabinets or notes upserted by public id, every column taken from the event (a removed
+ * item back with `removed_at: null`); answers the row id of each. The update sets each column the
+ * rows have but the public id, so a column added to a writer's rows is updated too.
+ */
+async function upsertItems<T extends 'goods' | 'cabinets' | 'notes'>(
   trx: Kysely<Database>,
-  table: 'goods_images' | 'note_images',
-  items: readonly { rowId: number; imageIds: number[] }[],
+  table: T,
+  rows: readonly Insertable<Database[T]>[],
+): Promise<Map<string, number>> {
+  const rowIds = new Map<string, number>();
+  const [first] = rows;
+  if (first === undefined) return rowIds;
+  const columns = Object.keys(first);
+  // `excluded` has the columns of the rows being inserted: the type Kysely cannot derive for a
+  // table that is a type parameter.
+  const fromExcluded = Object.fromEntries(
+    columns
+      .filter((column) => column !== 'public_id')
+      .map((column) => [column, sql.ref(`excluded.${column}`)]),
+  ) as Parameters<OnConflictBuilder<Database, T>['doUpdateSet']>[0];
+  for (const slice of rowSlices(rows, columns.length)) {
+    const written = await trx
+      .insertInto(table)
+      .values(slice)
+      .onConflict((conflict) => conflict.column('public_id').doUpdateSet(fromExcluded))
+      .returning(['id', 'public_id'])
+      .execute();
+    for (const row of written) rowIds.set(row.public_id, row.id);
+  }
+  return rowIds;
+}
+
+/** Replaces the ordered images of these goods or notes with `links`. */
+async function replaceImages<T extends 'goods_images' | 'note_images'>(
+  trx: Kysely<Database>,
+  table: T,
+  owners: Iterable<number>,
+  links: readonly Insertable<Database[T]>[],
 ): Promise<void> {
-  const ids = items.map((item) => item.rowId);
-  const links = items.flatMap((item) =>
-    item.imageIds.map((image_id, position) => ({ owner: item.rowId, image_id, position })),
-  );
-  if (table === 'goods_images') {
-    for (const slice of idSlices(ids)) {
-      await trx.deleteFrom('goods_images').where('goods_id', 'in', slice).execute();
-    }
-    for (const slice of rowSlices(links, 3)) {
-      await trx
-        .insertInto('goods_images')
-        .values(
-          slice.map(({ owner, image_id, position }) => ({ goods_id: owner, image_id, position })),
-        )
-        .execute();
-    }
-  } else {
-    for (const slice of idSlices(ids)) {
-      await trx.deleteFrom('note_images').where('note_id', 'in', slice).execute();
-    }
-    for (const slice of rowSlices(links, 3)) {
-      await trx
-        .insertInto('note_images')
-        .values(
-          slice.map(({ owner, image_id, position }) => ({ note_id: owner, image_id, position })),
-        )
-        .execute();
-    }
+  for (const slice of idSlices(owners)) {
+    // Both link tables have the same shape; only the owner column's name differs.
+    const remove =
+      table === 'goods_images'
+        ? trx.deleteFrom('goods_images').where('goods_id', 'in', slice)
+        : trx.deleteFrom('note_images').where('note_id', 'in', slice);
+    await remove.execute();
+  }
+  for (const slice of rowSlices(links, 3)) {
+    await trx.insertInto(table).values(slice).execute();
   }
 }
 
@@ -67,59 +83,39 @@ export async function writeGoods(
   events: readonly EventOf<'goods.upserted'>[],
   { users, images }: Lookups,
 ): Promise<Map<string, number>> {
-  const rowIds = new Map<string, number>();
   const sorted = byId(events);
-  for (const slice of rowSlices(sorted, 15)) {
-    const rows = await trx
-      .insertInto('goods')
-      .values(
-        slice.map(({ data }) => ({
-          public_id: data.id,
-          owner_id: rowId(users, data.ownerId),
-          name: data.name,
-          work: data.work,
-          character: data.character,
-          category: data.category,
-          price_fen: data.priceFen,
-          status: data.status,
-          text: data.text,
-          tags: JSON.stringify(data.tags),
-          likes: data.likes,
-          wants: data.wants,
-          visibility: data.visibility,
-          created_at: storedTime(data.createdAt),
-          removed_at: null,
-        })),
-      )
-      .onConflict((conflict) =>
-        conflict.column('public_id').doUpdateSet((eb) => ({
-          owner_id: eb.ref('excluded.owner_id'),
-          name: eb.ref('excluded.name'),
-          work: eb.ref('excluded.work'),
-          character: eb.ref('excluded.character'),
-          category: eb.ref('excluded.category'),
-          price_fen: eb.ref('excluded.price_fen'),
-          status: eb.ref('excluded.status'),
-          text: eb.ref('excluded.text'),
-          tags: eb.ref('excluded.tags'),
-          likes: eb.ref('excluded.likes'),
-          wants: eb.ref('excluded.wants'),
-          visibility: eb.ref('excluded.visibility'),
-          created_at: eb.ref('excluded.created_at'),
-          removed_at: null,
-        })),
-      )
-      .returning(['id', 'public_id'])
-      .execute();
-    for (const row of rows) rowIds.set(row.public_id, row.id);
-  }
+  const rowIds = await upsertItems(
+    trx,
+    'goods',
+    sorted.map(({ data }) => ({
+      public_id: data.id,
+      owner_id: rowId(users, data.ownerId),
+      name: data.name,
+      work: data.work,
+      character: data.character,
+      category: data.category,
+      price_fen: data.priceFen,
+      status: data.status,
+      text: data.text,
+      tags: JSON.stringify(data.tags),
+      likes: data.likes,
+      wants: data.wants,
+      visibility: data.visibility,
+      created_at: storedTime(data.createdAt),
+      removed_at: null,
+    })),
+  );
   await replaceImages(
     trx,
     'goods_images',
-    sorted.map(({ data }) => ({
-      rowId: rowId(rowIds, data.id),
-      imageIds: data.images.map((image) => imageId(images, image)),
-    })),
+    rowIds.values(),
+    sorted.flatMap(({ data }) =>
+      data.images.map((image, position) => ({
+        goods_id: rowId(rowIds, data.id),
+        image_id: imageId(images, image),
+        position,
+      })),
+    ),
   );
   return rowIds;
 }
@@ -130,40 +126,22 @@ export async function writeCabinets(
   events: readonly EventOf<'cabinet.upserted'>[],
   { users, images, goods }: Lookups & { goods: ReadonlyMap<string, number> },
 ): Promise<void> {
-  const rowIds = new Map<string, number>();
   const sorted = byId(events);
-  for (const slice of rowSlices(sorted, 9)) {
-    const rows = await trx
-      .insertInto('cabinets')
-      .values(
-        slice.map(({ data }) => ({
-          public_id: data.id,
-          owner_id: rowId(users, data.ownerId),
-          name: data.name,
-          cover_image_id: imageId(images, data.cover),
-          text: data.text,
-          likes: data.likes,
-          visibility: data.visibility,
-          created_at: storedTime(data.createdAt),
-          removed_at: null,
-        })),
-      )
-      .onConflict((conflict) =>
-        conflict.column('public_id').doUpdateSet((eb) => ({
-          owner_id: eb.ref('excluded.owner_id'),
-          name: eb.ref('excluded.name'),
-          cover_image_id: eb.ref('excluded.cover_image_id'),
-          text: eb.ref('excluded.text'),
-          likes: eb.ref('excluded.likes'),
-          visibility: eb.ref('excluded.visibility'),
-          created_at: eb.ref('excluded.created_at'),
-          removed_at: null,
-        })),
-      )
-      .returning(['id', 'public_id'])
-      .execute();
-    for (const row of rows) rowIds.set(row.public_id, row.id);
-  }
+  const rowIds = await upsertItems(
+    trx,
+    'cabinets',
+    sorted.map(({ data }) => ({
+      public_id: data.id,
+      owner_id: rowId(users, data.ownerId),
+      name: data.name,
+      cover_image_id: imageId(images, data.cover),
+      text: data.text,
+      likes: data.likes,
+      visibility: data.visibility,
+      created_at: storedTime(data.createdAt),
+      removed_at: null,
+    })),
+  );
   for (const slice of idSlices(rowIds.values())) {
     await trx.deleteFrom('cabinet_goods').where('cabinet_id', 'in', slice).execute();
   }
@@ -189,51 +167,35 @@ export async function writeNotes(
   events: readonly EventOf<'note.upserted'>[],
   { users, images }: Lookups,
 ): Promise<void> {
-  const rowIds = new Map<string, number>();
   const sorted = byId(events);
-  for (const slice of rowSlices(sorted, 12)) {
-    const rows = await trx
-      .insertInto('notes')
-      .values(
-        slice.map(({ data }) => ({
-          public_id: data.id,
-          author_id: rowId(users, data.authorId),
-          title: data.title,
-          text: data.text,
-          tags: JSON.stringify(data.tags),
-          likes: data.likes,
-          collects: data.collects,
-          comment_count: data.comments,
-          visibility: data.visibility,
-          created_at: storedTime(data.createdAt),
-          removed_at: null,
-        })),
-      )
-      .onConflict((conflict) =>
-        conflict.column('public_id').doUpdateSet((eb) => ({
-          author_id: eb.ref('excluded.author_id'),
-          title: eb.ref('excluded.title'),
-          text: eb.ref('excluded.text'),
-          tags: eb.ref('excluded.tags'),
-          likes: eb.ref('excluded.likes'),
-          collects: eb.ref('excluded.collects'),
-          comment_count: eb.ref('excluded.comment_count'),
-          visibility: eb.ref('excluded.visibility'),
-          created_at: eb.ref('excluded.created_at'),
-          removed_at: null,
-        })),
-      )
-      .returning(['id', 'public_id'])
-      .execute();
-    for (const row of rows) rowIds.set(row.public_id, row.id);
-  }
+  const rowIds = await upsertItems(
+    trx,
+    'notes',
+    sorted.map(({ data }) => ({
+      public_id: data.id,
+      author_id: rowId(users, data.authorId),
+      title: data.title,
+      text: data.text,
+      tags: JSON.stringify(data.tags),
+      likes: data.likes,
+      collects: data.collects,
+      comment_count: data.comments,
+      visibility: data.visibility,
+      created_at: storedTime(data.createdAt),
+      removed_at: null,
+    })),
+  );
   await replaceImages(
     trx,
     'note_images',
-    sorted.map(({ data }) => ({
-      rowId: rowId(rowIds, data.id),
-      imageIds: data.images.map((image) => imageId(images, image)),
-    })),
+    rowIds.values(),
+    sorted.flatMap(({ data }) =>
+      data.images.map((image, position) => ({
+        note_id: rowId(rowIds, data.id),
+        image_id: imageId(images, image),
+        position,
+      })),
+    ),
   );
   // By id: a comment the batch names twice (moved between two of its notes) is written once,
   // where it was named last.

@@ -5,9 +5,9 @@ import {
   platformEventDataSchemas,
   type PlatformEvent,
   type PlatformEventType,
-  type PlatformImage,
 } from '@guquan/contract/platform-events';
 import { isOnMediaOrigins } from '../config/platform-config.ts';
+import { imagesOf } from './platform-entities.ts';
 
 /**
  * A delivery's body checked at the edge (PRODUCT.md, "Events in"): the envelope, each event's
@@ -64,23 +64,6 @@ function firstIssue(
     path: pathText(prefix, issue?.path ?? []),
     message: issue?.message ?? 'is not valid',
   };
-}
-
-/** Where each image of an event is, and the image. */
-function imagesOf(event: PlatformEvent): [string, PlatformImage][] {
-  switch (event.type) {
-    case 'user.upserted':
-      return event.data.avatar ? [['avatar', event.data.avatar]] : [];
-    case 'goods.upserted':
-    case 'note.upserted':
-      return event.data.images.map((image, index) => [`images[${index}]`, image]);
-    case 'cabinet.upserted':
-      return [['cover', event.data.cover]];
-    case 'design.upserted':
-      return [['preview', event.data.preview]];
-    default:
-      return [];
-  }
 }
 
 /** One event (a delivery's, or a line of an import file) at `path`. */

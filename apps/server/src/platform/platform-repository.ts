@@ -1,12 +1,14 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { PlatformDeliveryResult, PlatformEvent } from '@guquan/contract/platform-events';
+import { SHARE_KINDS } from '@guquan/contract/share-paths';
 import { anonymizeAccount } from '../account-deletion/deletion-job.ts';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Database } from '../db/schema.ts';
+import { ITEM_TABLES } from '../shares/item-tables.ts';
 import { goodsRowIds, imageRowIds, userRowIds } from './copy-lookups.ts';
 import { claimNewerVersions, removedEntities } from './entity-versions.ts';
 import { writeCabinets, writeDesigns, writeGoods, writeNotes } from './item-copy.ts';
-import { eventsOfType, type EventOf } from './platform-entities.ts';
+import { entityOf, eventsOfType, imagesOf, type EventOf } from './platform-entities.ts';
 import { writeUsers } from './user-copy.ts';
 import {
   dropWaitingFor,
@@ -56,24 +58,6 @@ interface RoundContext {
   now: Date;
 }
 
-function imagesOfEvents(events: readonly PlatformEvent[]) {
-  return events.flatMap((event) => {
-    switch (event.type) {
-      case 'user.upserted':
-        return event.data.avatar ? [event.data.avatar] : [];
-      case 'goods.upserted':
-      case 'note.upserted':
-        return event.data.images;
-      case 'cabinet.upserted':
-        return [event.data.cover];
-      case 'design.upserted':
-        return [event.data.preview];
-      default:
-        return [];
-    }
-  });
-}
-
 /**
  * Splits events into those whose users are all here and those that wait for some. A user the
  * platform deleted never comes: what names one is dropped (its owner's items went with it).
@@ -102,7 +86,11 @@ async function applyRound(
   events: readonly PlatformEvent[],
   { phones, at, now }: RoundContext,
 ): Promise<{ users: string[]; goods: string[] }> {
-  const images = await imageRowIds(trx, imagesOfEvents(events), at);
+  const images = await imageRowIds(
+    trx,
+    events.flatMap((event) => imagesOf(event).map(([, image]) => image)),
+    at,
+  );
   const userEvents = eventsOfType(events, 'user.upserted');
   const written = await writeUsers(trx, userEvents, { images, phones, now: at });
 
@@ -141,23 +129,7 @@ async function applyRound(
   // Whatever these entities waited for before is replaced by what they wait for now.
   await forgetWaiting(
     trx,
-    'goods',
-    goodsEvents.map((e) => e.data.id),
-  );
-  await forgetWaiting(
-    trx,
-    'cabinet',
-    cabinetEvents.map((e) => e.data.id),
-  );
-  await forgetWaiting(
-    trx,
-    'note',
-    noteEvents.map((e) => e.data.id),
-  );
-  await forgetWaiting(
-    trx,
-    'design',
-    designEvents.map((e) => e.data.id),
+    [...goodsEvents, ...cabinetEvents, ...noteEvents, ...designEvents].map(entityOf),
   );
 
   const lookups = { users, images, now: at };
@@ -201,37 +173,22 @@ async function applyRemovals(
   events: readonly PlatformEvent[],
   at: string,
 ): Promise<void> {
-  const ids = (type: 'goods.removed' | 'cabinet.removed' | 'note.removed' | 'design.removed') =>
-    eventsOfType(events, type).map((event) => event.data.id);
-  const goods = ids('goods.removed');
-  const cabinets = ids('cabinet.removed');
-  const notes = ids('note.removed');
-  const designs = ids('design.removed');
-  for (const slice of idSlices(goods)) {
-    await trx
-      .updateTable('goods')
-      .set({ removed_at: at })
-      .where('public_id', 'in', slice)
-      .where('removed_at', 'is', null)
-      .execute();
+  const removed: PlatformEvent[] = [];
+  for (const kind of SHARE_KINDS) {
+    const removals = eventsOfType(events, `${kind}.removed`);
+    removed.push(...removals);
+    for (const slice of idSlices(removals.map((event) => event.data.id))) {
+      await trx
+        .updateTable(ITEM_TABLES[kind])
+        .set({ removed_at: at })
+        .where('public_id', 'in', slice)
+        .where('removed_at', 'is', null)
+        .execute();
+    }
   }
-  for (const slice of idSlices(cabinets)) {
-    await trx
-      .updateTable('cabinets')
-      .set({ removed_at: at })
-      .where('public_id', 'in', slice)
-      .where('removed_at', 'is', null)
-      .execute();
-  }
-  for (const slice of idSlices(notes)) {
-    await trx
-      .updateTable('notes')
-      .set({ removed_at: at })
-      .where('public_id', 'in', slice)
-      .where('removed_at', 'is', null)
-      .execute();
-  }
-  for (const slice of idSlices(designs)) {
+  const designs = eventsOfType(events, 'design.removed');
+  removed.push(...designs);
+  for (const slice of idSlices(designs.map((event) => event.data.id))) {
     await trx
       .updateTable('designs')
       .set({ retired_at: at })
@@ -239,11 +196,9 @@ async function applyRemovals(
       .where('retired_at', 'is', null)
       .execute();
   }
-  await forgetWaiting(trx, 'goods', goods);
-  await forgetWaiting(trx, 'cabinet', cabinets);
-  await forgetWaiting(trx, 'note', notes);
-  await forgetWaiting(trx, 'design', designs);
+  await forgetWaiting(trx, removed.map(entityOf));
   // A cabinet waiting for a removed goods waits no more for it.
+  const goods = eventsOfType(events, 'goods.removed').map((event) => event.data.id);
   for (const slice of idSlices(goods)) {
     await trx
       .deleteFrom('platform_waiting_needs')

@@ -12,7 +12,7 @@ import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
 import { parsePlatformEvents } from './platform-event-parser.ts';
 import { applyDelivery } from './platform-deliveries.ts';
-import { webhookVerifier, type WebhookVerifier } from './webhook-signature.ts';
+import { webhookVerifier } from './webhook-signature.ts';
 
 /** What a delivery came to, for the metrics: never an id. */
 export type DeliveryResultLabel = 'applied' | 'repeat' | 'unauthorized' | 'invalid';
@@ -54,11 +54,7 @@ export const platformRoutes: FastifyPluginCallbackZod<PlatformRoutesOptions> = (
     },
   );
 
-  let verifier: { secrets: readonly string[]; verifier: WebhookVerifier } | undefined;
-  const verifierFor = (secrets: readonly string[]) => {
-    if (verifier?.secrets !== secrets) verifier = { secrets, verifier: webhookVerifier(secrets) };
-    return verifier.verifier;
-  };
+  const verifier = webhookVerifier(platform.webhookSecrets);
   const none = { applied: 0, ignored: 0 };
 
   app.post(
@@ -78,9 +74,8 @@ export const platformRoutes: FastifyPluginCallbackZod<PlatformRoutesOptions> = (
       },
     },
     async (request, reply) => {
-      const settings = platform;
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const signature = verifierFor(settings.webhookSecrets).verify(body, request.headers);
+      const signature = verifier.verify(body, request.headers);
       if (!signature.ok) {
         observer?.delivery('unauthorized', none);
         return sendApiError(reply, 401, 'invalid_signature', signature.reason);
@@ -101,7 +96,7 @@ export const platformRoutes: FastifyPluginCallbackZod<PlatformRoutesOptions> = (
         observer?.delivery('invalid', none);
         return sendApiError(reply, 400, 'invalid_delivery', '(body): is not JSON');
       }
-      const parsed = parsePlatformEvents(json, settings.mediaOrigins);
+      const parsed = parsePlatformEvents(json, platform.mediaOrigins);
       if (!parsed.ok) {
         observer?.delivery('invalid', none);
         return sendApiError(reply, 400, 'invalid_delivery', `${parsed.path}: ${parsed.message}`);

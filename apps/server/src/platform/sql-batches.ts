@@ -21,9 +21,12 @@ export function rowSlices<T>(rows: readonly T[], columns: number): T[][] {
   return chunked(rows, Math.max(1, Math.floor(MAX_VALUES_PER_STATEMENT / columns)));
 }
 
+/** Ids an `in (…)` list of one statement holds at most. */
+export const IDS_PER_STATEMENT = 5_000;
+
 /** Ids for an `in (…)` list, in slices one statement can bind. */
 export function idSlices<T>(ids: Iterable<T>): T[][] {
-  return chunked([...new Set(ids)], 5_000);
+  return chunked([...new Set(ids)], IDS_PER_STATEMENT);
 }
 
 /** A boolean as each engine keeps it: PostgreSQL's boolean, SQLite's 0 or 1. */

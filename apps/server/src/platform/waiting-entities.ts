@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { platformEventDataSchemas, type PlatformEvent } from '@guquan/contract/platform-events';
 import type { Database, PlatformEntityType } from '../db/schema.ts';
-import { idSlices, rowSlices } from './sql-batches.ts';
+import type { Entity } from './platform-entities.ts';
+import { chunked, IDS_PER_STATEMENT, idSlices, rowSlices } from './sql-batches.ts';
 
 /**
  * Entities that name what has not arrived (PRODUCT.md: goods whose owner is unknown): their latest
@@ -31,23 +32,30 @@ export interface Waiting {
   needs: Need[];
 }
 
-/** Forgets what these entities waited for: they are applied, removed, or wait again below. */
+/**
+ * Forgets what these entities waited for: they are applied, removed, or wait again below. Two
+ * statements a slice whatever the entities' types (`type = … and public_id in (…)` or'ed).
+ */
 export async function forgetWaiting(
   trx: Kysely<Database>,
-  type: PlatformEntityType,
-  publicIds: readonly string[],
+  entities: readonly Entity[],
 ): Promise<void> {
-  for (const slice of idSlices(publicIds)) {
-    await trx
-      .deleteFrom('platform_waiting_needs')
-      .where('type', '=', type)
-      .where('public_id', 'in', slice)
-      .execute();
-    await trx
-      .deleteFrom('platform_waiting')
-      .where('type', '=', type)
-      .where('public_id', 'in', slice)
-      .execute();
+  for (const slice of chunked(entities, IDS_PER_STATEMENT)) {
+    const byType = new Map<PlatformEntityType, string[]>();
+    for (const { type, id } of slice) {
+      const ids = byType.get(type) ?? [];
+      ids.push(id);
+      byType.set(type, ids);
+    }
+    const ofThese = sql<boolean>`${sql.join(
+      [...byType].map(
+        ([type, ids]) =>
+          sql`(${sql.ref('type')} = ${type} and ${sql.ref('public_id')} in (${sql.join(ids)}))`,
+      ),
+      sql` or `,
+    )}`;
+    await trx.deleteFrom('platform_waiting_needs').where(ofThese).execute();
+    await trx.deleteFrom('platform_waiting').where(ofThese).execute();
   }
 }
 
@@ -81,25 +89,28 @@ export async function keepWaiting(
   }
 }
 
-/** Who waits for any of these (users or goods that just arrived, or went for good). */
+/** Who waits for any of these (users or goods that just arrived, or went for good), by type. */
 async function waitersFor(
   trx: Kysely<Database>,
-  type: NeededType,
-  publicIds: readonly string[],
-): Promise<{ type: PlatformEntityType; public_id: string }[]> {
-  const found: { type: PlatformEntityType; public_id: string }[] = [];
-  for (const slice of idSlices(publicIds)) {
-    found.push(
-      ...(await trx
+  needed: Partial<Record<NeededType, readonly string[]>>,
+): Promise<Map<PlatformEntityType, Set<string>>> {
+  const byType = new Map<PlatformEntityType, Set<string>>();
+  for (const type of ['user', 'goods'] as const) {
+    for (const slice of idSlices(needed[type] ?? [])) {
+      const rows = await trx
         .selectFrom('platform_waiting_needs')
         .select(['type', 'public_id'])
         .distinct()
         .where('needs_type', '=', type)
         .where('needs_id', 'in', slice)
-        .execute()),
-    );
+        .execute();
+      for (const row of rows) {
+        const ids = byType.get(row.type) ?? new Set<string>();
+        byType.set(row.type, ids.add(row.public_id));
+      }
+    }
   }
-  return found;
+  return byType;
 }
 
 function isWaitingType(type: PlatformEntityType): type is WaitingType {
@@ -111,17 +122,10 @@ export async function eventsWaitingFor(
   trx: Kysely<Database>,
   arrived: { users: readonly string[]; goods: readonly string[] },
 ): Promise<PlatformEvent[]> {
-  const waiters = [
-    ...(await waitersFor(trx, 'user', arrived.users)),
-    ...(await waitersFor(trx, 'goods', arrived.goods)),
-  ];
   const events = new Map<string, PlatformEvent>();
-  const byType = new Map<WaitingType, string[]>();
-  for (const waiter of waiters) {
-    if (!isWaitingType(waiter.type)) continue;
-    byType.set(waiter.type, [...(byType.get(waiter.type) ?? []), waiter.public_id]);
-  }
-  for (const [type, ids] of byType) {
+  const waiters = await waitersFor(trx, { user: arrived.users, goods: arrived.goods });
+  for (const [type, ids] of waiters) {
+    if (!isWaitingType(type)) continue;
     for (const slice of idSlices(ids)) {
       const rows = await trx
         .selectFrom('platform_waiting')
@@ -146,10 +150,9 @@ export async function dropWaitingFor(
   type: NeededType,
   publicIds: readonly string[],
 ): Promise<void> {
-  const waiters = await waitersFor(trx, type, publicIds);
-  const byType = new Map<PlatformEntityType, string[]>();
-  for (const waiter of waiters) {
-    byType.set(waiter.type, [...(byType.get(waiter.type) ?? []), waiter.public_id]);
-  }
-  for (const [waitingType, ids] of byType) await forgetWaiting(trx, waitingType, ids);
+  const waiters = await waitersFor(trx, { [type]: publicIds });
+  await forgetWaiting(
+    trx,
+    [...waiters].flatMap(([waitingType, ids]) => [...ids].map((id) => ({ type: waitingType, id }))),
+  );
 }

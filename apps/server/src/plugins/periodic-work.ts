@@ -13,17 +13,32 @@ export interface PeriodicWork {
   firstRunDelayMs?: number;
 }
 
+/** What a scheduled work answers: a way to run it now, between its ticks. */
+export interface ScheduledWork {
+  /**
+   * Runs it as soon as the server is ready and no run is in progress (after the one in progress
+   * if there is one): for work that has just been given something to do.
+   */
+  runSoon: () => void;
+}
+
 /**
  * Runs `work` on a schedule inside the server: soon after it starts, then every `intervalMs`. A
  * run never overlaps the one before; a failure is logged under the work's own name and the next
  * tick tries again. The timers never keep the process alive, and closing the server waits for a
  * run in progress.
  */
-export function schedulePeriodicWork(app: FastifyInstance, work: PeriodicWork): void {
+export function schedulePeriodicWork(app: FastifyInstance, work: PeriodicWork): ScheduledWork {
   let running: Promise<unknown> | undefined;
   let closed = false;
+  let ready = false;
+  let again = false;
   const tick = () => {
-    if (running || closed) return;
+    if (closed) return;
+    if (running) {
+      again = true;
+      return;
+    }
     running = work
       .run()
       .catch((error: unknown) => {
@@ -39,11 +54,16 @@ export function schedulePeriodicWork(app: FastifyInstance, work: PeriodicWork): 
       })
       .finally(() => {
         running = undefined;
+        if (again) {
+          again = false;
+          tick();
+        }
       });
   };
   let first: NodeJS.Timeout | undefined;
   let every: NodeJS.Timeout | undefined;
   app.addHook('onReady', () => {
+    ready = true;
     first = setTimeout(tick, work.firstRunDelayMs ?? FIRST_RUN_DELAY_MS).unref();
     every = setInterval(tick, work.intervalMs).unref();
     return Promise.resolve();
@@ -54,4 +74,9 @@ export function schedulePeriodicWork(app: FastifyInstance, work: PeriodicWork): 
     clearInterval(every);
     await running;
   });
+  return {
+    runSoon: () => {
+      if (ready) tick();
+    },
+  };
 }

@@ -1,24 +1,25 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SESSIONS_PATH } from '@guquan/contract/session';
+import { APP_LINK_HANDOFFS_PATH } from '@guquan/contract/app-link-paths';
+import { HANDOFF_LIMITS } from '../app-links/handoff-routes.ts';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { buildTestApp } from '../test-support/test-app.ts';
 import { freePort, startRedis, type RedisServer } from '../../../../tests/support/redis-server.ts';
 
-/** The demo log-in allows 30 per minute per address (demo-routes.ts). */
-const LOGIN_LIMIT = 30;
+/** A share page's handoff codes: 20 per minute per address (handoff-routes.ts). */
+const LIMIT = HANDOFF_LIMITS.mintsPerClientPerMinute;
 
-function logIn(app: FastifyInstance) {
+function mint(app: FastifyInstance) {
   return app.inject({
     method: 'POST',
-    url: DEMO_SESSIONS_PATH,
-    payload: { userId: DEMO_IDS.users.yuyuan },
+    url: APP_LINK_HANDOFFS_PATH,
+    payload: { target: { kind: 'goods', id: DEMO_IDS.goods.gallery } },
   });
 }
 
 async function statuses(app: FastifyInstance, count: number): Promise<number[]> {
   const codes: number[] = [];
-  for (let i = 0; i < count; i += 1) codes.push((await logIn(app)).statusCode);
+  for (let i = 0; i < count; i += 1) codes.push((await mint(app)).statusCode);
   return codes;
 }
 
@@ -39,12 +40,12 @@ describe('rate limits shared through Redis (REDIS_URL)', () => {
   });
 
   it('counts requests to two servers against one limit', async () => {
-    const onFirst = await statuses(first, 20);
-    const onSecond = await statuses(second, 20);
+    const onFirst = await statuses(first, 15);
+    const onSecond = await statuses(second, 15);
     expect(onFirst.every((status) => status === 201)).toBe(true);
-    // Each server alone has seen 20 (< 30); together, the 31st request onward is refused.
-    expect(onSecond.slice(0, LOGIN_LIMIT - 20).every((status) => status === 201)).toBe(true);
-    expect(onSecond.slice(LOGIN_LIMIT - 20)).toEqual(Array(40 - LOGIN_LIMIT).fill(429));
+    // Each server alone has seen 15 (< 20); together, the 21st request onward is refused.
+    expect(onSecond.slice(0, LIMIT - 15).every((status) => status === 201)).toBe(true);
+    expect(onSecond.slice(LIMIT - 15)).toEqual(Array(30 - LIMIT).fill(429));
   });
 
   it('lets requests through while Redis is away, and counts again once it is back', async () => {
@@ -54,12 +55,12 @@ describe('rate limits shared through Redis (REDIS_URL)', () => {
     // ioredis reconnects by itself: a request is counted again (the fresh Redis starts at zero).
     for (const app of [first, second]) {
       await expect
-        .poll(async () => Number((await logIn(app)).headers['x-ratelimit-remaining']), {
+        .poll(async () => Number((await mint(app)).headers['x-ratelimit-remaining']), {
           timeout: 10_000,
         })
-        .toBeLessThan(LOGIN_LIMIT);
+        .toBeLessThan(LIMIT);
     }
-    const afterwards = await statuses(second, LOGIN_LIMIT + 5);
+    const afterwards = await statuses(second, LIMIT + 5);
     expect(afterwards).toContain(429);
   });
 });

@@ -6,6 +6,13 @@ import { loadStandInSecrets, type StandInSecrets } from './stand-in-secrets.ts';
 import { demoTokenRoutes, jwksRoutes } from './stand-in-token-routes.ts';
 import { demoMediaRoutes } from './demo-media.ts';
 import { demoCommunityRoutes } from './demo-community-routes.ts';
+import {
+  loadPointsLedger,
+  pointsLedgerRoutes,
+  type PointsLedger,
+  type PointsLedgerOptions,
+} from './points-ledger.ts';
+import { eventsReceiverRoutes } from './events-receiver.ts';
 
 /**
  * The issuer of the stand-in's tokens: fixed, not its address (which changes with the port), so
@@ -25,6 +32,8 @@ export const STAND_IN_ROUTES: readonly StandInRoutes[] = [
   demoTokenRoutes,
   demoMediaRoutes,
   demoCommunityRoutes,
+  pointsLedgerRoutes,
+  eventsReceiverRoutes,
 ];
 
 export interface StandInOptions {
@@ -37,6 +46,8 @@ export interface StandInOptions {
   extraRoutes?: readonly StandInRoutes[];
   /** The demo pictures' size relative to their natural size: 1 (the default), less in tests. */
   imageScale?: number;
+  /** Tests only: hooks of the points ledger. */
+  ledger?: PointsLedgerOptions;
 }
 
 export interface StandInPlatform {
@@ -45,6 +56,8 @@ export interface StandInPlatform {
   env: Record<string, string>;
   keys: StandInKeys;
   secrets: StandInSecrets;
+  /** Its points ledger: tests read its debits and set balances. */
+  ledger: PointsLedger;
   close: () => Promise<void>;
 }
 
@@ -79,10 +92,12 @@ export async function startStandInPlatform({
   port = 0,
   extraRoutes = [],
   imageScale = 1,
+  ledger: ledgerOptions,
 }: StandInOptions): Promise<StandInPlatform> {
   const dir = standInDir(dataDir);
   const keys = await loadStandInKeys(join(dir, 'signing-keys.json'));
   const secrets = await loadStandInSecrets(join(dir, 'secrets.json'));
+  const ledger = await loadPointsLedger(dataDir, ledgerOptions);
   const app: FastifyInstance = Fastify({ logger: false });
   let origin = '';
   const context: StandInContext = {
@@ -92,6 +107,7 @@ export async function startStandInPlatform({
     keys,
     secrets,
     origin: () => origin,
+    ledger,
   };
   for (const routes of [...STAND_IN_ROUTES, ...extraRoutes]) await app.register(routes, context);
   await app.listen({ host, port });
@@ -103,6 +119,7 @@ export async function startStandInPlatform({
     env: standInEnv(origin, secrets),
     keys,
     secrets,
+    ledger,
     close: () => app.close(),
   };
 }

@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { dataPaths } from '../config/data-paths.ts';
 import type { Db } from '../db/database.ts';
 import { loadPhoneProtection } from '../crypto/phone-keys.ts';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { SmsSender } from '../account-deletion/sms-sender.ts';
 import type { WebBuild } from '../pages/web-build.ts';
-import { buildTestApp, makeTempDataDir } from './test-app.ts';
+import { buildTestApp, makeTempDataDir, standInOf } from './test-app.ts';
 import { openTestDataDirDatabase } from './test-engine.ts';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
@@ -64,50 +63,62 @@ export async function demoUserRowId(db: Db, user: DemoUserKey): Promise<number> 
 }
 
 export interface PointsState {
+  /** users.points: the platform's balance as the site last heard it. */
   balance: number;
-  ledgerSum: number;
-  ledgerEntries: number;
-  lastBalanceAfter: number | null;
+  /** Redeemed (charged by the platform). */
   redemptions: number;
   redeemedPriceSum: number;
+  pending: number;
+  refused: number;
+  /** The balance the platform answered to the latest charged redemption. */
+  lastBalanceAfter: number | null;
 }
 
-/** A user's points as the database has them, for checking that every change is accounted for. */
+/** A user's points and redemptions as the site's database has them. */
 export async function pointsOf(db: Db, user: DemoUserKey): Promise<PointsState> {
   const { id, points } = await db
     .selectFrom('users')
     .select(['id', 'points'])
     .where('public_id', '=', DEMO_IDS.users[user])
     .executeTakeFirstOrThrow();
-  const ledger = await db
-    .selectFrom('point_ledger')
-    .select([
-      sql<number | string>`coalesce(sum(delta), 0)`.as('sum'),
-      sql<number | string>`count(*)`.as('count'),
-    ])
-    .where('user_id', '=', id)
-    .executeTakeFirstOrThrow();
-  const last = await db
-    .selectFrom('point_ledger')
-    .select('balance_after')
-    .where('user_id', '=', id)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  const redemptions = await db
+  const rows = await db
     .selectFrom('redemptions')
-    .select([
-      sql<number | string>`count(*)`.as('count'),
-      sql<number | string>`coalesce(sum(price_points), 0)`.as('sum'),
-    ])
+    .select(['state', 'price_points', 'balance_after'])
     .where('user_id', '=', id)
-    .executeTakeFirstOrThrow();
+    .orderBy('completed_at')
+    .orderBy('id')
+    .execute();
+  const redeemed = rows.filter((row) => row.state === 'redeemed');
   return {
     balance: points,
-    ledgerSum: Number(ledger.sum),
-    ledgerEntries: Number(ledger.count),
-    lastBalanceAfter: last?.balance_after ?? null,
-    redemptions: Number(redemptions.count),
-    redeemedPriceSum: Number(redemptions.sum),
+    redemptions: redeemed.length,
+    redeemedPriceSum: redeemed.reduce((sum, row) => sum + row.price_points, 0),
+    pending: rows.filter((row) => row.state === 'pending').length,
+    refused: rows.filter((row) => row.state === 'refused').length,
+    lastBalanceAfter: redeemed.at(-1)?.balance_after ?? null,
+  };
+}
+
+export interface PlatformCharges {
+  /** The stand-in ledger's balance of the user. */
+  balance: number;
+  /** Debits it charged the user, and their sum. */
+  charged: number;
+  chargedSum: number;
+  /** Debits it refused (insufficient points). */
+  refused: number;
+}
+
+/** What the stand-in platform's ledger holds of a user: what was really spent. */
+export function chargesOf(app: FastifyInstance, user: DemoUserKey): PlatformCharges {
+  const { ledger } = standInOf(app);
+  const userId = DEMO_IDS.users[user];
+  const mine = ledger.debits().filter((debit) => debit.userId === userId);
+  const charged = mine.filter((debit) => debit.outcome === 'charged');
+  return {
+    balance: ledger.balanceOf(userId),
+    charged: charged.length,
+    chargedSum: charged.reduce((sum, debit) => sum + debit.points, 0),
+    refused: mine.length - charged.length,
   };
 }

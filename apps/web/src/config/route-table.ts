@@ -149,6 +149,14 @@ export const routeTable = [
     legal: { document: 'privacy', version: '2026-11-26' },
   },
   {
+    id: 'privacy-policy-20261127',
+    kind: 'legal',
+    path: '/agreement/yiSi/YiSiAgreement20261127',
+    titles: PRIVACY_POLICY,
+    module: 'legal-document',
+    legal: { document: 'privacy', version: '2026-11-27' },
+  },
+  {
     id: 'exposure-agreement',
     kind: 'legal',
     path: '/agreement/ExposureAgreement',

@@ -77,7 +77,6 @@ describe('demo data', () => {
     // What a server that stopped between the community's arrival and its own records leaves.
     for (const table of [
       'redemptions',
-      'point_ledger',
       'memberships',
       'app_store_transactions',
       'app_account_tokens',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
-import { recordRedemption } from '../../designs/design-repository.ts';
+import { recordRedeemed } from '../../designs/design-repository.ts';
 import { SHARE_KINDS } from '@guquan/contract/share-paths';
 import { demoSharedItems } from '../../stand-in/demo-community.ts';
 import { DEMO_POINTS } from './demo-designs.ts';
@@ -55,7 +55,8 @@ export async function seedSiteDemoRecords(db: Db, now = new Date()): Promise<boo
 
     if (!(await seedDemoMembership(trx, user(DEMO_MEMBER_KEY).id, now))) return false;
 
-    // The platform's balance already has these redemptions taken off.
+    // Spent before the story begins: the platform's balance (and its stand-in's ledger) already
+    // has them taken off, and no debit of the stand-in's names them.
     for (const account of DEMO_POINTS) {
       for (const redeemed of account.redeemed) {
         const design = await trx
@@ -63,11 +64,12 @@ export async function seedSiteDemoRecords(db: Db, now = new Date()): Promise<boo
           .select(['id', 'price_points'])
           .where('public_id', '=', redeemed.design)
           .executeTakeFirstOrThrow();
-        await recordRedemption(trx, {
+        await recordRedeemed(trx, {
           userId: user(account.user).id,
           designRowId: design.id,
           pricePoints: design.price_points,
           balanceAfter: user(account.user).points,
+          debitId: null,
           idempotencyKey: randomUUID(),
           at: daysAgo(redeemed.daysAgo),
         });

@@ -31,6 +31,7 @@ function designView(overrides: {
   price?: number;
   available?: boolean;
   redeemed?: boolean;
+  pending?: boolean;
   own?: boolean;
 }): DesignView {
   const price = overrides.price ?? 200;
@@ -46,14 +47,17 @@ function designView(overrides: {
     },
     viewer: {
       balance: overrides.balance ?? 500,
-      redemption: overrides.redeemed
-        ? {
-            id: 'RRRRRRRRRRRRRRRR',
-            designId: DESIGN_ID,
-            pricePoints: price,
-            redeemedAt: '2025-11-10T12:00:00.000Z',
-          }
-        : null,
+      redemption:
+        overrides.redeemed || overrides.pending
+          ? {
+              id: 'RRRRRRRRRRRRRRRR',
+              designId: DESIGN_ID,
+              pricePoints: price,
+              state: overrides.pending ? 'pending' : 'redeemed',
+              requestedAt: '2025-11-10T12:00:00.000Z',
+              redeemedAt: overrides.pending ? null : '2025-11-10T12:00:01.000Z',
+            }
+          : null,
       ownDesign: overrides.own ?? false,
     },
   };
@@ -64,9 +68,17 @@ const RESULT: RedemptionResult = {
     id: 'RRRRRRRRRRRRRRRR',
     designId: DESIGN_ID,
     pricePoints: 200,
+    state: 'redeemed',
+    requestedAt: '2025-11-20T12:00:00.000Z',
     redeemedAt: '2025-11-20T12:00:00.000Z',
   },
   balanceAfter: 300,
+};
+
+/** The same redemption, the platform's answer not in yet. */
+const PENDING: RedemptionResult = {
+  redemption: { ...RESULT.redemption, state: 'pending', redeemedAt: null },
+  balanceAfter: null,
 };
 
 function json(status: number, body: unknown): Response {
@@ -251,6 +263,53 @@ describe('RedeemDesignPage', () => {
       key,
       key,
     ]);
+  });
+
+  it('says a pending redemption is being confirmed, where the tap was, and completes by itself', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      installApp({ handshake, getSession: loggedIn });
+      const calls = mockFetch(
+        json(200, designView({})),
+        json(202, PENDING),
+        json(200, designView({ pending: true })),
+        json(200, designView({ redeemed: true, balance: 300 })),
+      );
+      renderPage();
+      fireEvent.click(await screen.findByRole('button', { name: '立即兑换' }));
+      fireEvent.click(screen.getByRole('button', { name: '确认兑换' }));
+      const heading = await screen.findByRole('heading', { name: '正在确认兑换' });
+      // In the live region that held the button: read out when it changes.
+      expect(heading.closest('[aria-live="polite"]')).toBeTruthy();
+      expect(screen.queryByRole('button', { name: '立即兑换' })).toBeNull();
+      expect(screen.getByText('500 积分')).toBeTruthy();
+
+      // The page asks again by itself, until the redemption is no longer pending.
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(1_600);
+      });
+      expect(screen.getByRole('heading', { name: '正在确认兑换' })).toBeTruthy();
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(1_600);
+      });
+      expect(await screen.findByRole('heading', { name: '兑换成功' })).toBeTruthy();
+      expect(screen.getByText('300 积分')).toBeTruthy();
+      expect(calls.slice(2).map((call) => call.init.method ?? 'GET')).toEqual(['GET', 'GET']);
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(5_000);
+      });
+      expect(calls).toHaveLength(4);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('shows a pending redemption after a reload as being confirmed', async () => {
+    installApp({ handshake, getSession: loggedIn });
+    mockFetch(json(200, designView({ pending: true })));
+    renderPage();
+    expect(await screen.findByRole('heading', { name: '正在确认兑换' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: '立即兑换' })).toBeNull();
   });
 
   it('cancels the confirmation with Escape and returns focus to the button', async () => {

@@ -25,6 +25,8 @@ const zhCN = {
   cancel: '再想想',
   redeemedHeading: '兑换成功',
   redeemedBody: (balance: number) => `设计图已放入你的收藏，剩余 ${balance} 积分。`,
+  pendingHeading: '正在确认兑换',
+  pendingBody: '积分正在扣除，确认后设计图会放入你的收藏。无需重复兑换，不会重复扣分。',
   alreadyHeading: '你已兑换过这张设计图',
   alreadyBody: '它在你的收藏里，随时可以查看和使用。',
   openInApp: '查看设计图',
@@ -73,6 +75,9 @@ const en: RedeemTexts = {
   redeemedHeading: 'Redeemed',
   redeemedBody: (balance: number) =>
     `The design is in your collection. You have ${points(balance)} left.`,
+  pendingHeading: 'Confirming your redemption',
+  pendingBody:
+    'Your points are being spent; the design goes to your collection once confirmed. No need to redeem again: you are never charged twice.',
   alreadyHeading: 'You have redeemed this design',
   alreadyBody: 'It is in your collection: view and use it at any time.',
   openInApp: 'View the design',

@@ -52,6 +52,16 @@ export function RedeemPanel({
       </div>
     );
   }
+  if (viewer.redemption?.state === 'pending') {
+    // Asked, the platform's answer not in yet: said where the tap was (the panel is a live
+    // region), updated by itself when it completes.
+    return (
+      <div className={styles.panel}>
+        <h2 className={styles.panelHeading}>{text.pendingHeading}</h2>
+        <p className={styles.panelBody}>{text.pendingBody}</p>
+      </div>
+    );
+  }
   if (viewer.redemption) {
     return (
       <div className={styles.panel}>

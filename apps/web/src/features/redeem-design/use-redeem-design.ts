@@ -5,6 +5,10 @@ import { useAppSession, type AppSession } from '../../lib/in-app/use-app-session
 import { attemptKey, endAttempt } from './attempt-key';
 import { designApi, type ViewAnswer } from './design-api';
 
+/** How often a pending redemption is looked at again, and how many times at most (a minute). */
+const POLL_MS = 1_500;
+const POLL_LIMIT = 40;
+
 /** Where the page is. Nothing here is known on the server: it renders `loading`. */
 export type PagePhase =
   | { kind: 'loading' }
@@ -21,7 +25,7 @@ export type RedeemPhase =
   | { kind: 'confirming' }
   | { kind: 'submitting' }
   | { kind: 'retryable'; reason: 'failed' | 'too_many_requests' }
-  | { kind: 'done'; result: RedemptionResult };
+  | { kind: 'done'; result: RedemptionResult & { balanceAfter: number } };
 
 export interface RedeemDesign {
   page: PagePhase;
@@ -59,13 +63,24 @@ export function useRedeemDesign(designId: string | undefined): RedeemDesign {
   const [redeem, setRedeem] = useState<RedeemPhase>({ kind: 'idle' });
   const [openFailed, setOpenFailed] = useState(false);
   const inFlight = useRef(false);
+  /** The user's own tap is pending: its completion shows as "redeemed" here. */
+  const awaitingTap = useRef(false);
 
   const apply = useCallback(
     (current: AppSession, answer: ViewAnswer) => {
       if (designId === undefined) return;
       if (answer.ok) {
+        const { redemption } = answer.value.viewer;
         // A redemption the server has: an attempt left over (a reload mid-request) is over.
-        if (answer.value.viewer.redemption) endAttempt(current.userId, designId);
+        if (redemption) endAttempt(current.userId, designId);
+        if (awaitingTap.current && redemption?.state === 'redeemed') {
+          // The tap that was being confirmed has completed: say so where the tap was.
+          awaitingTap.current = false;
+          setRedeem({
+            kind: 'done',
+            result: { redemption, balanceAfter: answer.value.viewer.balance },
+          });
+        }
         setLoaded({ session: current, page: { kind: 'ready', view: answer.value } });
       } else if (answer.kind === 'unauthorized') {
         sessionEnded();
@@ -86,6 +101,32 @@ export function useRedeemDesign(designId: string | undefined): RedeemDesign {
       life.gone = true;
     };
   }, [designId, session, apply, reloads]);
+
+  // A pending redemption (the platform has not answered yet): the design is asked for again
+  // every POLL_MS until it completes, POLL_LIMIT times at most (a reload asks again).
+  const loadedPage = loaded?.page;
+  const pendingView =
+    loadedPage?.kind === 'ready' && loadedPage.view.viewer.redemption?.state === 'pending';
+  useEffect(() => {
+    if (!pendingView || !session || designId === undefined) return undefined;
+    let polls = 0;
+    let gone = false;
+    const timer = setInterval(() => {
+      polls += 1;
+      if (polls > POLL_LIMIT) {
+        clearInterval(timer);
+        return;
+      }
+      void designApi.view(session.token, designId).then((answer) => {
+        // A poll that fails changes nothing: the next one asks again.
+        if (!gone && answer.ok) apply(session, answer);
+      });
+    }, POLL_MS);
+    return () => {
+      gone = true;
+      clearInterval(timer);
+    };
+  }, [pendingView, session, designId, apply]);
 
   let page: PagePhase;
   if (designId === undefined) page = { kind: 'invalid_id' };
@@ -123,6 +164,8 @@ export function useRedeemDesign(designId: string | undefined): RedeemDesign {
       inFlight.current = false;
       if (answer.ok) {
         endAttempt(current.userId, designId);
+        const pending = answer.value.redemption.state === 'pending';
+        awaitingTap.current = pending;
         setLoaded((previous) =>
           previous?.page.kind === 'ready'
             ? {
@@ -133,7 +176,8 @@ export function useRedeemDesign(designId: string | undefined): RedeemDesign {
                     design: previous.page.view.design,
                     viewer: {
                       ...previous.page.view.viewer,
-                      balance: answer.value.balanceAfter,
+                      // Pending: the platform has not said the balance yet.
+                      balance: answer.value.balanceAfter ?? previous.page.view.viewer.balance,
                       redemption: answer.value.redemption,
                     },
                   },
@@ -141,7 +185,13 @@ export function useRedeemDesign(designId: string | undefined): RedeemDesign {
               }
             : previous,
         );
-        setRedeem({ kind: 'done', result: answer.value });
+        const { redemption, balanceAfter } = answer.value;
+        // Pending: the panel says it is being confirmed (the view's redemption) until it is.
+        setRedeem(
+          balanceAfter === null
+            ? { kind: 'idle' }
+            : { kind: 'done', result: { redemption, balanceAfter } },
+        );
         return;
       }
       switch (answer.kind) {

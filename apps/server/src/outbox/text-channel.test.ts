@@ -1,8 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTestDataDirDatabase } from '../test-support/test-engine.ts';
 import { openTestDatabase, type TestDatabase } from '../test-support/test-database.ts';
-import type { SmsMessage, SmsSender } from './sms-sender.ts';
-import { deliverQueuedTexts, MAX_ATTEMPTS, queueText, RETRY_WAITS_MS } from './text-outbox.ts';
+import type { SmsMessage, SmsSender } from '../account-deletion/sms-sender.ts';
+import {
+  deliverTexts as deliverQueuedTexts,
+  MAX_ATTEMPTS,
+  queueText,
+  RETRY_WAITS_MS,
+} from './text-channel.ts';
 import { warningsLog } from '../test-support/warnings-log.ts';
 
 let data: TestDatabase | undefined;
@@ -38,10 +43,9 @@ function recordingSender(failures: number, delayMs = 0): SmsSender & { sent: Sms
   };
 }
 
-const row = (d: TestDatabase) =>
-  d.db.selectFrom('text_outbox').selectAll().executeTakeFirstOrThrow();
+const row = (d: TestDatabase) => d.db.selectFrom('outbox').selectAll().executeTakeFirstOrThrow();
 
-describe('the text outbox', () => {
+describe('the outbox of texts', () => {
   it('retries a failed text after a wait, and wipes the number once sent', async () => {
     data = await queued();
     const sms = recordingSender(1);
@@ -52,8 +56,12 @@ describe('the text outbox', () => {
       failed: 0,
     });
     const waiting = await row(data);
-    expect(waiting).toMatchObject({ attempts: 1, sent_at: null, last_error: 'provider down (1)' });
-    expect(data.phones.decrypt(waiting.phone_encrypted ?? '')).toBe('13800000009');
+    expect(waiting).toMatchObject({
+      attempts: 1,
+      delivered_at: null,
+      last_error: 'provider down (1)',
+    });
+    expect(data.phones.decrypt(waiting.payload ?? '')).toBe('13800000009');
     // Not before its wait.
     expect(await deliverQueuedTexts(data.db, { ...options, now: later(1000) })).toMatchObject({
       sent: 0,
@@ -65,8 +73,8 @@ describe('the text outbox', () => {
     });
     expect(sms.sent).toEqual([{ kind: 'account_deleted', phone: '13800000009' }]);
     expect(await row(data)).toMatchObject({
-      phone_encrypted: null,
-      sent_at: later(wait).toISOString(),
+      payload: null,
+      delivered_at: later(wait).toISOString(),
     });
     // Sent is sent: nothing goes twice.
     await deliverQueuedTexts(data.db, { ...options, now: later(10 * wait) });
@@ -92,8 +100,8 @@ describe('the text outbox', () => {
     expect(failed).toBe(1);
     expect(await row(data)).toMatchObject({
       attempts: MAX_ATTEMPTS,
-      phone_encrypted: null,
-      sent_at: null,
+      payload: null,
+      delivered_at: null,
     });
     expect((await row(data)).failed_at).not.toBeNull();
     expect(logged.filter((message) => message.includes('given up'))).toHaveLength(1);

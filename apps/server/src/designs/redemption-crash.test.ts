@@ -1,0 +1,150 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redemptionsApiPath } from '@guquan/contract/design';
+import { API_BASE_PATH } from '@guquan/contract/site-paths';
+import type { Db } from '../db/database.ts';
+import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
+import { startStandInPlatform, type StandInPlatform } from '../stand-in/stand-in-platform.ts';
+import { makeTempDataDir } from '../test-support/test-app.ts';
+import { openTestDataDirDatabase, testDatabaseEnv } from '../test-support/test-engine.ts';
+
+/**
+ * A real crash (issue 30, section 3): the built server, as `npm start` runs it, is killed with
+ * SIGKILL while a debit is in flight: the platform has charged it, its answer not yet sent. After
+ * the restart the redemption is still pending; once its lease runs out the retry worker asks
+ * again with the same key, the platform answers the stored charge, and it is redeemed. One
+ * charge. The stand-in platform runs in this process, so it outlives the server.
+ */
+const SERVER = fileURLToPath(new URL('../../dist/server.js', import.meta.url));
+const PORT = 18_500 + (process.pid % 200);
+const ORIGIN = `http://127.0.0.1:${PORT}`;
+
+let temp: { dataDir: string; remove: () => Promise<void> };
+let standIn: StandInPlatform;
+let db: Db;
+/** While set, a charge's answer waits for it (the debit is "in flight"). */
+let hold: Promise<void> | undefined;
+let charged: (() => void) | undefined;
+
+async function startServer(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [SERVER], {
+    env: {
+      ...process.env,
+      ...standIn.env,
+      ...(await testDatabaseEnv(temp.dataDir)),
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: temp.dataDir,
+      APP_MODE: 'demo',
+      LINK_ORIGIN: `http://localhost:${PORT}`,
+    },
+    stdio: 'ignore',
+  });
+  for (let attempt = 0; attempt < 600; attempt += 1) {
+    try {
+      const response = await fetch(`${ORIGIN}${API_BASE_PATH}/health`);
+      if (response.ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.kill('SIGKILL');
+  throw new Error('the server did not start');
+}
+
+async function killed(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+async function logIn(userId: string): Promise<string> {
+  const response = await fetch(`${ORIGIN}${API_BASE_PATH}/demo/sessions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ userId }),
+  });
+  return ((await response.json()) as { token: string }).token;
+}
+
+beforeAll(async () => {
+  if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run \`npm run build\` first`);
+  temp = await makeTempDataDir();
+  standIn = await startStandInPlatform({
+    dataDir: temp.dataDir,
+    imageScale: 0.25,
+    ledger: {
+      afterCharge: async () => {
+        charged?.();
+        await hold;
+      },
+    },
+  });
+  db = await openTestDataDirDatabase(temp.dataDir);
+});
+afterAll(async () => {
+  await db.destroy();
+  await standIn.close();
+  await temp.remove();
+});
+
+describe('a server killed while a debit is in flight', () => {
+  it('asks again after the restart with the same key, and the platform charges once', async () => {
+    let server = await startServer();
+    try {
+      const token = await logIn(DEMO_IDS.users.karasuno);
+      let release: (() => void) | undefined;
+      hold = new Promise((resolve) => {
+        release = resolve;
+      });
+      const wasCharged = new Promise<void>((resolve) => {
+        charged = resolve;
+      });
+      const tap = fetch(`${ORIGIN}${redemptionsApiPath(DEMO_IDS.designs.sakura)}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'idempotency-key': randomUUID() },
+      }).catch(() => undefined); // the server dies under it: that is the point
+      await wasCharged;
+      await killed(server);
+      await tap;
+      hold = undefined;
+      release?.();
+
+      const pending = await db
+        .selectFrom('redemptions')
+        .innerJoin('users', 'users.id', 'redemptions.user_id')
+        .select(['redemptions.public_id', 'redemptions.state', 'users.points'])
+        .where('users.public_id', '=', DEMO_IDS.users.karasuno)
+        .executeTakeFirstOrThrow();
+      expect(pending).toMatchObject({ state: 'pending', points: 500 });
+      expect(standIn.ledger.debits().map((debit) => debit.key)).toEqual([pending.public_id]);
+      expect(standIn.ledger.requests()).toBe(1);
+
+      server = await startServer();
+      const deadline = Date.now() + 45_000;
+      let row = { state: 'pending', balance_after: null as number | null, points: 500 };
+      while (row.state === 'pending' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        row = await db
+          .selectFrom('redemptions')
+          .innerJoin('users', 'users.id', 'redemptions.user_id')
+          .select(['redemptions.state', 'redemptions.balance_after', 'users.points'])
+          .where('redemptions.public_id', '=', pending.public_id)
+          .executeTakeFirstOrThrow();
+      }
+      expect(row).toEqual({ state: 'redeemed', balance_after: 300, points: 300 });
+      // Asked twice with one key; charged once.
+      expect(standIn.ledger.requests()).toBe(2);
+      expect(standIn.ledger.debits()).toHaveLength(1);
+      expect(standIn.ledger.balanceOf(DEMO_IDS.users.karasuno)).toBe(300);
+    } finally {
+      await killed(server);
+    }
+  }, 120_000);
+});

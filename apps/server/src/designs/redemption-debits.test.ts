@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiErrorSchema } from '@guquan/contract/api-error';
+import {
+  designApiPath,
+  designViewSchema,
+  redemptionResultSchema,
+  redemptionsApiPath,
+} from '@guquan/contract/design';
+import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
+import {
+  buildTestAppWithDb,
+  chargesOf,
+  logIn,
+  pointsOf,
+  type TestAppWithDb,
+} from '../test-support/design-test-app.ts';
+import { standInOf } from '../test-support/test-app.ts';
+
+/**
+ * Points spent through the platform (issue 30, section 3), on the stand-in platform's ledger:
+ * whatever the platform does (refuses, fails, loses its answer), a redemption is charged once,
+ * with one key, and completes by itself.
+ */
+let t: TestAppWithDb;
+beforeAll(async () => {
+  t = await buildTestAppWithDb();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function redeem(token: string, designId: string, key: string) {
+  return t.app.inject({
+    method: 'POST',
+    url: redemptionsApiPath(designId),
+    headers: { authorization: `Bearer ${token}`, 'idempotency-key': key },
+  });
+}
+
+/** The user's redemption of the design, once it is no longer pending (or the deadline). */
+async function settled(token: string, designId: string, deadlineMs = 20_000) {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    const response = await t.app.inject({
+      url: designApiPath(designId),
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const view = designViewSchema.parse(response.json());
+    if (view.viewer.redemption?.state !== 'pending' || Date.now() > until) return view;
+    await sleep(200);
+  }
+}
+
+function debitsOf(user: DemoUserKey) {
+  return standInOf(t.app)
+    .ledger.debits()
+    .filter((debit) => debit.userId === DEMO_IDS.users[user]);
+}
+
+describe('redemptions spent through the platform', () => {
+  it('30 parallel taps of a redemption make one debit request', async () => {
+    const { ledger } = standInOf(t.app);
+    const token = await logIn(t.app, 'conductor');
+    const before = await pointsOf(t.db, 'conductor');
+    const requests = ledger.requests();
+    const key = randomUUID();
+    // A double tap retried 20 times, and ten other devices' attempts of the same design.
+    const keys = [
+      ...Array.from({ length: 20 }, () => key),
+      ...Array.from({ length: 10 }, randomUUID),
+    ];
+    const responses = await Promise.all(keys.map((k) => redeem(token, DEMO_IDS.designs.sakura, k)));
+    const statuses = responses.map((response) => response.statusCode);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+    expect(statuses.filter((status) => ![200, 201, 409].includes(status))).toEqual([]);
+    expect(ledger.requests() - requests).toBe(1);
+    const charged = debitsOf('conductor').filter(
+      (debit) => debit.designId === DEMO_IDS.designs.sakura,
+    );
+    expect(charged).toHaveLength(1);
+    const winner = redemptionResultSchema.parse(
+      responses.find((response) => response.statusCode === 201)?.json(),
+    );
+    expect(charged[0]?.key).toBe(winner.redemption.id);
+    expect((await pointsOf(t.db, 'conductor')).balance).toBe(before.balance - 200);
+    expect(chargesOf(t.app, 'conductor').balance).toBe(before.balance - 200);
+  });
+
+  it('too few points: 409 insufficient_points, nothing charged', async () => {
+    const token = await logIn(t.app, 'satoru');
+    const before = chargesOf(t.app, 'satoru');
+    const response = await redeem(token, DEMO_IDS.designs.shelf, randomUUID());
+    expect(response.statusCode).toBe(409);
+    expect(apiErrorSchema.parse(response.json()).error.code).toBe('insufficient_points');
+    expect(chargesOf(t.app, 'satoru')).toEqual({
+      ...before,
+      refused: before.refused + 1,
+    });
+    expect((await pointsOf(t.db, 'satoru')).balance).toBe(120);
+    const view = await settled(token, DEMO_IDS.designs.shelf);
+    expect(view.viewer).toMatchObject({ balance: 120, redemption: null });
+  });
+
+  it('the platform failing three times, then answering: the worker completes it, one charge', async () => {
+    const { ledger } = standInOf(t.app);
+    const token = await logIn(t.app, 'karasuno');
+    const requests = ledger.requests();
+    ledger.setNextFault('fail');
+    const tap = await redeem(token, DEMO_IDS.designs.shelf, randomUUID());
+    expect(tap.statusCode, tap.body).toBe(202);
+    const pending = redemptionResultSchema.parse(tap.json());
+    expect(pending).toMatchObject({ redemption: { state: 'pending' }, balanceAfter: null });
+    // Twice more, each time the worker asks again.
+    for (let failure = 2; failure <= 3; failure += 1) {
+      ledger.setNextFault('fail');
+      while (ledger.requests() - requests < failure) await sleep(50);
+    }
+    const view = await settled(token, DEMO_IDS.designs.shelf);
+    expect(view.viewer.redemption).toMatchObject({ id: pending.redemption.id, state: 'redeemed' });
+    expect(view.viewer.balance).toBe(500 - 150);
+    expect(ledger.requests() - requests).toBe(4);
+    expect(debitsOf('karasuno').map((debit) => debit.key)).toEqual([pending.redemption.id]);
+    const row = await t.db
+      .selectFrom('redemptions')
+      .select(['attempts', 'state', 'last_error'])
+      .where('public_id', '=', pending.redemption.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ attempts: 4, state: 'redeemed', last_error: null });
+  }, 30_000);
+
+  it('a charge whose answer is lost is asked again with the same key: one charge', async () => {
+    const { ledger } = standInOf(t.app);
+    const token = await logIn(t.app, 'yuyuan');
+    const before = await pointsOf(t.db, 'yuyuan');
+    const requests = ledger.requests();
+    ledger.setNextFault('lose_answer');
+    const key = randomUUID();
+    const tap = await redeem(token, DEMO_IDS.designs.sakura, key);
+    expect(tap.statusCode, tap.body).toBe(202);
+    const { redemption } = redemptionResultSchema.parse(tap.json());
+    // Charged already, the site not told.
+    expect(debitsOf('yuyuan').map((debit) => debit.key)).toEqual([redemption.id]);
+    const view = await settled(token, DEMO_IDS.designs.sakura);
+    expect(view.viewer.redemption).toMatchObject({ id: redemption.id, state: 'redeemed' });
+    expect(ledger.requests() - requests).toBe(2);
+    expect(debitsOf('yuyuan')).toHaveLength(1);
+    expect(view.viewer.balance).toBe(before.balance - 200);
+    expect(chargesOf(t.app, 'yuyuan').balance).toBe(before.balance - 200);
+    // A reload or a retried tap shows the same redemption.
+    const again = await redeem(token, DEMO_IDS.designs.sakura, key);
+    expect(again.statusCode).toBe(200);
+    expect(redemptionResultSchema.parse(again.json()).redemption).toEqual(view.viewer.redemption);
+  }, 30_000);
+});

@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import type { RedemptionResult } from '@guquan/contract/design';
+import { sql } from 'kysely';
+import { isPostgres, type Db } from '../db/database.ts';
+import type { RedemptionRowState } from '../db/schema.ts';
+import type { RequestDebit } from './points-debits.ts';
+
+/**
+ * Asking the platform to charge a redemption, and keeping its answer (docs/decisions/
+ * 0026-points-debits.md). Only the holder of a redemption's lease asks: the lease is taken with
+ * one conditional UPDATE (by the request that created the redemption, in its transaction, or by
+ * whoever finds it pending, due and free), so thirty taps or two servers make one request at a
+ * time. The answer is written only while the lease is still ours. A lease outlives the request's
+ * timeout; after a crash it runs out and the next run asks again, with the same key.
+ */
+
+/** Longer than a debit request may take (DEBIT_TIMEOUT_MS), so a live holder never loses it. */
+export const REDEMPTION_LEASE_MS = 15_000;
+const FIRST_WAIT_MS = 1_000;
+const LONGEST_WAIT_MS = 60_000;
+
+/** The wait before asking again after `attempts` unanswered requests: 1 s doubling to 1 min. */
+export function retryWaitMs(attempts: number): number {
+  return Math.min(LONGEST_WAIT_MS, FIRST_WAIT_MS * 2 ** Math.max(0, attempts - 1));
+}
+
+/** A redemption as the platform is asked about it and the API answers it. */
+export interface RedemptionRow {
+  id: number;
+  public_id: string;
+  user_id: number;
+  user_public_id: string;
+  design_id: number;
+  design_public_id: string;
+  idempotency_key: string;
+  price_points: number;
+  state: RedemptionRowState;
+  balance_after: number | null;
+  attempts: number;
+  next_attempt_at: string | null;
+  lease_token: string | null;
+  lease_until: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+/** The redemptions with what the API and the platform name them by. */
+export function redemptionRows(db: Db) {
+  return db
+    .selectFrom('redemptions')
+    .innerJoin('designs', 'designs.id', 'redemptions.design_id')
+    .innerJoin('users', 'users.id', 'redemptions.user_id')
+    .select([
+      'redemptions.id',
+      'redemptions.public_id',
+      'redemptions.user_id',
+      'users.public_id as user_public_id',
+      'redemptions.design_id',
+      'designs.public_id as design_public_id',
+      'redemptions.idempotency_key',
+      'redemptions.price_points',
+      'redemptions.state',
+      'redemptions.balance_after',
+      'redemptions.attempts',
+      'redemptions.next_attempt_at',
+      'redemptions.lease_token',
+      'redemptions.lease_until',
+      'redemptions.created_at',
+      'redemptions.completed_at',
+    ]);
+}
+
+export async function redemptionById(db: Db, id: number): Promise<RedemptionRow | undefined> {
+  return redemptionRows(db).where('redemptions.id', '=', id).executeTakeFirst();
+}
+
+/** The API's view of a redemption that is not refused. */
+export function redemptionResultOf(row: RedemptionRow): RedemptionResult {
+  const redeemed = row.state === 'redeemed';
+  return {
+    redemption: {
+      id: row.public_id,
+      designId: row.design_public_id,
+      pricePoints: row.price_points,
+      state: redeemed ? 'redeemed' : 'pending',
+      requestedAt: row.created_at,
+      redeemedAt: redeemed ? row.completed_at : null,
+    },
+    balanceAfter: redeemed ? row.balance_after : null,
+  };
+}
+
+/** A new lease: its token and until when it holds. */
+export function newLease(now: Date): { token: string; until: string } {
+  return {
+    token: randomUUID(),
+    until: new Date(now.getTime() + REDEMPTION_LEASE_MS).toISOString(),
+  };
+}
+
+/**
+ * Locks the user's row until the transaction ends (PostgreSQL; SQLite runs one transaction at a
+ * time anyway), so that two servers deciding whether the user has a debit in flight decide one
+ * after the other.
+ */
+export async function lockUser(trx: Db, userId: number): Promise<void> {
+  if (!isPostgres(trx)) return;
+  await sql`select id from users where id = ${userId} for update`.execute(trx);
+}
+
+/**
+ * Whether another redemption of the user is being asked about now (its lease held). A user's
+ * debits are asked one at a time: each answer's balance is then the newest when it is written.
+ */
+export async function userHasDebitInFlight(
+  trx: Db,
+  userId: number,
+  at: string,
+  except?: number,
+): Promise<boolean> {
+  let query = trx
+    .selectFrom('redemptions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('state', '=', 'pending')
+    .where('lease_token', 'is not', null)
+    .where('lease_until', '>', at);
+  if (except !== undefined) query = query.where('id', '<>', except);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+/**
+ * Takes the lease of a pending redemption that is due and free, unless another debit of its user
+ * is in flight; its token, or undefined.
+ */
+export async function claimRedemption(db: Db, id: number, now: Date): Promise<string | undefined> {
+  const at = now.toISOString();
+  const lease = newLease(now);
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('redemptions')
+      .select('user_id')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    await lockUser(trx, row.user_id);
+    if (await userHasDebitInFlight(trx, row.user_id, at, id)) return undefined;
+    const result = await trx
+      .updateTable('redemptions')
+      .set({ lease_token: lease.token, lease_until: lease.until })
+      .where('id', '=', id)
+      .where('state', '=', 'pending')
+      .where('next_attempt_at', '<=', at)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', at)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1 ? lease.token : undefined;
+  });
+}
+
+/** What asking came to: the state it left, or `lost` when the lease had gone to another. */
+export type AskResult = RedemptionRowState | 'lost';
+
+/**
+ * Asks the platform to charge `row` (whose lease `token` this caller holds) and writes the
+ * answer: redeemed with the platform's balance (users.points takes it too), refused, or still
+ * pending, due again after the back-off.
+ */
+export async function askPlatform(
+  db: Db,
+  requestDebit: RequestDebit,
+  row: RedemptionRow,
+  token: string,
+  now: () => Date = () => new Date(),
+): Promise<AskResult> {
+  const answer = await requestDebit({
+    key: row.public_id,
+    body: {
+      userId: row.user_public_id,
+      points: row.price_points,
+      reason: {
+        kind: 'design_redemption',
+        designId: row.design_public_id,
+        redemptionId: row.public_id,
+      },
+    },
+  });
+  const at = now();
+  return db.transaction().execute(async (trx) => {
+    const current = await trx
+      .selectFrom('redemptions')
+      .select('attempts')
+      .where('id', '=', row.id)
+      .where('lease_token', '=', token)
+      .where('state', '=', 'pending')
+      .executeTakeFirst();
+    if (!current) return 'lost';
+    const ours = trx
+      .updateTable('redemptions')
+      .where('id', '=', row.id)
+      .where('lease_token', '=', token);
+    const attempts = current.attempts + 1;
+    const done = { attempts, lease_token: null, lease_until: null, completed_at: at.toISOString() };
+    switch (answer.kind) {
+      case 'charged':
+        await ours
+          .set({
+            ...done,
+            state: 'redeemed',
+            balance_after: answer.balance,
+            debit_id: answer.debitId,
+            next_attempt_at: null,
+            last_error: null,
+          })
+          .execute();
+        // The balance shown is the platform's: its answer is the newest word on it.
+        await trx
+          .updateTable('users')
+          .set({ points: answer.balance })
+          .where('id', '=', row.user_id)
+          .execute();
+        return 'redeemed';
+      case 'insufficient_points':
+        await ours
+          .set({ ...done, state: 'refused', next_attempt_at: null, last_error: null })
+          .execute();
+        return 'refused';
+      case 'unknown':
+        await ours
+          .set({
+            attempts,
+            lease_token: null,
+            lease_until: null,
+            next_attempt_at: new Date(at.getTime() + retryWaitMs(attempts)).toISOString(),
+            last_error: answer.reason.slice(0, 200),
+          })
+          .execute();
+        return 'pending';
+    }
+  });
+}

@@ -1,0 +1,140 @@
+import type { Kysely } from 'kysely';
+import type { PhoneProtection } from '../crypto/phone-protection.ts';
+import type { Database } from '../db/schema.ts';
+import type { Log } from '../http/logging.ts';
+import {
+  errorText,
+  isDue,
+  isPending,
+  newLeaseToken,
+  queueOutboxItem,
+} from './outbox-repository.ts';
+
+/**
+ * The outbox's texts: what the site owes a user by SMS (the deletion notice, privacy policy 11.5
+ * item 4). Queued with the number still encrypted; one text per send; failures retried after
+ * growing waits, then given up (logged, counted); sent or given up, the number is wiped.
+ */
+export type TextKind = 'account_deleted';
+
+export interface TextMessage {
+  kind: TextKind;
+  phone: string;
+}
+
+/** Sends one text (account-deletion's SmsSender). */
+export interface TextSender {
+  send(message: TextMessage): Promise<void>;
+}
+
+/** Waits after each failed attempt: the text is given up after the last one fails. */
+export const RETRY_WAITS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000];
+export const MAX_ATTEMPTS = RETRY_WAITS_MS.length + 1;
+/** Longer than a send can take (the SMS client gives up after 10 s). */
+const LEASE_MS = 5 * 60_000;
+/** How often a server looks for texts due. */
+export const TEXT_CHANNEL_INTERVAL_MS = 60_000;
+/** How many rows one run claims at most. */
+const BATCH = 50;
+
+export async function queueText(
+  trx: Kysely<Database>,
+  text: { kind: TextKind; phoneEncrypted: string },
+  now: Date,
+): Promise<void> {
+  await queueOutboxItem(
+    trx,
+    { channel: 'text', kind: text.kind, partitionKey: null, payload: text.phoneEncrypted },
+    now,
+  );
+}
+
+export interface TextDeliveryOptions {
+  sms: TextSender;
+  phones: PhoneProtection;
+  now: Date;
+  log?: Log;
+  /** Told of each failed attempt (the failed attempts' counter). */
+  onFailedAttempt?: () => void;
+}
+
+export interface TextDeliveryReport {
+  sent: number;
+  /** Failed this time, to be tried again later. */
+  retrying: number;
+  /** Failed for the last time: given up, logged. */
+  failed: number;
+}
+
+/** One conditional UPDATE: the row is ours only if it is still due and nobody holds it. */
+async function claim(db: Kysely<Database>, id: number, now: Date): Promise<string | undefined> {
+  const token = newLeaseToken();
+  const result = await db
+    .updateTable('outbox')
+    .set({ lease_token: token, lease_until: new Date(now.getTime() + LEASE_MS).toISOString() })
+    .where('id', '=', id)
+    .where(isPending('text'))
+    .where(isDue(now.toISOString()))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1 ? token : undefined;
+}
+
+/** Sends the texts due; safe to run on several servers, and twice at once. */
+export async function deliverTexts(
+  db: Kysely<Database>,
+  { sms, phones, now, log, onFailedAttempt }: TextDeliveryOptions,
+): Promise<TextDeliveryReport> {
+  const report: TextDeliveryReport = { sent: 0, retrying: 0, failed: 0 };
+  const at = now.toISOString();
+  const due = await db
+    .selectFrom('outbox')
+    .select('id')
+    .where(isPending('text'))
+    .where(isDue(at))
+    .orderBy('id')
+    .limit(BATCH)
+    .execute();
+  for (const { id } of due) {
+    const token = await claim(db, id, now);
+    if (!token) continue; // another run has it
+    const row = await db
+      .selectFrom('outbox')
+      .select(['kind', 'payload', 'attempts'])
+      .where('id', '=', id)
+      .where('lease_token', '=', token)
+      .executeTakeFirst();
+    if (!row?.payload) continue;
+    const ours = db.updateTable('outbox').where('id', '=', id).where('lease_token', '=', token);
+    const kind = row.kind as TextKind;
+    try {
+      await sms.send({ kind, phone: phones.decrypt(row.payload) });
+      await ours
+        .set({ delivered_at: at, payload: null, lease_token: null, lease_until: null })
+        .execute();
+      report.sent += 1;
+    } catch (error) {
+      onFailedAttempt?.();
+      const attempts = row.attempts + 1;
+      const reason = errorText(error);
+      const wait = RETRY_WAITS_MS[attempts - 1];
+      const released = { attempts, last_error: reason, lease_token: null, lease_until: null };
+      if (wait === undefined) {
+        await ours.set({ ...released, failed_at: at, payload: null }).execute();
+        report.failed += 1;
+        log?.warn(
+          { outboxId: id, kind, attempts, error },
+          'a text owed to a user could not be sent and is given up',
+        );
+      } else {
+        const next = new Date(now.getTime() + wait).toISOString();
+        await ours.set({ ...released, next_attempt_at: next }).execute();
+        report.retrying += 1;
+        log?.warn(
+          { outboxId: id, kind, attempts, error },
+          'a text owed to a user could not be sent; it will be retried',
+        );
+      }
+    }
+  }
+  return report;
+}

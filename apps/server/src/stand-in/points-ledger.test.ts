@@ -1,0 +1,147 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
+import { pointsDebitsClient } from '../designs/points-debits.ts';
+import { startStandInPlatform, type StandInPlatform } from './stand-in-platform.ts';
+
+let dataDir: string;
+const started: StandInPlatform[] = [];
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'guquan-ledger-'));
+});
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((platform) => platform.close()));
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+async function start(): Promise<StandInPlatform> {
+  const platform = await startStandInPlatform({ dataDir });
+  started.push(platform);
+  return platform;
+}
+
+const USER = DEMO_IDS.users.karasuno;
+const body = (points: number, redemptionId = 'R1') => ({
+  userId: USER,
+  points,
+  reason: { kind: 'design_redemption', designId: DEMO_IDS.designs.sakura, redemptionId },
+});
+
+function debit(platform: StandInPlatform, key: string, payload: unknown, token?: string) {
+  return fetch(`${platform.origin}/v1/points/debits`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${token ?? platform.secrets.apiToken}`,
+      'idempotency-key': key,
+    },
+    body: JSON.stringify(payload),
+  });
+}
+
+function setFault(platform: StandInPlatform, fault: string) {
+  return fetch(`${platform.origin}/demo/ledger/fault`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ fault }),
+  });
+}
+
+describe("the stand-in platform's points ledger", () => {
+  it('charges a key once, answers a repeat the same, refuses another body and too few points', async () => {
+    const platform = await start();
+    expect(platform.ledger.balanceOf(USER)).toBe(500);
+    expect(platform.ledger.balanceOf('someone-else')).toBe(0);
+    expect((await debit(platform, 'k1', body(200), 'wrong')).status).toBe(401);
+    expect((await debit(platform, 'k1', { ...body(200), points: -1 })).status).toBe(400);
+
+    const first = await debit(platform, 'k1', body(200));
+    expect(first.status).toBe(201);
+    const charged = (await first.json()) as { debitId: string; balance: number };
+    expect(charged.balance).toBe(300);
+    const again = await debit(platform, 'k1', body(200));
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual(charged);
+    expect((await debit(platform, 'k1', body(150))).status).toBe(422);
+
+    const poor = await debit(platform, 'k2', body(800, 'R2'));
+    expect(poor.status).toBe(409);
+    expect(await poor.json()).toMatchObject({ error: { code: 'insufficient_points' } });
+    expect(platform.ledger.balanceOf(USER)).toBe(300);
+
+    const shown = (await (await fetch(`${platform.origin}/demo/ledger`)).json()) as {
+      balances: { userId: string; balance: number }[];
+      debits: { key: string; outcome: string; balance: number }[];
+      nextDebitFault: string;
+    };
+    expect(shown.balances).toContainEqual({ userId: USER, balance: 300 });
+    expect(shown.debits.map(({ key, outcome, balance }) => ({ key, outcome, balance }))).toEqual([
+      { key: 'k2', outcome: 'insufficient_points', balance: 300 },
+      { key: 'k1', outcome: 'charged', balance: 300 },
+    ]);
+    expect(shown.nextDebitFault).toBe('none');
+
+    // Kept on disk: a restart of the stand-in knows the key and the balance.
+    await Promise.all(started.splice(0).map((p) => p.close()));
+    const restarted = await start();
+    expect(restarted.ledger.balanceOf(USER)).toBe(300);
+    expect((await debit(restarted, 'k1', body(200))).status).toBe(200);
+  });
+
+  it('fails, hangs or loses its answer for the next debit only, as the demo asks', async () => {
+    const platform = await start();
+    const client = pointsDebitsClient(
+      { apiUrl: platform.origin, apiToken: platform.secrets.apiToken },
+      { timeoutMs: 500 },
+    );
+    const ask = (key: string) =>
+      client({
+        key,
+        body: {
+          userId: USER,
+          points: 100,
+          reason: {
+            kind: 'design_redemption',
+            designId: DEMO_IDS.designs.sakura,
+            redemptionId: key,
+          },
+        },
+      });
+    expect((await setFault(platform, 'sometimes')).status).toBe(400);
+
+    expect((await setFault(platform, 'fail')).status).toBe(204);
+    const failed = await ask('f1');
+    expect(failed.kind === 'unknown' && failed.reason).toMatch(/^500/);
+    expect(platform.ledger.debits()).toHaveLength(0);
+
+    await setFault(platform, 'hang');
+    const hung = await ask('h1');
+    expect(hung.kind === 'unknown' && hung.reason).toMatch(/Timeout/);
+    expect(platform.ledger.debits()).toHaveLength(0);
+
+    await setFault(platform, 'lose_answer');
+    expect(await ask('l1')).toMatchObject({ kind: 'unknown' });
+    expect(platform.ledger.debits().map((d) => d.key)).toEqual(['l1']);
+    // The next request, the same key: the stored charge, no second one.
+    expect(await ask('l1')).toEqual({
+      kind: 'charged',
+      debitId: platform.ledger.debits()[0]?.debitId,
+      balance: 400,
+    });
+    expect(platform.ledger.balanceOf(USER)).toBe(400);
+  });
+
+  it('lets a held request go when it closes', async () => {
+    const platform = await start();
+    await setFault(platform, 'hang');
+    const held = debit(platform, 'c1', body(100, 'c1')).catch((error: unknown) => error);
+    while (platform.ledger.requests() === 0) await new Promise((r) => setTimeout(r, 10));
+    const startedAt = Date.now();
+    await Promise.all(started.splice(0).map((p) => p.close()));
+    expect(Date.now() - startedAt).toBeLessThan(2_000);
+    expect(await held).toBeInstanceOf(Error);
+    expect(platform.ledger.debits()).toHaveLength(0);
+  });
+});
