@@ -146,7 +146,7 @@ describe('the Platform section', () => {
     expect(createSimulatorStore(sessionStorage).get().settings.showPlatform).toBe(true);
   });
 
-  it('lists the balances, the last debits and the deliveries received', async () => {
+  it('lists the balances, the last debits and the deliveries received (whose events)', async () => {
     renderSection();
     await expand();
     expect(screen.getByText('谷子收藏家: 1300 points')).toBeTruthy();
@@ -165,7 +165,7 @@ describe('the Platform section', () => {
 
     const deliveries = screen.getByRole('table', { name: 'Deliveries received' });
     expect(cellTexts(deliveries, 0)).toEqual([
-      'account.deletion_requested, membership.changed',
+      'account.deletion_requested (谷子收藏家), membership.changed (谷子收藏家)',
       '3',
       timeOf('2026-11-26T23:01:00.000Z'),
     ]);

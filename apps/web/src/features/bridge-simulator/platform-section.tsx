@@ -210,7 +210,11 @@ export function PlatformSection({ store, watch }: PlatformSectionProps) {
             {received.deliveries.slice(0, PLATFORM_ROWS).map((delivery) => (
               <tr key={delivery.webhookId}>
                 <td className={styles.wide} title={delivery.webhookId}>
-                  {[...new Set(delivery.events.map((event) => event.type))].join(', ')}
+                  {[
+                    ...new Set(
+                      delivery.events.map((event) => `${event.type} (${nameOf(event.userId)})`),
+                    ),
+                  ].join(', ')}
                 </td>
                 <td>{delivery.attempt}</td>
                 <td>{timeOf(delivery.receivedAt)}</td>
