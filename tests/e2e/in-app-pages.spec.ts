@@ -672,3 +672,130 @@ test.describe('delete the account @once', () => {
     expect(spacing).toBe('normal');
   });
 });
+
+/**
+ * What happens on these pages reaches the platform, watched as a tester watches it after
+ * `npm start`: in the simulator's "Platform" section, the stand-in platform's ledger charges a
+ * redemption (once, even when its answer is lost) and its receiver gets the account's deletion.
+ * Here, in this serial file, because the stand-in's fault applies to whichever debit comes next
+ * and a pending deletion changes what its user may do.
+ */
+test.describe('the simulator’s Platform section @once', () => {
+  /** How long the platform may take: a lost answer is asked again after 1 s, deliveries batched. */
+  const PLATFORM_TIMEOUT = 15_000;
+
+  /** Opens the simulator's panel (it covers the page's corner: closed again to use the page). */
+  async function openPanel(page: Page) {
+    await page.getByRole('button', { name: 'App simulator', exact: true }).click();
+    return page.getByRole('complementary', { name: 'App simulator' });
+  }
+
+  async function closePanel(page: Page): Promise<void> {
+    await page.getByRole('button', { name: 'Hide app simulator' }).click();
+  }
+
+  async function redeem(page: Page, design: string): Promise<void> {
+    await open(page, designUrl(design));
+    await waitForApp(page);
+    await page.getByRole('button', { name: 'Redeem', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'Confirm redemption' })
+      .getByRole('button', { name: 'Redeem' })
+      .click();
+  }
+
+  /** The newest debit's cells: key (the whole key its title), outcome, balance, time. */
+  function newestDebit(panel: ReturnType<Page['getByRole']>) {
+    return panel
+      .getByRole('table', { name: 'Last debits' })
+      .getByRole('row')
+      .nth(1)
+      .getByRole('cell');
+  }
+
+  test('shows a redemption charged by the platform, and a lost answer charged once', async ({
+    page,
+    request,
+  }) => {
+    const session = await logIn(request, 'conductor');
+    const before = (await readDesign(request, session, DEMO_IDS.designs.sakura)).balance;
+    await playTheApp(page, session, { showPlatform: true });
+
+    await redeem(page, DEMO_IDS.designs.sakura);
+    await expect(page.getByRole('heading', { name: 'Redeemed' })).toBeVisible({
+      timeout: PLATFORM_TIMEOUT,
+    });
+    let panel = await openPanel(page);
+    await expect(newestDebit(panel).nth(1)).toHaveText('Charged 200');
+    await expect(newestDebit(panel).nth(2)).toHaveText(String(before - 200));
+    await expect(panel.getByText(`列车长的票夹: ${before - 200} points`)).toBeVisible();
+    await expectNoAxeViolations(page, '[data-bridge-simulator]');
+
+    // The next debit is charged, but its answer never reaches the site.
+    await panel.getByLabel('Next debit').selectOption('lose_answer');
+    await expect(panel.getByText('The next debit loses its answer.')).toBeVisible();
+    await closePanel(page);
+
+    await redeem(page, DEMO_IDS.designs.shelf);
+    // The site heard nothing back: the page says the redemption is being confirmed, and the
+    // site asks again with the same key until the page completes by itself.
+    await expect(page.getByRole('heading', { name: /^Confirming/ })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Redeemed' })).toBeVisible({
+      timeout: PLATFORM_TIMEOUT,
+    });
+    panel = await openPanel(page);
+    await expect(newestDebit(panel).nth(1)).toHaveText('Charged 150');
+    await expect(newestDebit(panel).nth(2)).toHaveText(String(before - 350));
+    const key = await newestDebit(panel).first().getAttribute('title');
+    expect(key).toBeTruthy();
+    await expect(
+      panel.getByRole('table', { name: 'Last debits' }).locator(`td[title="${key ?? ''}"]`),
+    ).toHaveCount(1);
+    // The fault applied to that debit only.
+    await expect(panel.getByLabel('Next debit')).toHaveValue('none');
+    expect((await readDesign(request, session, DEMO_IDS.designs.shelf)).balance).toBe(before - 350);
+  });
+
+  test('shows an account deletion reach the platform’s receiver', async ({ page, request }) => {
+    const session = await logIn(request, 'beika');
+    await playTheApp(page, session, { showPlatform: true });
+    await open(page, `${BASE_PATH}/APPPage/logOut?lang=en`);
+    await waitForApp(page);
+
+    await page.getByRole('button', { name: 'Get code' }).click();
+    await expect(page.getByText(/^Code sent to/)).toBeVisible();
+    const sms = await request.get(`${API}/demo/sms/latest`, {
+      headers: { authorization: `Bearer ${session.token}` },
+    });
+    expect(sms.status()).toBe(200);
+    const { code } = (await sms.json()) as { code: string };
+    await page.getByLabel('SMS code').fill(code);
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Delete account' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Delete your account?' })
+      .getByRole('button', { name: 'Delete', exact: true })
+      .click();
+    await expect(page.getByRole('heading', { name: 'Deletion requested' })).toBeVisible();
+
+    const panel = await openPanel(page);
+    const deliveries = panel.getByRole('table', { name: 'Deliveries received' });
+    await expect(
+      deliveries
+        .getByRole('cell', { name: /account\.deletion_requested \(米花町常住民\)/ })
+        .first(),
+    ).toBeVisible({ timeout: PLATFORM_TIMEOUT });
+    await expectNoAxeViolations(page, '[data-bridge-simulator]');
+
+    // Cancelled, as the account was: the platform hears that too.
+    await closePanel(page);
+    await page.getByRole('button', { name: 'Cancel deletion' }).click();
+    await expect(page.getByText('The deletion is cancelled.', { exact: false })).toBeVisible();
+    await openPanel(page);
+    await expect(
+      deliveries
+        .getByRole('cell', { name: /account\.deletion_withdrawn \(米花町常住民\)/ })
+        .first(),
+    ).toBeVisible({ timeout: PLATFORM_TIMEOUT });
+  });
+});

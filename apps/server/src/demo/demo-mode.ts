@@ -8,6 +8,7 @@ import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Db } from '../db/database.ts';
 import { isStandIn } from './demo-community-arrival.ts';
 import { demoDataReadiness } from './demo-readiness.ts';
+import { demoPlatformRoutes } from './demo-platform-routes.ts';
 import { demoRoutes } from './demo-routes.ts';
 import { demoSmsRoutes } from './demo-sms-routes.ts';
 import { demoSmsSender, type DemoSmsSender } from './demo-sms-sender.ts';
@@ -19,7 +20,8 @@ import { loadCertificateChain } from './test-chain.ts';
 /**
  * Everything a demo server has that a production server must not: the demo community asked of
  * the stand-in platform on the first start, the StoreKit TEST root trusted in place of Apple's, the SMS stand-in, and the
- * bridge simulator's routes (log-in, App Store, the last SMS code). app.ts loads this module with
+ * bridge simulator's routes (log-in, App Store, the last SMS code, the stand-in platform's
+ * ledger, events received and faults). app.ts loads this module with
  * a dynamic import in demo mode only, so the bundle puts it in a chunk of its own that a
  * production server never loads (build.mjs, demo-seam.test.ts).
  */
@@ -53,6 +55,7 @@ export function demoMode(appStore: AppStoreConfig): DemoMode {
     async registerRoutes(app, { db, auth, phones, platform }) {
       const prefix = API_BASE_PATH;
       await app.register(demoRoutes, { prefix, db, platform });
+      await app.register(demoPlatformRoutes, { prefix, platform });
       await app.register(demoStoreKitRoutes, {
         prefix,
         db,

@@ -1,6 +1,13 @@
 import type { z } from 'zod';
 import { apiErrorSchema } from '@guquan/contract/api-error';
 import {
+  DEMO_PLATFORM_FAULTS_PATH,
+  DEMO_PLATFORM_PATH,
+  demoPlatformSchema,
+  type DemoPlatform,
+  type DemoPlatformFaults,
+} from '@guquan/contract/demo-platform';
+import {
   DEMO_STOREKIT_TRANSACTIONS_PATH,
   demoStoreKitResponseSchema,
 } from '@guquan/contract/membership';
@@ -15,13 +22,16 @@ import {
 
 /**
  * The demo server's stand-ins for what the real app gets elsewhere: its users' log-in (a token
- * the stand-in platform signs) and the App Store's signed transactions. These endpoints exist in
- * demo mode only.
+ * the stand-in platform signs) and the App Store's signed transactions; and the tester's window
+ * on the stand-in platform (its points ledger, the events it received, their faults). These
+ * endpoints exist in demo mode only.
  */
 export const DEMO_PATHS = {
   users: DEMO_USERS_PATH,
   sessions: DEMO_SESSIONS_PATH,
   storeKitTransactions: DEMO_STOREKIT_TRANSACTIONS_PATH,
+  platform: DEMO_PLATFORM_PATH,
+  platformFaults: DEMO_PLATFORM_FAULTS_PATH,
 } as const;
 
 const signedPurchaseSchema = demoStoreKitResponseSchema;
@@ -43,12 +53,17 @@ export interface DemoApi {
     token: string,
     purchase: { productId: string; appAccountToken: string },
   ): Promise<SignedPurchase>;
+  /** What the stand-in platform holds: its ledger and the deliveries it received (null: none). */
+  platform(): Promise<DemoPlatform>;
+  /** What the stand-in does to the next debit and the next deliveries. */
+  setPlatformFaults(faults: DemoPlatformFaults): Promise<void>;
 }
 
 type Fetch = typeof fetch;
 
 export function createDemoApi(fetchFn: Fetch): DemoApi {
-  const request = async <T>(url: string, init: RequestInit, schema: z.ZodType<T>): Promise<T> => {
+  /** The answer's body, once it is known to be a success. */
+  const send = async (url: string, init: RequestInit): Promise<unknown> => {
     let response: Response;
     try {
       response = await fetchFn(url, { ...init, cache: 'no-store' });
@@ -61,7 +76,10 @@ export function createDemoApi(fetchFn: Fetch): DemoApi {
       const reason = error.success ? error.data.error.message : `HTTP ${response.status}`;
       throw new DemoApiError(`${url}: ${reason}`);
     }
-    const parsed = schema.safeParse(body);
+    return body;
+  };
+  const request = async <T>(url: string, init: RequestInit, schema: z.ZodType<T>): Promise<T> => {
+    const parsed = schema.safeParse(await send(url, init));
     if (!parsed.success) throw new DemoApiError(`${url}: unexpected answer.`);
     return parsed.data;
   };
@@ -80,5 +98,9 @@ export function createDemoApi(fetchFn: Fetch): DemoApi {
       request(DEMO_PATHS.sessions, json(undefined, { userId, authTime }), sessionSchema),
     signPurchase: (token, purchase) =>
       request(DEMO_PATHS.storeKitTransactions, json(token, purchase), signedPurchaseSchema),
+    platform: () => request(DEMO_PATHS.platform, {}, demoPlatformSchema),
+    setPlatformFaults: async (faults) => {
+      await send(DEMO_PATHS.platformFaults, json(undefined, faults));
+    },
   };
 }

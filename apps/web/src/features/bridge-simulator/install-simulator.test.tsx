@@ -67,6 +67,11 @@ describe('installSimulator', { timeout: 20_000 }, () => {
     expect(within(panel).getByRole('combobox', { name: 'Demo user' })).toBeTruthy();
     expect(within(panel).getByRole('spinbutton', { name: 'Reply delay (ms)' })).toBeTruthy();
     expect(within(panel).getByRole('group', { name: 'What the next purchase does' })).toBeTruthy();
+    expect(
+      within(panel)
+        .getByRole('button', { name: 'Platform (stand-in)' })
+        .getAttribute('aria-expanded'),
+    ).toBe('false');
     await act(async () => {
       fireEvent.keyDown(controlled ?? document.body, { key: 'Escape' });
       await Promise.resolve();

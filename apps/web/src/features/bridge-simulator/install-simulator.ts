@@ -1,6 +1,7 @@
 import { IOS_HANDLER_NAME, RECEIVER_GLOBAL } from '@guquan/contract/bridge';
 import { createDemoApi } from './demo-api';
 import { mountSimulatorPanel } from './mount-simulator-panel';
+import { createPlatformWatch } from './platform-watch';
 import { createSimulatedApp, type SimulatedApp } from './simulated-app';
 import { createSimulatorStore } from './simulator-state';
 import { createTransactionKeeper } from './transaction-keeper';
@@ -25,10 +26,11 @@ export function installSimulator(win: Window): SimulatedApp {
   if (existing) return existing;
 
   const store = createSimulatorStore(win.sessionStorage);
+  const api = createDemoApi(win.fetch.bind(win));
   const app = createSimulatedApp({
     store,
     keeper: createTransactionKeeper(win.localStorage),
-    api: createDemoApi(win.fetch.bind(win)),
+    api,
     deliver: (message) => {
       (win as AppGlobals)[RECEIVER_GLOBAL]?.receive(message);
     },
@@ -45,7 +47,7 @@ export function installSimulator(win: Window): SimulatedApp {
     },
   };
 
-  mountSimulatorPanel(win.document, store, app);
+  mountSimulatorPanel(win.document, store, app, createPlatformWatch(store, api));
   installed.set(win, app);
   return app;
 }

@@ -1,6 +1,8 @@
 import { useEffect, useId, useSyncExternalStore, type KeyboardEvent } from 'react';
 import { readLinkOrigin } from '../../lib/app-links/link-origin';
 import { describeFirstLaunch, firstLaunchAfterInstall, simulatedInstallId } from './first-launch';
+import { PlatformSection } from './platform-section';
+import type { PlatformWatch } from './platform-watch';
 import type { SimulatedApp } from './simulated-app';
 import { PENDING_APPROVAL_MS } from './simulated-app';
 import {
@@ -13,8 +15,9 @@ import styles from './simulator-panel.module.css';
 
 /**
  * The tester's controls for the simulated app: a toggle in the corner, and a panel to pick the
- * demo user, decide what purchases do, slow down or drop replies and pick the platform. A
- * tester's tool, so in English only; notices show what the app would do on screen.
+ * demo user, decide what purchases do, slow down or drop replies and pick the platform, and
+ * watch the stand-in platform (platform-section.tsx). A tester's tool, so in English only;
+ * notices show what the app would do on screen.
  */
 const OUTCOME_LABELS: Record<PurchaseOutcome, string> = {
   approve: 'Approve (signed transaction)',
@@ -26,9 +29,10 @@ const OUTCOME_LABELS: Record<PurchaseOutcome, string> = {
 export interface SimulatorPanelProps {
   store: SimulatorStore;
   app: SimulatedApp;
+  platform: PlatformWatch;
 }
 
-export function SimulatorPanel({ store, app }: SimulatorPanelProps) {
+export function SimulatorPanel({ store, app, platform }: SimulatorPanelProps) {
   const state = useSyncExternalStore(store.subscribe, store.get);
   const { settings, session, open } = state;
   const id = useId();
@@ -248,6 +252,8 @@ export function SimulatorPanel({ store, app }: SimulatorPanelProps) {
             Forget all transactions
           </button>
         </div>
+
+        <PlatformSection store={store} watch={platform} />
 
         <button type="button" className={styles.button} onClick={close}>
           Close

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bridgePlatformSchema } from '@guquan/contract/bridge';
+import type { DemoPlatform } from '@guquan/contract/demo-platform';
 import { sessionSchema, type DemoUser, type Session } from '@guquan/contract/session';
 
 /**
@@ -18,6 +19,8 @@ const settingsSchema = z.object({
   platform: bridgePlatformSchema,
   /** Answer the page's login call with the first demo user instead of waiting for a pick. */
   autoLogin: z.boolean(),
+  /** The panel's "Platform" section is expanded (it is watched only then, and while open). */
+  showPlatform: z.boolean().default(false),
 });
 export type SimulatorSettings = z.infer<typeof settingsSchema>;
 
@@ -27,6 +30,7 @@ export const DEFAULT_SETTINGS: SimulatorSettings = {
   dropReplies: false,
   platform: 'ios',
   autoLogin: false,
+  showPlatform: false,
 };
 
 export const SETTINGS_KEY = 'guquan.bridgeSimulator.settings';
@@ -51,6 +55,10 @@ export interface SimulatorState {
   /** The page called login and waits for the tester to pick a user. */
   loginRequested: boolean;
   unfinishedCount: number;
+  /** The stand-in platform as last read (platform-watch.ts); null until read. */
+  platformView: DemoPlatform | null;
+  /** Why the last read of the platform, or the last fault set, failed. */
+  platformProblem: string | null;
 }
 
 export interface SimulatorStore {
@@ -85,6 +93,8 @@ export function createSimulatorStore(storage: Storage): SimulatorStore {
     notices: [],
     loginRequested: false,
     unfinishedCount: 0,
+    platformView: null,
+    platformProblem: null,
   };
 
   const update = (change: Partial<SimulatorState>) => {
