@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { API_BASE_PATH } from '@guquan/contract/site-paths';
+import { APP_LINK_HANDOFFS_PATH } from '@guquan/contract/app-link-paths';
+import { HANDOFF_LIMITS } from '../app-links/handoff-routes.ts';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { buildTestApp } from '../test-support/test-app.ts';
 import { parseTrustProxy } from './trust-proxy.ts';
@@ -37,17 +38,20 @@ describe('client addresses behind one trusted proxy', () => {
   const apps: FastifyInstance[] = [];
   afterAll(() => Promise.all(apps.map((app) => app.close())));
 
-  /** 40 demo log-ins from one real client, each forging a different left-most address. */
-  async function forgedLogIns(app: FastifyInstance, client: string): Promise<number[]> {
+  /** A share page's handoff codes: 20 a minute per address (handoff-routes.ts). */
+  const LIMIT = HANDOFF_LIMITS.mintsPerClientPerMinute;
+
+  /** 30 handoff codes asked by one real client, each forging a different left-most address. */
+  async function forgedMints(app: FastifyInstance, client: string): Promise<number[]> {
     const statuses: number[] = [];
-    for (let i = 0; i < 40; i += 1) {
+    for (let i = 0; i < 30; i += 1) {
       const response = await app.inject({
         method: 'POST',
-        url: `${API_BASE_PATH}/demo/sessions`,
+        url: APP_LINK_HANDOFFS_PATH,
         // The proxy (on loopback) appended the address it saw; the client wrote the rest.
         remoteAddress: '127.0.0.1',
         headers: { 'x-forwarded-for': `198.51.100.${i}, ${client}` },
-        payload: { userId: DEMO_IDS.users.satoru },
+        payload: { target: { kind: 'goods', id: DEMO_IDS.goods.gallery } },
       });
       statuses.push(response.statusCode);
     }
@@ -62,12 +66,12 @@ describe('client addresses behind one trusted proxy', () => {
     async (_name, trustProxy) => {
       const app = await buildTestApp({ TRUST_PROXY: trustProxy });
       apps.push(app);
-      const statuses = await forgedLogIns(app, '203.0.113.7');
-      expect(statuses.slice(0, 30).every((status) => status === 201)).toBe(true);
-      expect(statuses.slice(30).every((status) => status === 429)).toBe(true);
+      const statuses = await forgedMints(app, '203.0.113.7');
+      expect(statuses.slice(0, LIMIT).every((status) => status === 201)).toBe(true);
+      expect(statuses.slice(LIMIT).every((status) => status === 429)).toBe(true);
       // Another client behind the same proxy is not limited by the first one's requests.
-      expect((await forgedLogIns(app, '203.0.113.8'))[0]).toBe(201);
-      // A seeded app and 41 log-ins: more than the default 5 s on a busy 2-core machine.
+      expect((await forgedMints(app, '203.0.113.8'))[0]).toBe(201);
+      // A seeded app and 60 requests: more than the default 5 s on a busy 2-core machine.
     },
     30_000,
   );
