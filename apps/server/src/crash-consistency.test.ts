@@ -239,8 +239,11 @@ describe('a server killed in the middle of redemptions', () => {
     const server = await startServer();
     await settle();
     await killed(server);
-    expect(checkLedger({ settled: true }).redemptions).toBe(after);
-    expect(after).toBeGreaterThanOrEqual(before);
+    // A redemption pending at the kill may end refused (the platform answered 409 once the user's
+    // earlier charges had spent their points): never more redemptions than before the restart.
+    const settled = checkLedger({ settled: true }).redemptions;
+    expect(settled).toBeLessThanOrEqual(after);
+    expect(settled).toBeGreaterThanOrEqual(before);
   }, 120_000);
 
   it('leaves every membership matching its transactions, whatever the moment of the kill', async () => {

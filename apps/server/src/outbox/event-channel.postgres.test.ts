@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PlatformEventOut } from '@guquan/contract/platform-events-out';
+import type { Db } from '../db/database.ts';
 import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
 import type { PostDelivery } from '../platform/signed-deliveries.ts';
 import { openTestDataDirDatabase } from '../test-support/test-engine.ts';
@@ -13,6 +14,32 @@ afterEach(async () => {
   for (const step of cleanup.reverse()) await step();
   cleanup = [];
 });
+
+/**
+ * Holds the outbox's rows locked (`held` once they are), waits for the site's connection to
+ * block on them (recording the delivery), terminates that connection, then lets go: the cut
+ * falls exactly between the platform's answer and the site's record of it.
+ */
+function cutWhileRecording(admin: Db): { held: Promise<void>; done: Promise<void> } {
+  let signalHeld: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => {
+    signalHeld = resolve;
+  });
+  const done = admin.transaction().execute(async (trx) => {
+    await sql`select id from outbox for update`.execute(trx);
+    signalHeld();
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const { rows } = await sql<{ n: number }>`
+        select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock'`.execute(trx);
+      if ((rows[0]?.n ?? 0) > 0) return;
+      if (Date.now() > deadline) throw new Error('the site never waited on the held rows');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  });
+  return { held, done };
+}
 
 const START = new Date('2026-11-27T00:00:00.000Z');
 const SECRET = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
@@ -38,7 +65,7 @@ describe('the outbox of platform events, PostgreSQL cut mid-delivery', () => {
     const applied = new Set<string>();
     const ids: string[] = [];
     const heard: Record<string, number[]> = { a: [], b: [] };
-    let cut = false;
+    let cut: Promise<void> | undefined;
     const post: PostDelivery = async ({ body, headers }) => {
       const id = headers['webhook-id'] ?? '';
       ids.push(id);
@@ -51,10 +78,10 @@ describe('the outbox of platform events, PostgreSQL cut mid-delivery', () => {
         }
       }
       if (!cut) {
-        // The platform has the events; the site's database goes away before it records that.
-        cut = true;
-        await sql`select pg_terminate_backend(pid) from pg_stat_activity
-          where datname = current_database() and pid <> pg_backend_pid()`.execute(admin);
+        // The platform has the events; the site's connection is cut while it records that.
+        const rowsHeld = cutWhileRecording(admin);
+        cut = rowsHeld.done;
+        await rowsHeld.held;
       }
       return { status: 200, body: '' };
     };
@@ -62,6 +89,7 @@ describe('the outbox of platform events, PostgreSQL cut mid-delivery', () => {
     const run = () => deliverPlatformEvents(data.db, { post, secret: SECRET, now: () => clock });
     const first = await run().catch((error: unknown) => error);
     expect(isDatabaseUnavailable(first)).toBe(true);
+    await cut;
     for (let round = 0; round < 20; round++) {
       // After the cut delivery's lease has run out.
       clock = new Date(clock.getTime() + 10 * 60_000);
