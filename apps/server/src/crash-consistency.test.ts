@@ -1,13 +1,18 @@
 import Sqlite from 'better-sqlite3';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import { dataPaths } from './config/data-paths.ts';
 import { DEMO_IDS } from './demo/seed/demo-ids.ts';
+import {
+  assertServerBuilt,
+  demoToken,
+  killHard,
+  startDemoServer,
+} from './test-support/built-server.ts';
 import { makeTempDataDir } from './test-support/test-app.ts';
 
 /**
@@ -17,55 +22,13 @@ import { makeTempDataDir } from './test-support/test-app.ts';
  * with the server, keeps its ledger on disk), what was pending completes after the restart, and
  * every membership ends when its user's latest counting transaction ends.
  */
-const SERVER = fileURLToPath(new URL('../dist/server.js', import.meta.url));
 const PORT = 18_700 + (process.pid % 200);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 
 let temp: { dataDir: string; remove: () => Promise<void> };
 
-async function startServer(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [SERVER], {
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      DATA_DIR: temp.dataDir,
-      APP_MODE: 'demo',
-      // No operators' listener: its fixed default port may be taken by another test's server.
-      OPS_PORT: 'off',
-      // The link domain on the same port under another name: no second port to hold.
-      LINK_ORIGIN: `http://localhost:${PORT}`,
-    },
-    stdio: 'ignore',
-  });
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    try {
-      const response = await fetch(`${ORIGIN}${API_BASE_PATH}/health`);
-      if (response.ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  child.kill('SIGKILL');
-  throw new Error('the server did not start');
-}
-
-async function killed(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
-
-async function logIn(userId: string): Promise<string> {
-  const response = await fetch(`${ORIGIN}${API_BASE_PATH}/demo/sessions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ userId }),
-  });
-  return ((await response.json()) as { token: string }).token;
+function startServer(): Promise<ChildProcess> {
+  return startDemoServer({ port: PORT, dataDir: temp.dataDir });
 }
 
 function redeem(token: string, designId: string): Promise<unknown> {
@@ -209,7 +172,7 @@ async function settle(): Promise<void> {
 
 describe('a server killed in the middle of redemptions', () => {
   beforeAll(async () => {
-    if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run \`npm run build\` first`);
+    assertServerBuilt();
     temp = await makeTempDataDir();
   });
   afterAll(() => temp.remove());
@@ -219,18 +182,18 @@ describe('a server killed in the middle of redemptions', () => {
     const users = Object.values(DEMO_IDS.users);
     const before = await (async () => {
       const server = await startServer();
-      await killed(server);
+      await killHard(server);
       return checkLedger().redemptions;
     })();
     let after = before;
     for (const delayMs of [5, 20, 45, 80]) {
       const server = await startServer();
-      const tokens = await Promise.all(users.map(logIn));
+      const tokens = await Promise.all(users.map((user) => demoToken(ORIGIN, user)));
       const inFlight = tokens.flatMap((token) =>
         designs.flatMap((design) => [redeem(token, design), redeem(token, design)]),
       );
       await new Promise((resolve) => setTimeout(resolve, delayMs));
-      await killed(server);
+      await killHard(server);
       await Promise.all(inFlight);
       after = checkLedger().redemptions;
     }
@@ -238,7 +201,7 @@ describe('a server killed in the middle of redemptions', () => {
     // is asked again after the restart and completes, charged once.
     const server = await startServer();
     await settle();
-    await killed(server);
+    await killHard(server);
     // A redemption pending at the kill may end refused (the platform answered 409 once the user's
     // earlier charges had spent their points): never more redemptions than before the restart.
     const settled = checkLedger({ settled: true }).redemptions;
@@ -250,7 +213,7 @@ describe('a server killed in the middle of redemptions', () => {
     const users = Object.values(DEMO_IDS.users);
     for (const delayMs of [5, 25, 60]) {
       const server = await startServer();
-      const tokens = await Promise.all(users.map(logIn));
+      const tokens = await Promise.all(users.map((user) => demoToken(ORIGIN, user)));
       // Signed first (the App Store's part), then all sent at once (the page's part).
       const purchases = await Promise.all(
         tokens.flatMap((token) =>
@@ -264,7 +227,7 @@ describe('a server killed in the middle of redemptions', () => {
         signed ? [submit(token, signed), submit(token, signed)] : [],
       );
       await new Promise((resolve) => setTimeout(resolve, delayMs));
-      await killed(server);
+      await killHard(server);
       await Promise.all(inFlight);
       checkMemberships();
     }

@@ -1,13 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redemptionsApiPath } from '@guquan/contract/design';
-import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import type { Db } from '../db/database.ts';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { startStandInPlatform, type StandInPlatform } from '../stand-in/stand-in-platform.ts';
+import {
+  assertServerBuilt,
+  demoToken,
+  killHard,
+  startDemoServer,
+} from '../test-support/built-server.ts';
 import { makeTempDataDir } from '../test-support/test-app.ts';
 import { openTestDataDirDatabase, testDatabaseEnv } from '../test-support/test-engine.ts';
 
@@ -18,7 +21,6 @@ import { openTestDataDirDatabase, testDatabaseEnv } from '../test-support/test-e
  * again with the same key, the platform answers the stored charge, and it is redeemed. One
  * charge. The stand-in platform runs in this process, so it outlives the server.
  */
-const SERVER = fileURLToPath(new URL('../../dist/server.js', import.meta.url));
 const PORT = 18_500 + (process.pid % 200);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 
@@ -30,53 +32,15 @@ let hold: Promise<void> | undefined;
 let charged: (() => void) | undefined;
 
 async function startServer(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [SERVER], {
-    env: {
-      ...process.env,
-      ...standIn.env,
-      ...(await testDatabaseEnv(temp.dataDir)),
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      DATA_DIR: temp.dataDir,
-      APP_MODE: 'demo',
-      // No operators' listener: its fixed default port may be taken by another test's server.
-      OPS_PORT: 'off',
-      LINK_ORIGIN: `http://localhost:${PORT}`,
-    },
-    stdio: 'ignore',
+  return startDemoServer({
+    port: PORT,
+    dataDir: temp.dataDir,
+    env: { ...standIn.env, ...(await testDatabaseEnv(temp.dataDir)) },
   });
-  for (let attempt = 0; attempt < 600; attempt += 1) {
-    try {
-      const response = await fetch(`${ORIGIN}${API_BASE_PATH}/health`);
-      if (response.ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  child.kill('SIGKILL');
-  throw new Error('the server did not start');
-}
-
-async function killed(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
-
-async function logIn(userId: string): Promise<string> {
-  const response = await fetch(`${ORIGIN}${API_BASE_PATH}/demo/sessions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ userId }),
-  });
-  return ((await response.json()) as { token: string }).token;
 }
 
 beforeAll(async () => {
-  if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run \`npm run build\` first`);
+  assertServerBuilt();
   temp = await makeTempDataDir();
   standIn = await startStandInPlatform({
     dataDir: temp.dataDir,
@@ -100,7 +64,7 @@ describe('a server killed while a debit is in flight', () => {
   it('asks again after the restart with the same key, and the platform charges once', async () => {
     let server = await startServer();
     try {
-      const token = await logIn(DEMO_IDS.users.karasuno);
+      const token = await demoToken(ORIGIN, DEMO_IDS.users.karasuno);
       let release: (() => void) | undefined;
       hold = new Promise((resolve) => {
         release = resolve;
@@ -113,7 +77,7 @@ describe('a server killed while a debit is in flight', () => {
         headers: { authorization: `Bearer ${token}`, 'idempotency-key': randomUUID() },
       }).catch(() => undefined); // the server dies under it: that is the point
       await wasCharged;
-      await killed(server);
+      await killHard(server);
       await tap;
       hold = undefined;
       release?.();
@@ -146,7 +110,7 @@ describe('a server killed while a debit is in flight', () => {
       expect(standIn.ledger.debits()).toHaveLength(1);
       expect(standIn.ledger.balanceOf(DEMO_IDS.users.karasuno)).toBe(300);
     } finally {
-      await killed(server);
+      await killHard(server);
     }
   }, 120_000);
 });

@@ -1,26 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { pointsDebitsClient } from '../designs/points-debits.ts';
-import { startStandInPlatform, type StandInPlatform } from './stand-in-platform.ts';
+import { standInsPerTest } from '../test-support/stand-in-per-test.ts';
+import type { StandInPlatform } from './stand-in-platform.ts';
 
-let dataDir: string;
-const started: StandInPlatform[] = [];
-beforeEach(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'guquan-ledger-'));
-});
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((platform) => platform.close()));
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-async function start(): Promise<StandInPlatform> {
-  const platform = await startStandInPlatform({ dataDir });
-  started.push(platform);
-  return platform;
-}
+const { start, closeAll } = standInsPerTest('guquan-ledger-');
 
 const USER = DEMO_IDS.users.karasuno;
 const body = (points: number, redemptionId = 'R1') => ({
@@ -84,7 +68,7 @@ describe("the stand-in platform's points ledger", () => {
     expect(shown.nextDebitFault).toBe('none');
 
     // Kept on disk: a restart of the stand-in knows the key and the balance.
-    await Promise.all(started.splice(0).map((p) => p.close()));
+    await closeAll();
     const restarted = await start();
     expect(restarted.ledger.balanceOf(USER)).toBe(300);
     expect((await debit(restarted, 'k1', body(200))).status).toBe(200);
@@ -139,7 +123,7 @@ describe("the stand-in platform's points ledger", () => {
     const held = debit(platform, 'c1', body(100, 'c1')).catch((error: unknown) => error);
     while (platform.ledger.requests() === 0) await new Promise((r) => setTimeout(r, 10));
     const startedAt = Date.now();
-    await Promise.all(started.splice(0).map((p) => p.close()));
+    await closeAll();
     expect(Date.now() - startedAt).toBeLessThan(2_000);
     expect(await held).toBeInstanceOf(Error);
     expect(platform.ledger.debits()).toHaveLength(0);

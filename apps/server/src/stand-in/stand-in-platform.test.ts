@@ -1,30 +1,12 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/env.ts';
-import {
-  STAND_IN_ISSUER,
-  startStandInPlatform,
-  type StandInPlatform,
-} from './stand-in-platform.ts';
+import { standInsPerTest } from '../test-support/stand-in-per-test.ts';
+import { STAND_IN_ISSUER, type StandInPlatform } from './stand-in-platform.ts';
 
-let dataDir: string;
-const started: StandInPlatform[] = [];
-beforeEach(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'guquan-stand-in-'));
-});
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((platform) => platform.close()));
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-async function start(): Promise<StandInPlatform> {
-  const platform = await startStandInPlatform({ dataDir });
-  started.push(platform);
-  return platform;
-}
+const { start, closeAll, dataDir } = standInsPerTest('guquan-stand-in-');
 
 function demoToken(platform: StandInPlatform, body: unknown, token = platform.secrets.apiToken) {
   return fetch(`${platform.origin}/demo/tokens`, {
@@ -39,8 +21,8 @@ describe('the stand-in platform', () => {
     const platform = await start();
     expect(platform.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const config = loadConfig(
-      { ...platform.env, DATA_DIR: dataDir },
-      { webDistDir: dataDir, dataDir },
+      { ...platform.env, DATA_DIR: dataDir() },
+      { webDistDir: dataDir(), dataDir: dataDir() },
     );
     expect(config.platform).toMatchObject({
       issuer: STAND_IN_ISSUER,
@@ -70,14 +52,13 @@ describe('the stand-in platform', () => {
     const first = await start();
     const { token } = await first.keys.sign(STAND_IN_ISSUER, { userId: 'abc' });
     const secrets = first.secrets;
-    await first.close();
-    started.splice(0);
+    await closeAll();
     const second = await start();
     expect(second.secrets).toEqual(secrets);
     expect(second.keys.jwks().keys.map((key) => key.kid)).toContain(
       decodeProtectedHeader(token).kid,
     );
-    const mode = (await stat(join(dataDir, 'stand-in', 'signing-keys.json'))).mode & 0o777;
+    const mode = (await stat(join(dataDir(), 'stand-in', 'signing-keys.json'))).mode & 0o777;
     expect(mode).toBe(0o600);
   });
 
