@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { RedemptionResult } from '@guquan/contract/design';
 import { sql } from 'kysely';
 import { isPostgres, type Db } from '../db/database.ts';
 import type { RedemptionRowState } from '../db/schema.ts';
+import { errorText, newLeaseToken } from '../outbox/outbox-repository.ts';
 import type { RequestDebit } from './points-debits.ts';
 
 /**
@@ -93,7 +93,7 @@ export function redemptionResultOf(row: RedemptionRow): RedemptionResult {
 /** A new lease: its token and until when it holds. */
 export function newLease(now: Date): { token: string; until: string } {
   return {
-    token: randomUUID(),
+    token: newLeaseToken(),
     until: new Date(now.getTime() + REDEMPTION_LEASE_MS).toISOString(),
   };
 }
@@ -231,7 +231,7 @@ export async function askPlatform(
             lease_token: null,
             lease_until: null,
             next_attempt_at: new Date(at.getTime() + retryWaitMs(attempts)).toISOString(),
-            last_error: answer.reason.slice(0, 200),
+            last_error: errorText(answer.reason),
           })
           .execute();
         return 'pending';
