@@ -43,7 +43,7 @@ describe("the operators' page, the outbox", () => {
       .updateTable('outbox')
       .set({
         attempts: 2,
-        last_error: 'gave up after 1 attempts: 503 Service Unavailable',
+        last_error: '503 Service Unavailable',
         webhook_id: 'msg_events_test',
         next_attempt_at: new Date(Date.now() + 3_600_000).toISOString(),
       })

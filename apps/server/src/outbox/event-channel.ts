@@ -3,7 +3,12 @@ import { PLATFORM_EVENTS_OUT_PER_DELIVERY } from '@guquan/contract/platform-even
 import { lockKey } from '../db/locking.ts';
 import type { Database } from '../db/schema.ts';
 import type { Log } from '../http/logging.ts';
-import { newWebhookId, sendSigned, type PostDelivery } from '../platform/signed-deliveries.ts';
+import {
+  DeliveryGaveUp,
+  newWebhookId,
+  sendSigned,
+  type PostDelivery,
+} from '../platform/signed-deliveries.ts';
 import { errorText, isDue, isPending, newLeaseToken } from './outbox-repository.ts';
 
 /**
@@ -197,7 +202,8 @@ export async function deliverPlatformEvents(
       const oldest = Math.min(...rows.map((row) => Date.parse(row.queued_at)));
       const released = {
         attempts,
-        last_error: errorText(error),
+        // This attempt's failure (`503 Service Unavailable`): the outbox, not sendSigned, retries.
+        last_error: errorText(error instanceof DeliveryGaveUp ? error.lastFailure : error),
         lease_token: null,
         lease_until: null,
       };

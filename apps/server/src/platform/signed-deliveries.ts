@@ -100,8 +100,12 @@ export function failureText({ status, error }: Pick<FailedAttempt, 'status' | 'e
 
 /** Every attempt of a bounded delivery failed. */
 export class DeliveryGaveUp extends Error {
-  constructor(attempts: number, last: string) {
-    super(`gave up after ${attempts} attempts: ${last}`);
+  constructor(
+    attempts: number,
+    /** What went wrong the last time (`failureText`). */
+    readonly lastFailure: string,
+  ) {
+    super(`gave up after ${attempts} attempts: ${lastFailure}`);
     this.name = 'DeliveryGaveUp';
   }
 }
