@@ -1,7 +1,8 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { company, download, website } from '@content/site.json';
+import { company, download } from '@content/site.json';
+import website from '@content/website.json';
 import type { Language } from '@guquan/contract/language';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { fullPath, routeTable, type RouteEntry } from '../../config/route-table';
@@ -137,7 +138,7 @@ describe('WebsitePage', () => {
     expect(container.querySelector('main section#download')).not.toBeNull();
   });
 
-  it.each(['zh-CN', 'en'] as const)('takes every text from site.json (%s)', (language) => {
+  it.each(['zh-CN', 'en'] as const)('takes every text from website.json (%s)', (language) => {
     const { container } = renderWebsite(language);
     const text = website[language];
     const other = website[language === 'en' ? 'zh-CN' : 'en'];

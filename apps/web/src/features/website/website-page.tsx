@@ -12,7 +12,7 @@ import { SiteHeader } from './site-header';
 import { websiteTexts, withAppName } from './website-content';
 import styles from './website-page.module.css';
 
-/** The official website (PRODUCT.md "Official website"): every text comes from content/site.json. */
+/** The official website (PRODUCT.md "Official website"): every text comes from content/website.json. */
 export function WebsitePage() {
   const language = useLanguage();
   const client = useClientInfo();
