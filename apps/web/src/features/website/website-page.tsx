@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { OpenInBrowserGuide } from '../../components/open-in-browser-guide/open-in-browser-guide';
+import { OpenInBrowserGuide } from '../../components/open-in-browser-guide/open-in-browser-guide-on-demand';
 import { needsBrowserForStores } from '../../lib/client/app-opening';
 import { useClientInfo } from '../../lib/client/client-info-context';
 import { useLanguage } from '../../lib/i18n/language-context';
