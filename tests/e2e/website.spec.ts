@@ -25,7 +25,7 @@ import {
  * The official website (PRODUCT.md "Official website"): a phone layout and a real wide one, the
  * visitor's own store first, the "open in browser" guide inside WeChat, the company's filing
  * number and the agreements in the footer. Every expected text, link and number is read from the
- * content file the page is made from (content/site.json) or from the route table.
+ * content files the page is made from (content/website.json, content/site.json) or from the route table.
  */
 
 type Store = 'ios' | 'android';
@@ -56,9 +56,15 @@ interface Site {
   website: Record<Language, WebsiteTexts>;
 }
 
-const site = JSON.parse(
-  readFileSync(new URL('../../content/site.json', import.meta.url), 'utf8'),
-) as Site;
+const site = {
+  ...(JSON.parse(readFileSync(new URL('../../content/site.json', import.meta.url), 'utf8')) as Omit<
+    Site,
+    'website'
+  >),
+  website: JSON.parse(
+    readFileSync(new URL('../../content/website.json', import.meta.url), 'utf8'),
+  ) as Site['website'],
+};
 
 /** The filing site every ICP number must link to (MIIT's). */
 const ICP_FILING_SITE = 'https://beian.miit.gov.cn/';

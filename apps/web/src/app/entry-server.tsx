@@ -22,7 +22,8 @@ import { isStaticRoute } from '../config/static-routes';
 import { titleForMatches } from '../lib/routing/document-title';
 import { AppProviders } from './app-providers';
 import { hydrationDataScript } from './hydration-data';
-import { loadRouteHead, routeModuleSource } from './route-modules';
+import { loadRouteHead } from './route-heads';
+import { routeModuleSource } from './route-modules';
 import { createRoutes } from './routes';
 
 // One handler for the process: the route modules it loads stay resolved for later requests.

@@ -1,7 +1,5 @@
 import type { ComponentType } from 'react';
 import type { LoaderFunction, ShouldRevalidateFunction } from 'react-router';
-import type { Language } from '@guquan/contract/language';
-import type { PageHead } from '@guquan/contract/page-render';
 import { loadWithRecovery } from '../lib/chunks/page-load-recovery';
 
 /** What a lazily loaded route module (src/app/routes/<name>.tsx) exports. */
@@ -10,16 +8,6 @@ export interface RouteModule {
   loader?: LoaderFunction;
   /** When the router reloads the route's data (share pages: only for another item). */
   shouldRevalidate?: ShouldRevalidateFunction;
-  /**
-   * What the page adds to <head> (previews, robots, app banner), from its loader data and the
-   * query it was rendered for, and the server's settings; read on the server.
-   */
-  head?: (
-    loaderData: unknown,
-    language: Language,
-    search: string,
-    settings: { linkOrigin: string },
-  ) => PageHead;
 }
 
 // One chunk per route module, fetched only when its route is visited.
@@ -50,9 +38,4 @@ export async function loadRouteModule(
     ...(module.loader ? { loader: module.loader } : {}),
     ...(module.shouldRevalidate ? { shouldRevalidate: module.shouldRevalidate } : {}),
   };
-}
-
-/** The route module's head function, if it has one. */
-export async function loadRouteHead(name: string): Promise<RouteModule['head']> {
-  return (await importRouteModule(name)).head;
 }

@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import type { ShareKind } from '@guquan/contract/share-paths';
 import { routeTable, type RouteEntry } from '../config/route-table';
-import { loadLegalDocument } from '../features/legal/load-legal-document';
 import type { RouteHandle } from '../lib/routing/document-title';
 import { loadRouteModule } from './route-modules';
 import { RootErrorBoundary } from './root-error-boundary';
@@ -21,6 +20,14 @@ function shareRouteLoader(kind: ShareKind) {
   };
 }
 
+/** A legal route's loader: its code comes with the legal page's route module, not the shell. */
+function legalRouteLoader(legal: NonNullable<RouteEntry['legal']>) {
+  return async () => {
+    const { loadDocument } = await import('./routes/legal-document');
+    return loadDocument(legal);
+  };
+}
+
 /** The router's routes, made from the route table. Fresh objects each call: lazy() mutates them. */
 export function createRoutes(): RouteObject[] {
   return [
@@ -37,7 +44,7 @@ export function createRoutes(): RouteObject[] {
           path: entry.path === '*' ? '*' : entry.path.slice(1),
           handle,
           lazy: () => loadRouteModule(entry.module),
-          ...(legal ? { loader: () => loadLegalDocument(legal) } : {}),
+          ...(legal ? { loader: legalRouteLoader(legal) } : {}),
           ...(share ? { loader: shareRouteLoader(share) } : {}),
         };
       }),

@@ -1,5 +1,4 @@
 import {
-  shareHead,
   shareLoader,
   ShareRoutePage,
   shareShouldRevalidate,
@@ -8,10 +7,10 @@ import {
 /**
  * Every share page (goods, cabinet, note): one module, one chunk. The route table's `share` says
  * which kind a route shows; routes.tsx gives each route the loader of its kind from here
- * (`loaderOf`), and the loader's data names the kind to the page.
+ * (`loaderOf`), and the loader's data names the kind to the page. Their <head> is made on the
+ * server only (../route-heads/share-pages.ts).
  */
 export const loaderOf = shareLoader;
-export const head = shareHead;
 export const shouldRevalidate = shareShouldRevalidate;
 
 export function Component() {

@@ -29,6 +29,5 @@ export function ShareRoutePage() {
   return <SharePage kind={kind}>{viewOf(kind)}</SharePage>;
 }
 
-export { shareHead } from './share-head';
 export { shareLoader } from './share-loader';
 export { shareShouldRevalidate } from './share-revalidate';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { download, website } from '@content/site.json';
+import { download } from '@content/site.json';
+import website from '@content/website.json';
 import { fullPath, routeTable, type RouteEntry } from '../../config/route-table';
 import { routePathById, storeOrder, telHref, withAppName } from './website-content';
 

@@ -1,10 +1,12 @@
-import { company, download, website } from '@content/site.json';
+import { company, download } from '@content/site.json';
+import website from '@content/website.json';
 import type { Language } from '@guquan/contract/language';
 import { routeTable, type RouteEntry } from '../../config/route-table';
 import type { InAppBrowser, Platform } from '@guquan/contract/client-info';
 
 /**
- * The official website's texts, links and numbers, all from content/site.json (PRODUCT.md
+ * The official website's texts, links and numbers, from content/website.json
+ * and the company's facts and store links in content/site.json (PRODUCT.md
  * "Official website": operators change them without touching code).
  */
 export type WebsiteTexts = (typeof website)['zh-CN'];

@@ -1,7 +1,8 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, describe, expect, it } from 'vitest';
-import { company, download, website } from '@content/site.json';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { company, download } from '@content/site.json';
+import website from '@content/website.json';
 import type { Language } from '@guquan/contract/language';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { fullPath, routeTable, type RouteEntry } from '../../config/route-table';
@@ -9,6 +10,11 @@ import type { ClientInfo } from '@guquan/contract/client-info';
 import { ClientInfoProvider } from '../../lib/client/client-info-context';
 import { LanguageProvider } from '../../lib/i18n/language-context';
 import { WebsitePage } from './website-page';
+
+// The guide loads on demand: its module is fetched once here, so the taps below find it at once.
+beforeAll(async () => {
+  await import('../../components/open-in-browser-guide/open-in-browser-guide');
+});
 
 const BROWSER: ClientInfo = { platform: 'other', inAppBrowser: 'none' };
 
@@ -74,7 +80,7 @@ describe('WebsitePage', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
-  it('shows the open-in-browser guide instead of following the link inside WeChat', () => {
+  it('shows the open-in-browser guide instead of following the link inside WeChat', async () => {
     renderWebsite('zh-CN', { platform: 'ios', inAppBrowser: 'wechat' });
     const text = website['zh-CN'];
     const downloads = section(text.download.heading);
@@ -83,7 +89,7 @@ describe('WebsitePage', () => {
     link.focus();
     // fireEvent.click answers false when the page cancelled the navigation.
     expect(fireEvent.click(link)).toBe(false);
-    const dialog = screen.getByRole('dialog', { name: text.guide.title });
+    const dialog = await screen.findByRole('dialog', { name: text.guide.title });
     for (const step of text.guide.steps) expect(dialog.textContent).toContain(step);
     expect(dialog.textContent).toContain('微信内无法直接下载安装 App');
     fireEvent.keyDown(document, { key: 'Escape' });
@@ -91,13 +97,13 @@ describe('WebsitePage', () => {
     expect(document.activeElement).toBe(link);
   });
 
-  it('opens the guide from the hero button and the notice in Douyin and Weibo on Android too', () => {
+  it('opens the guide from the hero button and the notice in Douyin and Weibo on Android too', async () => {
     renderWebsite('en', { platform: 'android', inAppBrowser: 'douyin' });
     const text = website.en;
     const [heroLink] = within(section(text.hero.title)).getAllByRole('link');
     expect(heroLink?.getAttribute('data-store')).toBe('android');
     expect(heroLink && fireEvent.click(heroLink)).toBe(false);
-    expect(screen.getByRole('dialog', { name: text.guide.title }).textContent).toContain(
+    expect((await screen.findByRole('dialog', { name: text.guide.title })).textContent).toContain(
       'inside Douyin',
     );
     fireEvent.click(screen.getByRole('button', { name: text.guide.close }));
@@ -105,7 +111,7 @@ describe('WebsitePage', () => {
 
     renderWebsite('zh-CN', { platform: 'android', inAppBrowser: 'weibo' });
     fireEvent.click(screen.getByRole('button', { name: website['zh-CN'].download.showGuide }));
-    expect(screen.getByRole('dialog').textContent).toContain('微博内无法直接下载安装 App');
+    expect((await screen.findByRole('dialog')).textContent).toContain('微博内无法直接下载安装 App');
   });
 
   it.each([
@@ -137,7 +143,7 @@ describe('WebsitePage', () => {
     expect(container.querySelector('main section#download')).not.toBeNull();
   });
 
-  it.each(['zh-CN', 'en'] as const)('takes every text from site.json (%s)', (language) => {
+  it.each(['zh-CN', 'en'] as const)('takes every text from website.json (%s)', (language) => {
     const { container } = renderWebsite(language);
     const text = website[language];
     const other = website[language === 'en' ? 'zh-CN' : 'en'];

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { OpenInBrowserGuide } from '../../components/open-in-browser-guide/open-in-browser-guide';
+import { OpenInBrowserGuide } from '../../components/open-in-browser-guide/open-in-browser-guide-on-demand';
 import { needsBrowserForStores } from '../../lib/client/app-opening';
 import { useClientInfo } from '../../lib/client/client-info-context';
 import { useLanguage } from '../../lib/i18n/language-context';
@@ -12,7 +12,7 @@ import { SiteHeader } from './site-header';
 import { websiteTexts, withAppName } from './website-content';
 import styles from './website-page.module.css';
 
-/** The official website (PRODUCT.md "Official website"): every text comes from content/site.json. */
+/** The official website (PRODUCT.md "Official website"): every text comes from content/website.json. */
 export function WebsitePage() {
   const language = useLanguage();
   const client = useClientInfo();

@@ -49,19 +49,21 @@ const FOCUSABLE = 'button:not([disabled])';
  * snap), pinch or double-tap to zoom, drag to look around, swipe down, Escape or the close
  * button to close. The caller decides what closing means (going back in history).
  */
+export interface ImageViewerProps {
+  images: readonly Image[];
+  name: string;
+  startIndex: number;
+  onIndexChange: (index: number) => void;
+  onClose: () => void;
+}
+
 export function ImageViewer({
   images,
   name,
   startIndex,
   onIndexChange,
   onClose,
-}: {
-  images: readonly Image[];
-  name: string;
-  startIndex: number;
-  onIndexChange: (index: number) => void;
-  onClose: () => void;
-}) {
+}: ImageViewerProps) {
   const text = useShareTexts();
   const titleId = useId();
   const trackRef = useRef<HTMLDivElement>(null);

@@ -123,7 +123,7 @@ describe('open in app', () => {
     setUserAgent(`${IPHONE} MicroMessenger/8.0.50`);
     await renderGoods({ platform: 'ios', inAppBrowser: 'wechat' });
     fireEvent.click(screen.getByRole('link', { name: 'App 内查看这件谷子' }));
-    const dialog = screen.getByRole('dialog', { name: '请在浏览器中打开' });
+    const dialog = await screen.findByRole('dialog', { name: '请在浏览器中打开' });
     expect(dialog.textContent).toContain('微信内无法直接打开谷圈 App');
     expect(screen.getByRole('button', { name: '复制链接' })).toBeDefined();
     expect(assign).not.toHaveBeenCalled();

@@ -1,7 +1,7 @@
 import { createContext, useContext, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import type { ShareKind } from '@guquan/contract/share-paths';
-import { OpenInBrowserGuide } from '../../../components/open-in-browser-guide/open-in-browser-guide';
+import { OpenInBrowserGuide } from '../../../components/open-in-browser-guide/open-in-browser-guide-on-demand';
 import { needsBrowserForStores } from '../../../lib/client/app-opening';
 import { useClientInfo } from '../../../lib/client/client-info-context';
 import { reportShareEvent } from '../../../lib/funnel/report-share-event';

@@ -4,7 +4,7 @@ import { IMAGE_PARAM, parseImageIndex } from '@guquan/contract/app-link-paths';
 import type { Image } from '@guquan/contract/share';
 import { useHydrated } from '../../../lib/dom/use-hydrated';
 import { ImageGallery } from '../image-gallery/image-gallery';
-import { ImageViewer } from '../image-viewer/image-viewer';
+import { ImageViewer } from '../image-viewer/image-viewer-on-demand';
 import { useAppPrompt } from '../open-in-app/app-prompt';
 
 /** The history state of the entry the open viewer pushed: which image it opened on. */

@@ -1,40 +1,21 @@
-import {
-  lazy,
-  Suspense,
-  useEffect,
-  useRef,
-  useState,
-  type ComponentProps,
-  type ReactNode,
-} from 'react';
+import { useRef, useState } from 'react';
 import type { ShareKind } from '@guquan/contract/share-paths';
+import { onDemand } from '../../../lib/chunks/on-demand';
 import { reportShareEvent } from '../../../lib/funnel/report-share-event';
 import { useShareTexts } from '../share-texts';
 import buttons from '../../../components/button.module.css';
 import styles from './poster-action.module.css';
+import type { PosterDialogProps } from './poster-dialog';
 
-/** The dialog's chunk: fetched on the first tap (or a little before, on the press). */
-function loadPosterDialog() {
-  return import('./poster-dialog');
-}
-
-/** Where the chunk cannot be had (offline, a new deployment): the tap does nothing, and says so nowhere. */
-function PosterUnavailable({ onClose }: PosterDialogProps) {
-  useEffect(onClose, [onClose]);
-  return null;
-}
-
-type PosterDialogProps = ComponentProps<
-  Awaited<ReturnType<typeof loadPosterDialog>>['PosterDialog']
->;
-
-const PosterDialog = lazy(() =>
-  loadPosterDialog().then(
-    (module): { default: (props: PosterDialogProps) => ReactNode } => ({
-      default: module.PosterDialog,
-    }),
-    () => ({ default: PosterUnavailable }),
-  ),
+/**
+ * The dialog's chunk: fetched on the first tap (or a little before, on the press). Where it cannot
+ * be had (offline, a new deployment), the tap does nothing, and says so nowhere.
+ */
+const { Component: PosterDialog, preload: preloadPosterDialog } = onDemand<PosterDialogProps>(
+  () => import('./poster-dialog').then((module) => module.PosterDialog),
+  (props) => {
+    props.onClose();
+  },
 );
 
 /**
@@ -54,7 +35,7 @@ export function PosterAction({ kind, id }: { kind: ShareKind; id: string }) {
         className={buttons.secondary}
         aria-haspopup="dialog"
         onPointerDown={() => {
-          void loadPosterDialog().catch(() => undefined);
+          preloadPosterDialog();
         }}
         onClick={() => {
           // A step of the share funnel (docs/decisions/0018-share-funnel-and-operators-listener.md).
@@ -65,16 +46,14 @@ export function PosterAction({ kind, id }: { kind: ShareKind; id: string }) {
         {text.poster}
       </button>
       {open ? (
-        <Suspense fallback={null}>
-          <PosterDialog
-            kind={kind}
-            id={id}
-            returnFocus={button}
-            onClose={() => {
-              setOpen(false);
-            }}
-          />
-        </Suspense>
+        <PosterDialog
+          kind={kind}
+          id={id}
+          returnFocus={button}
+          onClose={() => {
+            setOpen(false);
+          }}
+        />
       ) : null}
     </div>
   );

@@ -18,17 +18,14 @@ type Phase =
  * lets a page download nothing, the picture is saved by pressing and holding it (WeChat's own
  * menu); elsewhere a button saves it.
  */
-export function PosterDialog({
-  kind,
-  id,
-  onClose,
-  returnFocus,
-}: {
+export interface PosterDialogProps {
   kind: ShareKind;
   id: string;
   onClose: () => void;
   returnFocus: RefObject<HTMLElement | null>;
-}) {
+}
+
+export function PosterDialog({ kind, id, onClose, returnFocus }: PosterDialogProps) {
   const language = useLanguage();
   const text = posterTexts(language);
   const inWeChat = useClientInfo().inAppBrowser === 'wechat';

@@ -5,9 +5,12 @@ import type { ShareKind } from '@guquan/contract/share-paths';
 import { useLanguage } from '../../../lib/i18n/language-context';
 import { titleForMatches } from '../../../lib/routing/document-title';
 import { useAppPrompt } from '../open-in-app/app-prompt';
-import { shareCardOf } from './share-card';
 
-/** Hands WeChat the card of the item on screen (inside WeChat only; it renders nothing). */
+/**
+ * Hands WeChat the card of the item on screen (inside WeChat only; it renders nothing). The card's
+ * code (its summary and square picture, as the server's previews make them) is a chunk of its
+ * own, loaded only inside WeChat: no other browser's start-up carries it.
+ */
 export function WeChatShareCard<K extends ShareKind>({
   kind,
   id,
@@ -21,7 +24,21 @@ export function WeChatShareCard<K extends ShareKind>({
   const language = useLanguage();
   const title = titleForMatches(useMatches(), language);
   useEffect(() => {
-    setShareCard(shareCardOf(kind, item, { language, title, origin: window.location.origin, id }));
+    let live = true;
+    void import('./share-card').then(
+      ({ shareCardOf }) => {
+        if (!live) return;
+        setShareCard(
+          shareCardOf(kind, item, { language, title, origin: window.location.origin, id }),
+        );
+      },
+      () => {
+        // Without its code WeChat shares its own default card: the page works on.
+      },
+    );
+    return () => {
+      live = false;
+    };
   }, [setShareCard, kind, item, language, title, id]);
   return null;
 }

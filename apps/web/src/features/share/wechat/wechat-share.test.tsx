@@ -173,7 +173,7 @@ describe('WeChat on a share page', () => {
     act(() => {
       launchTags()[0]?.dispatchEvent(new Event('error'));
     });
-    expect(screen.getByRole('dialog', { name: '请在浏览器中打开' })).toBeDefined();
+    expect(await screen.findByRole('dialog', { name: '请在浏览器中打开' })).toBeDefined();
   });
 
   it('keeps the guide when WeChat refuses the signature', async () => {
@@ -188,7 +188,7 @@ describe('WeChat on a share page', () => {
     expect(launchTags()).toHaveLength(0);
     expect(fake.wx.updateAppMessageShareData).not.toHaveBeenCalled();
     fireEvent.click(screen.getByRole('link', { name: 'App 内查看这件谷子' }));
-    expect(screen.getByRole('dialog', { name: '请在浏览器中打开' })).toBeDefined();
+    expect(await screen.findByRole('dialog', { name: '请在浏览器中打开' })).toBeDefined();
   });
 
   it('keeps the guide when our server cannot sign (WeChat down)', async () => {
@@ -204,7 +204,7 @@ describe('WeChat on a share page', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(fake.wx.config).not.toHaveBeenCalled();
     fireEvent.click(screen.getByRole('link', { name: 'App 内查看这件谷子' }));
-    expect(screen.getByRole('dialog', { name: '请在浏览器中打开' })).toBeDefined();
+    expect(await screen.findByRole('dialog', { name: '请在浏览器中打开' })).toBeDefined();
   });
 
   it.each([
