@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
@@ -6,7 +7,17 @@ import { defineConfig, devices } from '@playwright/test';
  * End-to-end tests: the real server (the production build, as `npm start` runs it) on loopback,
  * driven in Debian's Chromium with an iPhone and an Android profile. Never a downloaded browser.
  */
-const port = Number(process.env.E2E_PORT ?? 18080);
+/**
+ * The suite's server, and the ports from it up to +127 that specs use beside it. Without E2E_PORT,
+ * a free span is chosen once, here in the main process, and put in E2E_PORT: the workers, which
+ * load this file again and read E2E_PORT in specs, inherit the main process's environment, so all
+ * agree, and a server already listening on the machine (on 18080, say) fails nothing.
+ */
+process.env.E2E_PORT ??= execFileSync(process.execPath, ['scripts/e2e-free-port.mjs'], {
+  cwd: import.meta.dirname,
+  encoding: 'utf8',
+}).trim();
+const port = Number(process.env.E2E_PORT);
 /** The server's operators' listener (OPS_PORT), next to the suite's ports: the funnel spec reads it. */
 export const E2E_OPS_PORT = port + 50;
 // The server starts on a fresh database, seeded with the demo data, on every run.

@@ -103,7 +103,7 @@ test('share page → open in app → the link domain (app missing) → get the a
   await page.getByRole('button', { name: 'First launch after install' }).click();
   expect((await claimed).status()).toBe(200);
   await expect(page.locator('[data-bridge-simulator] [role="status"]')).toContainText(
-    `the app claimed the code and opens goods ${GOODS}, image 3 “${goods.name}” (goods/${GOODS}?image=2)`,
+    `the app claimed the code and opens goods ${GOODS} “${goods.name}”, at image 3.`,
   );
   // The app clears what it claimed.
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('');

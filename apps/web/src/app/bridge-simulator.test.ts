@@ -5,6 +5,10 @@ import { isDemoMode, offerBridgeSimulator } from './bridge-simulator';
 
 const installSimulator = vi.hoisted(() => vi.fn<(win: Window) => void>());
 vi.mock('../features/bridge-simulator/install-simulator', () => ({ installSimulator }));
+const installShareSimulator = vi.hoisted(() => vi.fn<(win: Window) => void>());
+vi.mock('../features/bridge-simulator/install-share-simulator', () => ({
+  installShareSimulator,
+}));
 
 function markMode(mode: string): void {
   const meta = document.createElement('meta');
@@ -17,6 +21,8 @@ afterEach(() => {
   document.head.replaceChildren();
   provideBridgeStandIn(undefined);
   installSimulator.mockClear();
+  installShareSimulator.mockClear();
+  window.history.replaceState(null, '', '/');
 });
 
 describe('offerBridgeSimulator', () => {
@@ -36,6 +42,28 @@ describe('offerBridgeSimulator', () => {
     const bridge = await connectBridge();
     expect(installSimulator).not.toHaveBeenCalled();
     expect(bridge.transport()).toBe('none');
+  });
+
+  it('on a demo server’s share page, brings the share pages’ panel once the page has loaded', async () => {
+    markMode('demo');
+    window.history.replaceState(null, '', '/anime_merch_web/AppShare/goodsShare?id=x');
+    offerBridgeSimulator(window);
+    // jsdom's document has loaded already: the panel's chunk is asked for at once.
+    await vi.waitFor(() => {
+      expect(installShareSimulator).toHaveBeenCalledWith(window);
+    });
+    expect(installSimulator).not.toHaveBeenCalled();
+  });
+
+  it('brings no share panel to other pages, nor in production', async () => {
+    markMode('demo');
+    window.history.replaceState(null, '', '/anime_merch_web/website');
+    offerBridgeSimulator(window);
+    document.head.replaceChildren();
+    window.history.replaceState(null, '', '/anime_merch_web/AppShare/goodsShare?id=x');
+    offerBridgeSimulator(window);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(installShareSimulator).not.toHaveBeenCalled();
   });
 
   it('does not take another mode value for demo', () => {

@@ -1,3 +1,4 @@
+import { sharePageKind } from '@guquan/contract/share-paths';
 import { provideBridgeStandIn } from '../lib/bridge/bridge-stand-in';
 
 /** True when the server runs in demo mode (it marks its pages); never in production. */
@@ -16,4 +17,24 @@ export function offerBridgeSimulator(win: Window): void {
     const { installSimulator } = await import('../features/bridge-simulator/install-simulator');
     installSimulator(win);
   });
+  offerShareSimulator(win);
+}
+
+/**
+ * A share page asks nothing of the app, yet leads to its first launch after an install: on a demo
+ * server its simulator panel (that part alone, a chunk of its own) comes once the page has loaded,
+ * after everything the page itself starts with.
+ */
+function offerShareSimulator(win: Window): void {
+  if (!sharePageKind(win.location.pathname)) return;
+  const load = () => {
+    import('../features/bridge-simulator/install-share-simulator').then(
+      ({ installShareSimulator }) => {
+        installShareSimulator(win);
+      },
+      () => undefined,
+    );
+  };
+  if (win.document.readyState === 'complete') load();
+  else win.addEventListener('load', load, { once: true });
 }

@@ -17,6 +17,10 @@ export interface FakeDemoServer {
   tokens: Map<string, string>;
   /** Makes the next requests to this path fail with this status. */
   failPath: (path: string, status: number) => void;
+  /** Requests to this path succeed again. */
+  healPath: (path: string) => void;
+  /** The demo SMS sender "sends" this code to the user's phone (demo/sms/latest answers it). */
+  sendSms: (userId: string, code: string) => void;
 }
 
 function base64url(text: string): string {
@@ -27,6 +31,7 @@ export function createFakeDemoServer(): FakeDemoServer {
   const requests: FakeDemoServer['requests'] = [];
   const tokens = new Map<string, string>();
   const failures = new Map<string, number>();
+  const smsByUser = new Map<string, { maskedPhone: string; code: string; sentAt: string }>();
   let sequence = 0;
 
   const json = (status: number, body: unknown) =>
@@ -68,6 +73,15 @@ export function createFakeDemoServer(): FakeDemoServer {
         change: 'new',
       });
     }
+    if (method === 'GET' && url === DEMO_PATHS.latestSms) {
+      const token = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
+      const userId = token === undefined ? undefined : tokens.get(token);
+      if (!userId) return json(401, { error: { code: 'unauthorized', message: 'Log in again.' } });
+      const sms = smsByUser.get(userId);
+      return sms
+        ? json(200, sms)
+        : json(404, { error: { code: 'not_found', message: 'No code has been sent.' } });
+    }
     return json(404, { error: { code: 'not_found', message: 'No such endpoint.' } });
   };
 
@@ -86,6 +100,16 @@ export function createFakeDemoServer(): FakeDemoServer {
     tokens,
     failPath: (path, status) => {
       failures.set(path, status);
+    },
+    healPath: (path) => {
+      failures.delete(path);
+    },
+    sendSms: (userId, code) => {
+      smsByUser.set(userId, {
+        maskedPhone: '138****0001',
+        code,
+        sentAt: '2026-11-27T10:03:05.000Z',
+      });
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { DEMO_LATEST_SMS_PATH, demoLatestSmsSchema } from '@guquan/contract/account-deletion';
 import { apiErrorSchema } from '@guquan/contract/api-error';
 import {
   DEMO_PLATFORM_FAULTS_PATH,
@@ -32,10 +33,14 @@ export const DEMO_PATHS = {
   storeKitTransactions: DEMO_STOREKIT_TRANSACTIONS_PATH,
   platform: DEMO_PLATFORM_PATH,
   platformFaults: DEMO_PLATFORM_FAULTS_PATH,
+  latestSms: DEMO_LATEST_SMS_PATH,
 } as const;
 
 const signedPurchaseSchema = demoStoreKitResponseSchema;
 export type SignedPurchase = z.infer<typeof signedPurchaseSchema>;
+
+/** The demo SMS sender's last code to a user: the masked phone, the code, when it was sent. */
+export type DemoLatestSms = z.infer<typeof demoLatestSmsSchema>;
 
 export class DemoApiError extends Error {
   override name = 'DemoApiError';
@@ -57,13 +62,18 @@ export interface DemoApi {
   platform(): Promise<DemoPlatform>;
   /** What the stand-in does to the next debit and the next deliveries. */
   setPlatformFaults(faults: DemoPlatformFaults): Promise<void>;
+  /**
+   * The last SMS code the demo sender "sent" to the user's phone (an account deletion's), asked
+   * with the user's token as the page asks; null when none was sent.
+   */
+  latestSms(token: string): Promise<DemoLatestSms | null>;
 }
 
 type Fetch = typeof fetch;
 
 export function createDemoApi(fetchFn: Fetch): DemoApi {
-  /** The answer's body, once it is known to be a success. */
-  const send = async (url: string, init: RequestInit): Promise<unknown> => {
+  /** The answer's body, once it is known to be a success (or, if `absent` is its status, null). */
+  const send = async (url: string, init: RequestInit, absent?: number): Promise<unknown> => {
     let response: Response;
     try {
       response = await fetchFn(url, { ...init, cache: 'no-store' });
@@ -71,6 +81,7 @@ export function createDemoApi(fetchFn: Fetch): DemoApi {
       throw new DemoApiError(`The demo server could not be reached (${url}).`);
     }
     const body: unknown = await response.json().catch(() => undefined);
+    if (response.status === absent) return null;
     if (!response.ok) {
       const error = apiErrorSchema.safeParse(body);
       const reason = error.success ? error.data.error.message : `HTTP ${response.status}`;
@@ -101,6 +112,17 @@ export function createDemoApi(fetchFn: Fetch): DemoApi {
     platform: () => request(DEMO_PATHS.platform, {}, demoPlatformSchema),
     setPlatformFaults: async (faults) => {
       await send(DEMO_PATHS.platformFaults, json(undefined, faults));
+    },
+    latestSms: async (token) => {
+      const body = await send(
+        DEMO_PATHS.latestSms,
+        { headers: { authorization: `Bearer ${token}` } },
+        404,
+      );
+      if (body === null) return null;
+      const parsed = demoLatestSmsSchema.safeParse(body);
+      if (!parsed.success) throw new DemoApiError(`${DEMO_PATHS.latestSms}: unexpected answer.`);
+      return parsed.data;
     },
   };
 }

@@ -44,8 +44,10 @@ describe('the simulated first launch', () => {
     });
     expect(launch).toMatchObject({ outcome: 'opens', by: 'code', name: goodsFixture.name });
     expect(describeFirstLaunch(launch)).toBe(
-      `First launch: the app claimed the code and opens goods ${ID}, image 3 “${goodsFixture.name}” (goods/${ID}?image=2).`,
+      `First launch: the app claimed the code and opens goods ${ID} “${goodsFixture.name}”, at image 3.`,
     );
+    // The image is named one way: as the share page counts it, never also as the path's index.
+    expect(describeFirstLaunch(launch)).not.toContain('image=');
   });
 
   it('a text with the Universal Link alone needs no claim', async () => {
@@ -62,6 +64,9 @@ describe('the simulated first launch', () => {
       by: 'link',
       target: { kind: 'goods', id: ID, image: 1 },
     });
+    expect(describeFirstLaunch(launch)).toMatch(
+      /^First launch: the app read the link \(no claim needed\) and opens goods \S+ “.+”, at image 2\.$/,
+    );
   });
 
   it('anything else: the start screen; a refused claim says why', async () => {

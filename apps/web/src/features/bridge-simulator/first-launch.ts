@@ -138,15 +138,18 @@ export async function firstLaunchAfterInstall({
   };
 }
 
-/** What the simulator says about a first launch. */
+/**
+ * What the simulator says about a first launch. The image is named one way only, as the share
+ * page counts its pictures (image 3 is the third; the app path's `image=2` counts from 0).
+ */
 export function describeFirstLaunch(launch: FirstLaunch): string {
   if (launch.outcome === 'nothing')
     return 'First launch: no share text on the clipboard, so the app opens on its start screen.';
   if (launch.outcome === 'refused')
     return `First launch: the share text’s code was not claimed (${launch.reason}); the app opens on its start screen.`;
   const { target } = launch;
-  const what = `${target.kind} ${target.id}${target.image === undefined ? '' : `, image ${target.image + 1}`}`;
   const name = launch.name ? ` “${launch.name}”` : '';
+  const image = target.image === undefined ? '' : `, at image ${target.image + 1}`;
   const how = launch.by === 'code' ? 'claimed the code' : 'read the link (no claim needed)';
-  return `First launch: the app ${how} and opens ${what}${name} (${launch.appPath}).`;
+  return `First launch: the app ${how} and opens ${target.kind} ${target.id}${name}${image}.`;
 }

@@ -6,6 +6,7 @@ import {
   DEMO_USERS,
   type FakeDemoServer,
 } from '../../test-support/fake-demo-server';
+import { DEMO_PATHS } from './demo-api';
 import { installSimulator } from './install-simulator';
 import { SESSION_KEY } from './simulator-state';
 
@@ -102,6 +103,66 @@ describe('installSimulator', { timeout: 20_000 }, () => {
     });
     await expect(bridge.call('getSession', {})).resolves.toBeNull();
     expect(sessionStorage.getItem(SESSION_KEY)).toBeNull();
+  });
+
+  it('picking a user while the page waits for no log-in resumes the page (it reads its session again)', async () => {
+    const panel = await openPanel();
+    const select = within(panel).getByRole<HTMLSelectElement>('combobox', { name: 'Demo user' });
+    const resumed = new Promise((resolve) => bridge.on('resumed', resolve));
+    await act(async () => {
+      fireEvent.change(select, { target: { value: DEMO_USERS[0].id } });
+      await Promise.resolve();
+    });
+    await expect(resumed).resolves.toEqual({});
+    const loggedOut = new Promise((resolve) => bridge.on('resumed', resolve));
+    await act(async () => {
+      fireEvent.change(select, { target: { value: '' } });
+      await Promise.resolve();
+    });
+    await expect(loggedOut).resolves.toEqual({});
+  });
+
+  it('shows the demo SMS code sent to the logged-in user, read with their token, and refreshes it', async () => {
+    const panel = await openPanel();
+    const section = within(panel).getByRole('region', { name: 'Demo SMS code' });
+    expect(section.textContent).toContain('Pick a demo user');
+    const select = within(panel).getByRole<HTMLSelectElement>('combobox', { name: 'Demo user' });
+    await act(async () => {
+      fireEvent.change(select, { target: { value: DEMO_USERS[1].id } });
+      await Promise.resolve();
+    });
+    await waitFor(() => {
+      expect(section.textContent).toContain('No code has been sent to this user yet');
+    });
+    const asked = server.requests.filter((request) => request.url.endsWith('/demo/sms/latest'));
+    expect(asked.at(-1)?.authorization).toMatch(/^Bearer eyJ/);
+
+    server.sendSms(DEMO_USERS[1].id, '204816');
+    await act(async () => {
+      fireEvent.click(within(section).getByRole('button', { name: 'Refresh SMS code' }));
+      await Promise.resolve();
+    });
+    await waitFor(() => {
+      expect(section.querySelector('[data-sms-code]')?.textContent).toBe('204816');
+    });
+    expect(section.textContent).toContain('Sent to 138****0001 at');
+
+    server.failPath(DEMO_PATHS.latestSms, 500);
+    await act(async () => {
+      fireEvent.click(within(section).getByRole('button', { name: 'Refresh SMS code' }));
+      await Promise.resolve();
+    });
+    await waitFor(() => {
+      expect(within(section).getByRole('alert').textContent).toContain('Simulated outage.');
+    });
+    server.healPath(DEMO_PATHS.latestSms);
+    // Logged out, the section reads nothing and asks for a user again.
+    await act(async () => {
+      fireEvent.change(select, { target: { value: '' } });
+      await Promise.resolve();
+    });
+    expect(within(section).queryByRole('alert')).toBeNull();
+    expect(section.textContent).toContain('Pick a demo user');
   });
 
   it('asks the tester to pick a user when the page calls login', async () => {

@@ -10,7 +10,7 @@ import {
 } from '@guquan/contract/bridge';
 import type { Session } from '@guquan/contract/session';
 import type { z } from 'zod';
-import { DemoApiError, type DemoApi, type SignedPurchase } from './demo-api';
+import { DemoApiError, type DemoApi, type DemoLatestSms, type SignedPurchase } from './demo-api';
 import { findSimulatedProduct } from './simulated-products';
 import { authTimeOf } from './token-claims';
 import type { SimulatorStore } from './simulator-state';
@@ -39,8 +39,19 @@ export interface SimulatedApp {
   /** The page's message, as the app's message handler receives it. */
   receive: (message: unknown) => void;
   loadUsers: () => Promise<void>;
+  /**
+   * The tester picks a user: the answer to the page's waiting `login`, or, when the page waits
+   * for none, a log-in in the app's own screen, after which the page is resumed and reads its
+   * session again.
+   */
   logIn: (userId: string) => Promise<void>;
+  /** The app logs out; the page is resumed and reads its (absent) session again. */
   logOut: () => void;
+  /**
+   * The last SMS code the demo server "sent" to the logged-in user (null: none yet), read with
+   * the user's token, refreshed as the app refreshes it. Throws with a message the panel shows.
+   */
+  latestSms: () => Promise<DemoLatestSms | null>;
   /** The tester declines the page's log-in request: login answers null. */
   declineLogin: () => void;
   dismissNotice: (id: number) => void;
@@ -323,15 +334,25 @@ export function createSimulatedApp(options: SimulatedAppOptions): SimulatedApp {
     },
     loadUsers,
     async logIn(userId) {
+      const pageWaits = loginWaiters.length > 0;
       try {
         settleLogin(await logInAs(userId));
       } catch (error) {
         store.update({ problem: messageOf(error) });
+        return;
       }
+      // The app's log-in screen closes over a page that asked for nothing: it is back in view.
+      if (!pageWaits) emit('resumed', {});
     },
     logOut() {
       // The app logs out with the platform: the site keeps no session to end.
       store.update({ session: null });
+      emit('resumed', {});
+    },
+    async latestSms() {
+      const session = await refreshedSession();
+      if (!session) throw new DemoApiError('Nobody is logged in: pick a demo user.');
+      return api.latestSms(session.token);
     },
     declineLogin() {
       settleLogin(null);

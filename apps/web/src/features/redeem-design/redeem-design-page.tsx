@@ -7,6 +7,7 @@ import { StatusView } from '../../components/status-view/status-view';
 import { useRedeemTexts } from './redeem-texts';
 import { ActionButton, DesignDetails, RedeemPanel } from './redeem-views';
 import { useRedeemDesign } from './use-redeem-design';
+import shimmer from '../../components/shimmer.module.css';
 import styles from './redeem-design-page.module.css';
 
 /** `?designId=`: one well-formed public id, or nothing. */
@@ -19,14 +20,14 @@ function designIdOf(params: URLSearchParams): string | undefined {
 function Skeleton({ label }: { label: string }) {
   return (
     <div className={styles.page} role="status" aria-label={label} aria-busy="true">
-      <div className={`${styles.preview} ${styles.shimmer}`} />
-      <div className={`${styles.skeletonLine} ${styles.shimmer}`} />
-      <div className={`${styles.skeletonLine} ${styles.short} ${styles.shimmer}`} />
+      <div className={`${styles.preview} ${shimmer.shimmer}`} />
+      <div className={`${styles.skeletonLine} ${shimmer.shimmer}`} />
+      <div className={`${styles.skeletonLine} ${styles.short} ${shimmer.shimmer}`} />
       <div className={styles.skeletonFacts}>
-        <div className={`${styles.skeletonFact} ${styles.shimmer}`} />
-        <div className={`${styles.skeletonFact} ${styles.shimmer}`} />
+        <div className={`${styles.skeletonFact} ${shimmer.shimmer}`} />
+        <div className={`${styles.skeletonFact} ${shimmer.shimmer}`} />
       </div>
-      <div className={`${styles.skeletonButton} ${styles.shimmer}`} />
+      <div className={`${styles.skeletonButton} ${shimmer.shimmer}`} />
     </div>
   );
 }

@@ -87,6 +87,37 @@ describe('useAppSession', () => {
     expect(result.current.phase.kind).toBe('logged_out');
   });
 
+  it('follows a log-in or log-out made in the app when the page is resumed', async () => {
+    let current: unknown = null;
+    app = installFakeApp({ getSession: () => current });
+    const { result } = renderHook(() => useAppSession({ handshake: false }));
+    await waitFor(() => {
+      expect(result.current.phase.kind).toBe('logged_out');
+    });
+    current = SESSION;
+    act(() => {
+      app?.push('resumed', {});
+    });
+    await waitFor(() => {
+      expect(result.current.phase).toMatchObject({ kind: 'logged_in', session: SESSION });
+    });
+    // The same user with a refreshed token: nothing changes for the page.
+    const before = result.current.phase;
+    current = { ...SESSION, token: `h.p.${'R'.repeat(43)}` };
+    await act(async () => {
+      app?.push('resumed', {});
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    expect(result.current.phase).toBe(before);
+    current = null;
+    act(() => {
+      app?.push('resumed', {});
+    });
+    await waitFor(() => {
+      expect(result.current.phase.kind).toBe('logged_out');
+    });
+  });
+
   it('names the step that failed, and starts over from the bridge', async () => {
     let handshake: unknown = new FakeAppError('failed', 'no');
     app = installFakeApp({

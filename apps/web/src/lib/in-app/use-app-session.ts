@@ -115,6 +115,33 @@ export function useAppSession({
     };
   }, [attempt, enabled, handshake]);
 
+  // Back in view after a screen of the app (its own log-in, say): the page follows the app's
+  // session when the user changed there (another user, or logged in or out).
+  const connectedBridge =
+    phase.kind === 'logged_in' || phase.kind === 'logged_out' ? phase.bridge : undefined;
+  const userId = phase.kind === 'logged_in' ? phase.session.userId : null;
+  useEffect(() => {
+    if (!connectedBridge) return undefined;
+    return connectedBridge.on('resumed', () => {
+      void (async () => {
+        const connected = app.current;
+        if (!connected) return;
+        let session: AppSession | null;
+        try {
+          session = await connected.bridge.call('getSession', {});
+        } catch {
+          return;
+        }
+        if (app.current !== connected || (session?.userId ?? null) === userId) return;
+        setPhase(
+          session
+            ? { kind: 'logged_in', session, ...connected }
+            : { kind: 'logged_out', ...connected },
+        );
+      })();
+    });
+  }, [connectedBridge, userId]);
+
   const restart = useCallback(() => {
     app.current = undefined;
     setPhase({ kind: 'connecting' });

@@ -1,5 +1,6 @@
 import type { ShareKind } from '@guquan/contract/share-paths';
 import { useShareTexts } from '../share-texts';
+import shimmer from '../../../components/shimmer.module.css';
 import styles from './share-skeleton.module.css';
 
 /** The parts of each kind's page that the skeleton draws: hero picture, price row, grid of goods. */
@@ -23,21 +24,21 @@ export function ShareSkeleton({ kind }: { kind: ShareKind }) {
       <p className="visually-hidden" role="status">
         {text.loading}
       </p>
-      <div className={`${styles.block} ${styles[shape.hero]}`} />
+      <div className={`${shimmer.shimmer} ${styles[shape.hero]}`} />
       <div className={styles.body} aria-hidden="true">
-        <div className={`${styles.block} ${styles.title}`} />
-        {shape.price ? <div className={`${styles.block} ${styles.price}`} /> : null}
+        <div className={`${shimmer.shimmer} ${styles.title}`} />
+        {shape.price ? <div className={`${shimmer.shimmer} ${styles.price}`} /> : null}
         <div className={styles.owner}>
-          <div className={`${styles.block} ${styles.avatar}`} />
-          <div className={`${styles.block} ${styles.name}`} />
+          <div className={`${shimmer.shimmer} ${styles.avatar}`} />
+          <div className={`${shimmer.shimmer} ${styles.name}`} />
         </div>
-        <div className={`${styles.block} ${styles.line}`} />
-        <div className={`${styles.block} ${styles.line}`} />
-        <div className={`${styles.block} ${styles.short}`} />
+        <div className={`${shimmer.shimmer} ${styles.line}`} />
+        <div className={`${shimmer.shimmer} ${styles.line}`} />
+        <div className={`${shimmer.shimmer} ${styles.short}`} />
         {shape.grid ? (
           <div className={styles.grid}>
             {Array.from({ length: 6 }, (_, index) => (
-              <div key={index} className={`${styles.block} ${styles.tile}`} />
+              <div key={index} className={`${shimmer.shimmer} ${styles.tile}`} />
             ))}
           </div>
         ) : null}
