@@ -235,6 +235,8 @@ export function demoCommunityEvents({
         preview: image(design.preview),
         pricePoints: design.pricePoints,
         available: !design.retired,
+        file: design.file,
+        use: design.use,
       },
     });
   }
