@@ -76,7 +76,7 @@ const LANGUAGES = [
     perMonth: '¥19.83 a month',
     notMember: /not a member/i,
     gets: 'What you get',
-    getsFile: 'PNG file, 4096 × 2048 pixels, 15.7 MB',
+    getsFile: 'PNG file, 2048 × 4096 pixels, 15.7 MB',
     getsUse: 'Commercial use allowed',
     price: 'Price',
     retired: 'No longer available',
@@ -92,7 +92,7 @@ const LANGUAGES = [
     perMonth: '折合 ¥19.83/月',
     notMember: /还不是会员/,
     gets: '兑换后你将获得',
-    getsFile: 'PNG 文件，4096 × 2048 像素，15.7 MB',
+    getsFile: 'PNG 文件，2048 × 4096 像素，15.7 MB',
     getsUse: '可商用',
     price: '兑换价格',
     retired: '设计图已下架',
@@ -229,7 +229,9 @@ test.describe('membership: a purchase waiting for approval', () => {
     test(`keeps the buy button disabled, saying why, also after a reload (${t.lang})`, async ({
       page,
       request,
+      consoleGuard,
     }) => {
+      consoleGuard.allow(/Failed to load resource: net::ERR_FAILED/);
       await page.setViewportSize({ width: 320, height: 700 });
       const session = await logIn(request, 'yuyuan');
       await playTheApp(page, session, { purchaseOutcome: 'pending' });

@@ -79,7 +79,7 @@ export const DEMO_DESIGNS: readonly DemoDesign[] = [
     pricePoints: 800,
     retired: false,
     daysAgo: 7,
-    file: { format: 'png', width: 4096, height: 2048, bytes: 15_700_000 },
+    file: { format: 'png', width: 2048, height: 4096, bytes: 15_700_000 },
     use: 'commercial',
   },
   {
