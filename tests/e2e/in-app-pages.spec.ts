@@ -293,7 +293,9 @@ test.describe('membership centre (iOS) @once', () => {
     await playTheApp(page, session);
     await open(page, membershipUrl());
     await waitForApp(page);
-    await expect(page.getByText('You are not a member yet')).toBeVisible();
+    // No status card for someone who never was a member: the benefits, then the plans.
+    await expect(page.getByRole('heading', { name: 'Choose a plan' })).toBeVisible();
+    await expect(page.getByText(/not a member/i)).toHaveCount(0);
     await expect(page.getByText('¥25.00').first()).toBeVisible();
     await expect(page.getByRole('link', { name: 'Membership agreement' })).toHaveAttribute(
       'href',

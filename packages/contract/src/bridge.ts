@@ -32,6 +32,16 @@ export const storeProductSchema = z.object({
   displayName: z.string(),
   /** The App Store's own localized price text, e.g. ¥25.00: shown as it is. */
   displayPrice: z.string(),
+  /**
+   * The same price as a number (StoreKit's `Product.price`) and its ISO 4217 currency
+   * (`priceFormatStyle.currencyCode`): what a plan costs per month is worked out from these.
+   * Optional: an app that sends neither shows no per-month price.
+   */
+  price: z.number().nonnegative().optional(),
+  currencyCode: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .optional(),
 });
 export type StoreProduct = z.infer<typeof storeProductSchema>;
 

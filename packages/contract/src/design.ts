@@ -18,6 +18,28 @@ const timestamp = z.iso.datetime({ offset: true });
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const idempotencyKeySchema = z.uuid();
 
+/** The drawing's file the redeemer gets (without the preview's watermark). */
+export const DESIGN_FILE_FORMATS = ['png', 'jpg', 'psd', 'pdf'] as const;
+export const designFileSchema = z.object({
+  format: z.enum(DESIGN_FILE_FORMATS),
+  /** In pixels. */
+  width: z.number().int().positive().max(100_000),
+  height: z.number().int().positive().max(100_000),
+  /** The file's size. */
+  bytes: z.number().int().positive().max(2_147_483_647),
+});
+export type DesignFile = z.infer<typeof designFileSchema>;
+export type DesignFileFormat = DesignFile['format'];
+
+/**
+ * What a redeemer may do with the drawing, as its designer allows: `personal` (for oneself: print
+ * it, a wallpaper, goods made for oneself; never sold or shared on), `non_commercial` (also given
+ * away, free, e.g. as 无料; never sold), `commercial` (also goods made to sell).
+ */
+export const DESIGN_USES = ['personal', 'non_commercial', 'commercial'] as const;
+export const designUseSchema = z.enum(DESIGN_USES);
+export type DesignUse = z.infer<typeof designUseSchema>;
+
 export const designSchema = z.object({
   id: publicIdSchema,
   title: z.string().min(1).max(60),
@@ -27,6 +49,10 @@ export const designSchema = z.object({
   pricePoints: points.positive(),
   /** False once retired: nobody can redeem it any more (who has it keeps it). */
   available: z.boolean(),
+  /** The file a redemption gives; null when the platform has not said. */
+  file: designFileSchema.nullable(),
+  /** The use allowed; null when the platform has not said. */
+  use: designUseSchema.nullable(),
 });
 export type Design = z.infer<typeof designSchema>;
 
@@ -109,6 +135,9 @@ export function redemptionsApiPath(designId = ':designId'): string {
 
 /** The app screen that explains how points are earned (bridge `openAppRoute`). */
 export const EARN_POINTS_APP_ROUTE = 'points/earn';
+
+/** The app's list of designs to redeem (bridge `openAppRoute`): where a retired one leads. */
+export const DESIGNS_APP_ROUTE = 'designs';
 
 /** The app screen that shows a redeemed drawing (bridge `openAppRoute`). */
 export function designAppRoute(designId: string): string {

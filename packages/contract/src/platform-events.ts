@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { deletionBlockerKindSchema } from './account-deletion.ts';
+import { designFileSchema, designUseSchema } from './design.ts';
 import { GOODS_STATUSES, publicIdSchema, TOP_COMMENTS_LIMIT } from './share.ts';
 import { API_BASE_PATH } from './site-paths.ts';
 
@@ -146,6 +147,10 @@ export const designUpsertedSchema = z.object({
   pricePoints: count.positive(),
   /** False once retired: nobody can redeem it any more. */
   available: z.boolean(),
+  /** The file a redemption gives (format, pixels, bytes); the redeem page says it before. */
+  file: designFileSchema.optional(),
+  /** The use the designer allows: `personal`, `non_commercial` or `commercial`. */
+  use: designUseSchema.optional(),
 });
 
 /** A removal (410 from then on) or a deleted account: the id and version only. */

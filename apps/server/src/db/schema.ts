@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { DesignFileFormat, DesignUse } from '@guquan/contract/design';
 import type { FunnelEvent, ShareChannel } from '@guquan/contract/funnel-events';
 import type { ShareKind } from '@guquan/contract/share-paths';
 
@@ -196,6 +197,13 @@ export interface DesignsTable {
   price_points: number;
   created_at: string;
   retired_at: string | null;
+  /** The file a redemption gives (migration 0019); null until the platform says. */
+  file_format: DesignFileFormat | null;
+  file_width: number | null;
+  file_height: number | null;
+  file_bytes: number | null;
+  /** The use the designer allows; null until the platform says. */
+  use_allowed: DesignUse | null;
 }
 
 /** Where a redemption stands (migration 0018): the platform asked, then its answer. */

@@ -287,6 +287,19 @@ export function designRepository(db: Db, options: DesignRepositoryOptions) {
       preview: preview ?? null,
       pricePoints: row.price_points,
       available,
+      file:
+        row.file_format !== null &&
+        row.file_width !== null &&
+        row.file_height !== null &&
+        row.file_bytes !== null
+          ? {
+              format: row.file_format,
+              width: row.file_width,
+              height: row.file_height,
+              bytes: row.file_bytes,
+            }
+          : null,
+      use: row.use_allowed,
     };
   }
 

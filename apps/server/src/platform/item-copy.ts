@@ -237,7 +237,7 @@ export async function writeDesigns(
   events: readonly EventOf<'design.upserted'>[],
   { users, images, now }: Lookups,
 ): Promise<void> {
-  for (const slice of rowSlices(byId(events), 7)) {
+  for (const slice of rowSlices(byId(events), 12)) {
     await trx
       .insertInto('designs')
       .values(
@@ -249,6 +249,12 @@ export async function writeDesigns(
           price_points: data.pricePoints,
           created_at: now,
           retired_at: data.available ? null : now,
+          // Sent whole: a field left out is no longer known.
+          file_format: data.file?.format ?? null,
+          file_width: data.file?.width ?? null,
+          file_height: data.file?.height ?? null,
+          file_bytes: data.file?.bytes ?? null,
+          use_allowed: data.use ?? null,
         })),
       )
       .onConflict((conflict) =>
@@ -257,6 +263,11 @@ export async function writeDesigns(
           title: eb.ref('excluded.title'),
           preview_image_id: eb.ref('excluded.preview_image_id'),
           price_points: eb.ref('excluded.price_points'),
+          file_format: eb.ref('excluded.file_format'),
+          file_width: eb.ref('excluded.file_width'),
+          file_height: eb.ref('excluded.file_height'),
+          file_bytes: eb.ref('excluded.file_bytes'),
+          use_allowed: eb.ref('excluded.use_allowed'),
           // Retired when it was first marked unavailable; available again, not retired.
           retired_at: sql<
             string | null

@@ -23,8 +23,8 @@ import { daysAgo } from '../demo/seed/story-clock.ts';
  * blockers) as the platform's events (PRODUCT.md, "The app's platform"): every user, goods,
  * cabinet, note and design upserted at version 1, then the removed items removed at version 2.
  * Everything is fixed by the demo content: the same ids (DEMO_IDS, and for the rest ids derived
- * from the item), the same times and the same image URLs at every call, so a second delivery
- * changes nothing.
+ * from the item), the same times (counted back from today: demo/seed/story-clock.ts) and the
+ * same image URLs at every call, so a second delivery changes nothing.
  */
 
 /** A picture the stand-in's media origin serves, by its file name there. */
@@ -235,6 +235,8 @@ export function demoCommunityEvents({
         preview: image(design.preview),
         pricePoints: design.pricePoints,
         available: !design.retired,
+        file: design.file,
+        use: design.use,
       },
     });
   }

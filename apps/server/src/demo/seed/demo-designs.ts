@@ -1,3 +1,4 @@
+import type { DesignFile, DesignUse } from '@guquan/contract/design';
 import { DEMO_IDS, type DemoUserKey } from './demo-ids.ts';
 import type { DemoImage } from './demo-content.ts';
 
@@ -18,6 +19,9 @@ export interface DemoDesign {
   pricePoints: number;
   retired: boolean;
   daysAgo: number;
+  /** What a redemption gives: the file and the use allowed (the redeem page says both). */
+  file: DesignFile;
+  use: DesignUse;
 }
 
 export interface DemoPoints {
@@ -42,6 +46,8 @@ export const DEMO_DESIGNS: readonly DemoDesign[] = [
     pricePoints: 300,
     retired: false,
     daysAgo: 30,
+    file: { format: 'png', width: 3000, height: 3000, bytes: 8_400_000 },
+    use: 'personal',
   },
   {
     publicId: DEMO_IDS.designs.sakura,
@@ -51,6 +57,8 @@ export const DEMO_DESIGNS: readonly DemoDesign[] = [
     pricePoints: 200,
     retired: false,
     daysAgo: 21,
+    file: { format: 'psd', width: 2480, height: 3508, bytes: 46_200_000 },
+    use: 'non_commercial',
   },
   {
     publicId: DEMO_IDS.designs.shelf,
@@ -60,6 +68,8 @@ export const DEMO_DESIGNS: readonly DemoDesign[] = [
     pricePoints: 150,
     retired: false,
     daysAgo: 14,
+    file: { format: 'pdf', width: 7016, height: 4961, bytes: 12_900_000 },
+    use: 'personal',
   },
   {
     publicId: DEMO_IDS.designs.premium,
@@ -69,6 +79,8 @@ export const DEMO_DESIGNS: readonly DemoDesign[] = [
     pricePoints: 800,
     retired: false,
     daysAgo: 7,
+    file: { format: 'png', width: 2048, height: 4096, bytes: 15_700_000 },
+    use: 'commercial',
   },
   {
     publicId: DEMO_IDS.designs.retired,
@@ -78,6 +90,8 @@ export const DEMO_DESIGNS: readonly DemoDesign[] = [
     pricePoints: 100,
     retired: true,
     daysAgo: 60,
+    file: { format: 'jpg', width: 2400, height: 2400, bytes: 3_100_000 },
+    use: 'personal',
   },
 ];
 

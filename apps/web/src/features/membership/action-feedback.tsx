@@ -11,7 +11,14 @@ export interface Feedback {
  * A live region that stays in the page, so a screen reader announces what is put in it; what it
  * says is brought into view, since at 320 px the line below a button can be below the fold.
  */
-export function ActionFeedback({ feedback }: { feedback: Feedback | undefined }) {
+export function ActionFeedback({
+  feedback,
+  id,
+}: {
+  feedback: Feedback | undefined;
+  /** For the button it explains (`aria-describedby`). */
+  id?: string;
+}) {
   const line = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
     // Optional: not every web view (nor jsdom) has it; the line is then simply not scrolled to.
@@ -22,6 +29,7 @@ export function ActionFeedback({ feedback }: { feedback: Feedback | undefined })
   return (
     <p
       ref={line}
+      id={id}
       className={styles.notice}
       data-kind={feedback?.kind ?? 'idle'}
       role="status"

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Membership, MembershipResponse, Plan } from '@guquan/contract/membership';
 import { LanguageProvider } from '../../lib/i18n/language-context';
 import { FakeAppError, installFakeApp, type FakeApp } from '../../test-support/fake-app';
+import { AWAITING_APPROVAL_KEY } from './awaiting-approval';
 import { PLAN_CHOICE_KEY } from './plan-choice';
 import { MembershipPage } from './membership-page';
 
@@ -123,8 +124,7 @@ describe('MembershipPage', () => {
     });
     const fetchMock = stubServer();
     renderPage();
-    expect(await screen.findByText('You are not a member yet')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Subscribe for $3.99/month' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Subscribe for $3.99/month' })).toBeTruthy();
     await waitFor(() => {
       expect(app?.calls.map((call) => call.method)).toEqual([
         'handshake',
@@ -149,17 +149,15 @@ describe('MembershipPage', () => {
     renderPage();
     fireEvent.click(await screen.findByRole('button', { name: 'Log in' }));
     session = SESSION;
-    expect(await screen.findByText('You are not a member yet')).toBeTruthy();
     // Without the App Store's price, the server's.
-    expect(screen.getByRole('button', { name: 'Subscribe for ¥25.00/month' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Subscribe for ¥25.00/month' })).toBeTruthy();
   });
 
   it('offers no purchase on Android, and says so without a session', async () => {
     app = installFakeApp({ handshake: android, getSession: SESSION });
     stubServer();
     renderPage();
-    expect(await screen.findByText('You are not a member yet')).toBeTruthy();
-    expect(screen.getByText(/Membership cannot be bought on this device/)).toBeTruthy();
+    expect(await screen.findByText(/Membership cannot be bought on this device/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: /subscribe/ })).toBeNull();
   });
 
@@ -328,5 +326,103 @@ describe('MembershipPage buying', () => {
     });
     expect(screen.getByRole<HTMLInputElement>('checkbox').checked).toBe(true);
     expect(screen.getByRole('button', { name: 'Subscribe for ¥238.00/year' })).toBeTruthy();
+  });
+
+  it('keeps the buy button disabled, saying why, while a purchase waits for approval, also after a reload', async () => {
+    app = iosApp({ storeKitPurchase: { state: 'pending' } });
+    stubRoutes({ 'GET /membership': () => [200, { ...OVERVIEW, plans: [MONTHLY, YEARLY] }] });
+    renderPage();
+    fireEvent.click(await screen.findByRole('checkbox'));
+    const buy = screen.getByRole('button', { name: 'Subscribe for ¥25.00/month' });
+    fireEvent.click(buy);
+    await waitFor(() => {
+      expect(buy.getAttribute('aria-disabled')).toBe('true');
+    });
+    const reason =
+      'Your purchase of the Monthly membership is waiting for approval (Ask to Buy). Your membership starts once it is approved; until then you cannot buy again.';
+    expect(feedbackAfter(buy)).toBe(reason);
+    expect(document.getElementById(buy.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+      reason,
+    );
+    // A second tap (another plan too) asks StoreKit nothing.
+    fireEvent.click(screen.getByRole('radio', { name: /Yearly membership/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Subscribe for ¥238.00/year' }));
+    expect(app.calls.filter((call) => call.method === 'storeKitPurchase')).toHaveLength(1);
+
+    // The page is left and opened again: still waiting, still no second purchase.
+    cleanup();
+    renderPage();
+    const again = await screen.findByRole('button', { name: /^Subscribe for/ });
+    expect(again.getAttribute('aria-disabled')).toBe('true');
+    expect(feedbackAfter(again)).toBe(reason);
+  });
+
+  it('forgets a wait for approval older than a day (Apple lets the request lapse)', async () => {
+    sessionStorage.setItem(
+      AWAITING_APPROVAL_KEY,
+      JSON.stringify({ productId: 'vip.monthly', since: Date.now() - 25 * 60 * 60 * 1000 }),
+    );
+    app = iosApp();
+    stubRoutes({ 'GET /membership': () => [200, OVERVIEW] });
+    renderPage();
+    const buy = await screen.findByRole('button', { name: 'Subscribe for ¥25.00/month' });
+    expect(buy.getAttribute('aria-disabled')).toBe('false');
+    expect(feedbackAfter(buy)).toBe('');
+  });
+});
+
+describe('MembershipPage offering the plans', () => {
+  it('puts the benefits above the plans and no empty “not a member” card', async () => {
+    app = iosApp();
+    stubRoutes({
+      'GET /membership': () => [200, { ...OVERVIEW, plans: [MONTHLY, QUARTERLY, YEARLY] }],
+    });
+    renderPage();
+    const plans = await screen.findByRole('heading', { name: 'Choose a plan' });
+    const benefits = screen.getByRole('heading', { name: 'Member benefits' });
+    expect(benefits.compareDocumentPosition(plans) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.queryByText(/not a member/i)).toBeNull();
+    expect(document.querySelector('[data-status]')).toBeNull();
+  });
+
+  it('shows what the longer plans cost a month and marks the best value, from the prices', async () => {
+    app = iosApp({
+      storeKitProducts: {
+        products: [
+          {
+            id: 'vip.monthly',
+            displayName: '',
+            displayPrice: '¥25.00',
+            price: 25,
+            currencyCode: 'CNY',
+          },
+          {
+            id: 'vip.quarterly',
+            displayName: '',
+            displayPrice: '¥68.00',
+            price: 68,
+            currencyCode: 'CNY',
+          },
+          {
+            id: 'vip.yearly',
+            displayName: '',
+            displayPrice: '¥238.00',
+            price: 238,
+            currencyCode: 'CNY',
+          },
+        ],
+      },
+    });
+    stubRoutes({
+      'GET /membership': () => [200, { ...OVERVIEW, plans: [MONTHLY, QUARTERLY, YEARLY] }],
+    });
+    renderPage('zh-CN');
+    const yearly = await screen.findByRole('radio', { name: /连续包年会员/ });
+    expect(yearly.closest('label')?.textContent).toContain('最划算');
+    expect(yearly.closest('label')?.textContent).toContain('折合 ¥19.83/月');
+    const quarterly = screen.getByRole('radio', { name: /连续包季会员/ });
+    expect(quarterly.closest('label')?.textContent).toContain('折合 ¥22.67/月');
+    expect(quarterly.closest('label')?.textContent).not.toContain('最划算');
+    expect(screen.getAllByText('最划算')).toHaveLength(1);
   });
 });

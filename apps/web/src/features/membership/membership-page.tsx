@@ -25,7 +25,7 @@ export function MembershipPage() {
       <div className={styles.page}>
         <h1 className={styles.heading}>{text.heading}</h1>
         <PhaseView phase={centre.phase} text={text} language={language} centre={centre} />
-        <Benefits text={text} />
+        {sellsPlans(centre.phase) ? null : <Benefits text={text} />}
         <Card aria-labelledby="vip-cancel">
           <h2 id="vip-cancel" className={styles.subheading}>
             {text.cancelHeading}
@@ -34,6 +34,13 @@ export function MembershipPage() {
         </Card>
       </div>
     </PageColumn>
+  );
+}
+
+/** Whether the page offers the plans: then the benefits come before them, not after. */
+function sellsPlans(phase: MembershipPhase): boolean {
+  return (
+    phase.name === 'ready' && phase.platform === 'ios' && phase.data.membership.status !== 'active'
   );
 }
 
@@ -120,6 +127,7 @@ function PhaseView({
       ) : (
         <>
           <MembershipStatus membership={phase.data.membership} text={text} language={language} />
+          <Benefits text={text} />
           <PurchasePanel
             data={phase.data}
             flow={phase.flow}

@@ -5,7 +5,10 @@ import { formatDate } from '../../lib/format/dates';
 import type { MembershipTexts } from './membership-texts';
 import styles from './membership-page.module.css';
 
-/** The user's membership: active until, expired on, or none. */
+/**
+ * The user's membership: active until, or expired on. Someone who never was a member is told
+ * nothing here (the benefits and the plans below say what membership is): no empty card.
+ */
 export function MembershipStatus({
   membership,
   text,
@@ -15,15 +18,12 @@ export function MembershipStatus({
   text: MembershipTexts;
   language: Language;
 }) {
+  if (membership.status === 'none') return null;
   const date = membership.expiresAt ? formatDate(membership.expiresAt, language) : undefined;
   return (
     <Card className={styles.status} data-status={membership.status} aria-label={text.heading}>
       <p className={styles.statusTitle}>
-        {membership.status === 'active'
-          ? text.statusActive
-          : membership.status === 'expired'
-            ? text.statusExpired
-            : text.statusNone}
+        {membership.status === 'active' ? text.statusActive : text.statusExpired}
       </p>
       {date ? (
         <p className={styles.small}>

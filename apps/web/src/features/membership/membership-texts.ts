@@ -9,7 +9,6 @@ const texts = {
     loading: '正在读取会员信息…',
     statusActive: '会员生效中',
     statusExpired: '会员已过期',
-    statusNone: '你还不是会员',
     expiresOn: (date: string) => `有效期至 ${date}`,
     expiredOn: (date: string) => `已于 ${date} 到期`,
     renewOn: '到期后自动续费',
@@ -37,6 +36,10 @@ const texts = {
     privacy: '《隐私政策》',
     consentNeeded: '请先阅读并同意会员服务协议和隐私政策。',
     buy: (price: string) => `开通会员 ${price}`,
+    perMonth: (price: string) => `折合 ${price}/月`,
+    bestValue: '最划算',
+    awaitingApproval: (title: string) =>
+      `「${title}」的购买正在等待批准（如“询问购买”），批准后会员会自动生效。在此之前不能再次购买。`,
     restore: '恢复购买',
     cancelHeading: '如何更改或取消订阅',
     cancelSteps:
@@ -108,7 +111,6 @@ const texts = {
     loading: 'Loading your membership…',
     statusActive: 'Your membership is active',
     statusExpired: 'Your membership has expired',
-    statusNone: 'You are not a member yet',
     expiresOn: (date: string) => `Valid until ${date}`,
     expiredOn: (date: string) => `Expired on ${date}`,
     renewOn: 'Renews automatically at the end of the period',
@@ -140,6 +142,10 @@ const texts = {
     consentNeeded:
       'Please read and agree to the membership agreement and the privacy policy first.',
     buy: (price: string) => `Subscribe for ${price}`,
+    perMonth: (price: string) => `${price} a month`,
+    bestValue: 'Best value',
+    awaitingApproval: (title: string) =>
+      `Your purchase of the ${title} is waiting for approval (Ask to Buy). Your membership starts once it is approved; until then you cannot buy again.`,
     restore: 'Restore purchases',
     cancelHeading: 'How to change or cancel',
     cancelSteps:

@@ -8,8 +8,15 @@ import buttons from '../../components/button.module.css';
 import { formatDate } from '../../lib/format/dates';
 import { ActionFeedback, type Feedback } from './action-feedback';
 import type { MembershipTexts } from './membership-texts';
+import {
+  forgetAwaitingApproval,
+  readAwaitingApproval,
+  startAwaitingApproval,
+  type AwaitingApproval,
+} from './awaiting-approval';
 import { forgetPlanChoice, readPlanChoice, savePlanChoice } from './plan-choice';
 import { pricePerPeriod, priceOf, titleOf } from './plan-labels';
+import { planValues } from './plan-value';
 import type { MembershipFlow } from './purchase-flow';
 import { restoreFeedback, unconfirmedFeedback } from './purchase-feedback';
 import { RestoreButton } from './restore-button';
@@ -52,8 +59,26 @@ export function PurchasePanel({
   const [consentError, setConsentError] = useState(false);
   const [feedback, setFeedback] = useState<Feedback | undefined>(undefined);
   const [busy, setBusy] = useState(false);
+  // A purchase waiting for approval (this visit or an earlier one in this tab): no second one.
+  const [awaiting, setAwaiting] = useState<AwaitingApproval | undefined>(() =>
+    readAwaitingApproval(),
+  );
   const consentBox = useRef<HTMLInputElement>(null);
   const plan = data.plans.find((candidate) => candidate.productId === selected);
+  const values = planValues(data.plans, products, language);
+  const awaitingPlan = awaiting
+    ? data.plans.find((candidate) => candidate.productId === awaiting.productId)
+    : undefined;
+  const shown: Feedback | undefined =
+    feedback ??
+    (awaiting
+      ? {
+          kind: 'warning',
+          text: text.awaitingApproval(
+            awaitingPlan ? titleOf(awaitingPlan, language) : text.plansHeading,
+          ),
+        }
+      : undefined);
 
   const choose = (productId: string, agreed: boolean) => {
     setSelected(productId);
@@ -62,7 +87,7 @@ export function PurchasePanel({
   };
 
   const buy = async () => {
-    if (!plan || busy) return;
+    if (!plan || busy || awaiting) return;
     if (!consent) {
       setConsentError(true);
       consentBox.current?.focus();
@@ -76,12 +101,18 @@ export function PurchasePanel({
     setBusy(false);
     if (outcome.state === 'confirmed') {
       forgetPlanChoice();
+      forgetAwaitingApproval();
       onMembership(
         outcome.membership,
         text.success(
           formatDate(outcome.membership.expiresAt ?? new Date().toISOString(), language),
         ),
       );
+      return;
+    }
+    if (outcome.state === 'pending') {
+      setAwaiting(startAwaitingApproval(plan.productId));
+      setFeedback(undefined);
       return;
     }
     setFeedback(unconfirmedFeedback(outcome, text));
@@ -95,6 +126,7 @@ export function PurchasePanel({
       <fieldset className={styles.plans} disabled={busy} aria-labelledby="vip-plans">
         {data.plans.map((candidate) => {
           const price = priceOf(candidate, products);
+          const value = values.get(candidate.productId);
           return (
             <label
               key={candidate.productId}
@@ -111,10 +143,18 @@ export function PurchasePanel({
                 }}
                 className={styles.radio}
               />
-              <span className={styles.planTitle}>{titleOf(candidate, language)}</span>
+              <span className={styles.planTitle}>
+                {titleOf(candidate, language)}
+                {value?.bestValue ? (
+                  <span className={styles.bestValue}>{text.bestValue}</span>
+                ) : null}
+              </span>
               <span className={styles.planPrice}>
                 {price}
                 <span className={styles.planPer}>{text.perPeriod[candidate.period]}</span>
+                {value?.perMonth ? (
+                  <span className={styles.planPerMonth}>{text.perMonth(value.perMonth)}</span>
+                ) : null}
               </span>
               <span className={styles.planTerms}>
                 {text.periodName[candidate.period]} · {text.renewsEvery(candidate.period, price)}
@@ -156,12 +196,13 @@ export function PurchasePanel({
       <button
         type="button"
         className={`${buttons.primary} ${styles.wide}`}
-        aria-disabled={busy}
+        aria-disabled={busy || awaiting !== undefined}
+        aria-describedby={awaiting ? 'vip-buy-feedback' : undefined}
         onClick={() => void buy()}
       >
         {plan ? text.buy(pricePerPeriod(plan, products, text)) : text.plansHeading}
       </button>
-      <ActionFeedback feedback={feedback} />
+      <ActionFeedback feedback={shown} id="vip-buy-feedback" />
       <RestoreButton
         flow={flow}
         text={text}

@@ -5,6 +5,7 @@ import { formatDate } from '../../lib/format/dates';
 import { useLanguage } from '../../lib/i18n/language-context';
 import { useAppSession, type AppSession } from '../../lib/in-app/use-app-session';
 import { membershipTexts } from './membership-texts';
+import { forgetAwaitingApproval } from './awaiting-approval';
 import { membershipApi } from './membership-api';
 import { createMembershipFlow, type MembershipFlow } from './purchase-flow';
 
@@ -63,6 +64,8 @@ export function useMembership(): MembershipCentre {
   );
 
   const setMembership = useCallback((membership: Membership, news?: string) => {
+    // An approved purchase (or any active membership) ends the wait for approval.
+    if (membership.status === 'active') forgetAwaitingApproval();
     setAnnouncement(news);
     setLoaded((current) =>
       current?.phase.name === 'ready'
@@ -93,6 +96,7 @@ export function useMembership(): MembershipCentre {
         return;
       }
       const data = result.value;
+      if (data.membership.status === 'active') forgetAwaitingApproval();
       const flow = createMembershipFlow(bridge, session.token);
       let products = new Map<string, StoreProduct>();
       if (platform === 'ios') {

@@ -44,6 +44,8 @@ function designView(overrides: {
       preview: available ? { id: 'PPPPPPPPPPPPPPPP', width: 720, height: 1080, alt: '' } : null,
       pricePoints: price,
       available,
+      file: { format: 'psd', width: 2480, height: 3508, bytes: 46_200_000 },
+      use: 'non_commercial',
     },
     viewer: {
       balance: overrides.balance ?? 500,
@@ -381,13 +383,35 @@ describe('RedeemDesignPage', () => {
     );
   });
 
-  it('shows a retired design as no longer available', async () => {
-    installApp({ handshake, getSession: loggedIn });
+  it('shows a retired design as no longer available, with no price, leading to other designs', async () => {
+    const calls = installApp({ handshake, getSession: loggedIn, openAppRoute: {} });
     mockFetch(json(200, designView({ available: false })));
     renderPage();
     expect(await screen.findByRole('heading', { name: '设计图已下架' })).toBeTruthy();
     expect(screen.getByText('预览已下架')).toBeTruthy();
-    expect(screen.queryByRole('button')).toBeNull();
+    // No price, nothing to redeem: the way on is the app's other designs.
+    expect(screen.queryByText('兑换价格')).toBeNull();
+    expect(screen.queryByText('200 积分')).toBeNull();
+    expect(screen.queryByRole('heading', { name: '兑换后你将获得' })).toBeNull();
+    expect(screen.queryByRole('button', { name: '立即兑换' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: '看看其他设计图' }));
+    await waitFor(() => {
+      expect(calls.find((call) => call.method === 'openAppRoute')?.params).toEqual({
+        route: 'designs',
+      });
+    });
+  });
+
+  it('says what a redemption gives, the file and the use allowed, before the button', async () => {
+    installApp({ handshake, getSession: loggedIn });
+    mockFetch(json(200, designView({})));
+    renderPage();
+    const gets = await screen.findByRole('heading', { name: '兑换后你将获得' });
+    const section = gets.closest('section');
+    expect(section?.textContent).toContain('PSD 文件，2480 × 3508 像素，46.2 MB');
+    expect(section?.textContent).toContain('个人及非商用');
+    const redeem = screen.getByRole('button', { name: '立即兑换' });
+    expect(gets.compareDocumentPosition(redeem) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
   it('shows an unknown design as not found', async () => {

@@ -59,7 +59,11 @@ export function RedeemDesignPage() {
     case 'no_app':
       return status(text.noAppHeading, text.noAppBody);
     case 'not_found':
-      return status(text.notFoundHeading, text.notFoundBody);
+      return status(
+        text.notFoundHeading,
+        text.notFoundBody,
+        <ActionButton onClick={state.openDesigns}>{text.otherDesigns}</ActionButton>,
+      );
     case 'logged_out':
       return status(
         text.loggedOutHeading,

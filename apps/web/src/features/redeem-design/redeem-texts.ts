@@ -1,3 +1,4 @@
+import type { DesignFile, DesignUse } from '@guquan/contract/design';
 import type { Language } from '@guquan/contract/language';
 import { useLanguage } from '../../lib/i18n/language-context';
 import { pluralText } from '../../lib/i18n/plural';
@@ -5,6 +6,13 @@ import { pluralText } from '../../lib/i18n/plural';
 /** "1 point", "2 points". */
 function points(n: number): string {
   return pluralText('en', n, { one: '{n} point', other: '{n} points' });
+}
+
+/** "8.4 MB", "640 KB": a file's size, in decimal units as phones show them. */
+function fileSize(bytes: number): string {
+  return bytes >= 1_000_000
+    ? `${(bytes / 1_000_000).toFixed(1)} MB`
+    : `${Math.max(1, Math.round(bytes / 1_000))} KB`;
 }
 
 /** The redeem page's texts in both languages. Points are earned in the app, never bought. */
@@ -37,7 +45,23 @@ const zhCN = {
     `还差 ${missing} 积分。积分通过每日签到、发布笔记等方式获得，不能购买。`,
   earnPoints: '看看怎样赚积分',
   unavailableHeading: '设计图已下架',
-  unavailableBody: '这张设计图已停止兑换。',
+  unavailableBody:
+    '这张设计图已停止兑换，不会扣除你的积分；已经兑换的人仍可继续使用。去 App 里看看其他设计图吧。',
+  otherDesigns: '看看其他设计图',
+  getsHeading: '兑换后你将获得',
+  getsFile: (file: DesignFile | null) =>
+    file
+      ? `不带水印的原图：${file.format.toUpperCase()} 文件，${file.width} × ${file.height} 像素，${fileSize(file.bytes)}。在 App 的收藏中查看和保存。`
+      : '不带水印的原图，在 App 的收藏中查看和保存。',
+  getsUse: (use: DesignUse | null) =>
+    use === null
+      ? '使用范围：以设计师在 App 中的说明为准。'
+      : {
+          personal: '仅限个人使用：可以自己打印、做壁纸、自制谷子，不得出售、转发或再次发布。',
+          non_commercial:
+            '个人及非商用：可以自己打印、自制谷子，也可以在同好间免费赠送（无料）；不得出售或再次发布原图。',
+          commercial: '可商用：可以制作谷子出售，请注明设计师；不得转卖或再次发布原图文件本身。',
+        }[use],
   invalidHeading: '链接不完整',
   invalidBody: '没有找到要兑换的设计图，请回到谷圈 App 重新打开。',
   notFoundHeading: '设计图不存在',
@@ -88,7 +112,25 @@ const en: RedeemTexts = {
     `You need ${pluralText('en', missing, { one: '{n} more point', other: '{n} more points' })}. Points are earned with daily check-ins, posting notes and more; they cannot be bought.`,
   earnPoints: 'How to earn points',
   unavailableHeading: 'No longer available',
-  unavailableBody: 'This design can no longer be redeemed.',
+  unavailableBody:
+    'This design can no longer be redeemed, and no points are taken; those who redeemed it keep using it. Have a look at other designs in the app.',
+  otherDesigns: 'See other designs',
+  getsHeading: 'What you get',
+  getsFile: (file: DesignFile | null) =>
+    file
+      ? `The drawing without the watermark: a ${file.format.toUpperCase()} file, ${file.width} × ${file.height} pixels, ${fileSize(file.bytes)}. View and save it in your collection in the app.`
+      : 'The drawing without the watermark. View and save it in your collection in the app.',
+  getsUse: (use: DesignUse | null) =>
+    use === null
+      ? 'Use allowed: as the designer says in the app.'
+      : {
+          personal:
+            'Personal use only: print it, make a wallpaper or goods for yourself; never sell, share or post it.',
+          non_commercial:
+            'Personal and non-commercial use: print it, make goods, give them away for free; never sell them or post the drawing.',
+          commercial:
+            'Commercial use allowed: make goods to sell, crediting the designer; never resell or post the file itself.',
+        }[use],
   invalidHeading: 'This link is incomplete',
   invalidBody: 'We could not tell which design to show. Open it again from the Goods Circle app.',
   notFoundHeading: 'Design not found',

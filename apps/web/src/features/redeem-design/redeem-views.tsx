@@ -83,10 +83,13 @@ export function RedeemPanel({
     );
   }
   if (!design.available) {
+    // Retired: no price, no redeeming; the way on is the app's other designs.
     return (
       <div className={styles.panel}>
         <h2 className={styles.panelHeading}>{text.unavailableHeading}</h2>
         <p className={styles.panelBody}>{text.unavailableBody}</p>
+        <ActionButton onClick={state.openDesigns}>{text.otherDesigns}</ActionButton>
+        {openFailed}
       </div>
     );
   }
@@ -161,16 +164,30 @@ export function DesignDetails({ view, text }: { view: DesignView; text: RedeemTe
       <p className={styles.designer}>
         <span className={styles.label}>{text.designer}</span> {design.designer.nickname}
       </p>
-      <dl className={styles.facts}>
-        <div className={styles.fact}>
-          <dt className={styles.label}>{text.price}</dt>
-          <dd className={styles.value}>{text.points(design.pricePoints)}</dd>
-        </div>
-        <div className={styles.fact}>
-          <dt className={styles.label}>{text.yourPoints}</dt>
-          <dd className={styles.value}>{text.points(viewer.balance)}</dd>
-        </div>
-      </dl>
+      {design.available ? (
+        // A retired design has no price any more: nothing to compare the points with.
+        <dl className={styles.facts}>
+          <div className={styles.fact}>
+            <dt className={styles.label}>{text.price}</dt>
+            <dd className={styles.value}>{text.points(design.pricePoints)}</dd>
+          </div>
+          <div className={styles.fact}>
+            <dt className={styles.label}>{text.yourPoints}</dt>
+            <dd className={styles.value}>{text.points(viewer.balance)}</dd>
+          </div>
+        </dl>
+      ) : null}
+      {design.available && !viewer.ownDesign && viewer.redemption === null ? (
+        <section className={styles.gets} aria-labelledby="design-gets">
+          <h2 id="design-gets" className={styles.getsHeading}>
+            {text.getsHeading}
+          </h2>
+          <ul className={styles.getsList}>
+            <li>{text.getsFile(design.file)}</li>
+            <li>{text.getsUse(design.use)}</li>
+          </ul>
+        </section>
+      ) : null}
     </>
   );
 }

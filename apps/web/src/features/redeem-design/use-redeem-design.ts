@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DesignView, RedemptionResult } from '@guquan/contract/design';
-import { designAppRoute, EARN_POINTS_APP_ROUTE } from '@guquan/contract/design';
+import { designAppRoute, DESIGNS_APP_ROUTE, EARN_POINTS_APP_ROUTE } from '@guquan/contract/design';
 import { useAppSession, type AppSession } from '../../lib/in-app/use-app-session';
 import { attemptKey, endAttempt } from './attempt-key';
 import { designApi, type ViewAnswer } from './design-api';
@@ -41,6 +41,8 @@ export interface RedeemDesign {
   openInApp: () => void;
   /** Opens the app's page on earning points. */
   openEarnPoints: () => void;
+  /** Opens the app's list of designs (from a retired or unknown one). */
+  openDesigns: () => void;
 }
 
 interface Loaded {
@@ -231,6 +233,9 @@ export function useRedeemDesign(designId: string | undefined): RedeemDesign {
   const openEarnPoints = useCallback(() => {
     openRoute(EARN_POINTS_APP_ROUTE);
   }, [openRoute]);
+  const openDesigns = useCallback(() => {
+    openRoute(DESIGNS_APP_ROUTE);
+  }, [openRoute]);
 
   return {
     page,
@@ -247,5 +252,6 @@ export function useRedeemDesign(designId: string | undefined): RedeemDesign {
     confirmRedeem,
     openInApp,
     openEarnPoints,
+    openDesigns,
   };
 }
