@@ -27,6 +27,7 @@ import { noSessions } from './migrations/0015-no-sessions.ts';
 import { noteCommentCount } from './migrations/0016-note-comment-count.ts';
 import { outboxTable } from './migrations/0017-outbox.ts';
 import { redemptionDebits } from './migrations/0018-redemption-debits.ts';
+import { goodsShelfIndexes } from './migrations/0019-goods-shelf-index.ts';
 
 /** What migrations that change data may need: the phone keys (0006 encrypts the numbers). */
 export type MigrationContext = PhoneEncryptionContext;
@@ -55,6 +56,7 @@ export function migrations(context: MigrationContext): Readonly<Record<string, M
     '0016-note-comment-count': noteCommentCount,
     '0017-outbox': outboxTable,
     '0018-redemption-debits': redemptionDebits,
+    '0019-goods-shelf-index': goodsShelfIndexes,
   };
 }
 
