@@ -113,6 +113,8 @@ for (const language of LANGUAGES) {
       page,
       consoleGuard,
     }) => {
+      // Two widths, each with a screenshot and axe: more than the default 30 s on a busy machine.
+      test.slow();
       consoleGuard.allow(
         new RegExp(`Failed to load resource: the server responded with a status of ${status}`),
       );
