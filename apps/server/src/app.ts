@@ -216,7 +216,7 @@ export async function buildApp(
   // 3. The features.
   // A demo server says `starting` until the stand-in's demo community has all come.
   await registerHealth(app, { ready: demo?.readiness(db, platform) });
-  const shares = await registerShares(app, { db });
+  const { shares, shelves } = await registerShares(app, { db });
   const auth = registerAuth(app, {
     db,
     platform,
@@ -280,6 +280,7 @@ export async function buildApp(
     build,
     publicOrigin: config.publicOrigin,
     shares,
+    shelves,
     demo: demo !== undefined,
     wechat: config.wechat !== null,
     renderBudget: deps.renderBudget,

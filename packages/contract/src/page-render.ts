@@ -2,13 +2,19 @@ import type { Language } from './language.ts';
 import type { LanguageAlternate } from './search-pages.ts';
 import type { ShareResult } from './share.ts';
 import type { ShareKind } from './share-paths.ts';
+import type { WorkShelf } from './share-shelf.ts';
 
 /**
  * A share page's item as the server read it, once, for the page to show: the item, or why it
  * cannot be shown. Of one kind: the result is that kind's item.
  */
 export type SharePageData = {
-  [K in ShareKind]: { readonly kind: K; readonly result: ShareResult<K> };
+  [K in ShareKind]: {
+    readonly kind: K;
+    readonly result: ShareResult<K>;
+    /** The "more from this work" shelf at the end of the page (share-shelf.ts). */
+    readonly shelf?: WorkShelf;
+  };
 }[ShareKind];
 
 /**

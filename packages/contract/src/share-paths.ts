@@ -108,6 +108,22 @@ export function shareApiPath(kind: ShareKind, id = ':id'): string {
   return `${API_BASE_PATH}/${apiSegments[kind]}/${id}`;
 }
 
+/** How many goods the "more from this work" shelf shows at most. */
+export const SHELF_SIZE = 6;
+
+/**
+ * The API path of the shelf that ends a share's page (share-shelf.ts), e.g.
+ * `/anime_merch_web/api/v1/shelf?kind=goods&id=AbCd…`; without an id (a missing or malformed
+ * one), the shelf of a page that names no item.
+ */
+export const SHELF_API_PATH = `${API_BASE_PATH}/shelf`;
+
+export function shelfApiPath(kind: ShareKind, id?: string): string {
+  const query = new URLSearchParams({ kind });
+  if (id !== undefined) query.set('id', id);
+  return `${SHELF_API_PATH}?${query.toString()}`;
+}
+
 /**
  * Images are served at fixed widths only (each one is made once and cached): a page picks from
  * these in its srcset, and the server refuses any other.

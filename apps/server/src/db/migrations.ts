@@ -28,6 +28,7 @@ import { noteCommentCount } from './migrations/0016-note-comment-count.ts';
 import { outboxTable } from './migrations/0017-outbox.ts';
 import { redemptionDebits } from './migrations/0018-redemption-debits.ts';
 import { designFileAndUse } from './migrations/0019-design-file-and-use.ts';
+import { goodsShelfIndexes } from './migrations/0020-goods-shelf-index.ts';
 
 /** What migrations that change data may need: the phone keys (0006 encrypts the numbers). */
 export type MigrationContext = PhoneEncryptionContext;
@@ -57,6 +58,7 @@ export function migrations(context: MigrationContext): Readonly<Record<string, M
     '0017-outbox': outboxTable,
     '0018-redemption-debits': redemptionDebits,
     '0019-design-file-and-use': designFileAndUse,
+    '0020-goods-shelf-index': goodsShelfIndexes,
   };
 }
 

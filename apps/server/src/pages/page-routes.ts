@@ -13,6 +13,7 @@ import { BASE_PATH } from '@guquan/contract/site-paths';
 import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
 import { requestLanguage, type LanguageSource } from '../http/request-language.ts';
 import type { ShareReader } from '../shares/share-reader.ts';
+import type { WorkShelfReader } from '../shares/work-shelf-reader.ts';
 import {
   REVALIDATED_PAGE_CACHE_CONTROL,
   WECHAT_SHARE_PAGE_CACHE_CONTROL,
@@ -50,6 +51,8 @@ export interface PageRoutesOptions extends DocumentSettings {
    * without it they show their item as not found.
    */
   shares?: ShareReader;
+  /** The "more from this work" shelf at the end of each share page; without it, none. */
+  shelves?: WorkShelfReader;
   /** The most the cache of rendered pages may hold, in bytes (default 64 MB). */
   renderedPageCacheBytes?: number;
   /** Renders of pages that name an item, per client (render-budget.ts). */
@@ -173,6 +176,7 @@ function pageSender(options: PageRoutesOptions, statics: StaticPages, cache: Ren
     buildId: options.build.buildId,
     linkOrigin: options.linkOrigin,
     shares: options.shares ?? NO_SHARES,
+    ...(options.shelves ? { shelves: options.shelves } : {}),
     cache,
     render: renderSharePage,
     observer: options.observer,

@@ -162,6 +162,35 @@ describe('share pages rendered once per change', () => {
     expect((await get(url)).res.statusCode).toBe(404);
   });
 
+  it("changes a goods page's version when a goods on its shelf changes (decision 27)", async () => {
+    const id = DEMO_IDS.goods.gallery;
+    const before = await get(goodsUrl(id));
+    expect(before.res.statusCode).toBe(200);
+    // The newest public goods of its work, which the shelf at the end of the page shows.
+    const { public_id: onShelf } = await harness.db
+      .selectFrom('goods')
+      .select('public_id')
+      .where('work', '=', '咒术回战')
+      .where('visibility', '=', 'public')
+      .where('removed_at', 'is', null)
+      .where('public_id', 'not in', Object.values(DEMO_IDS.goods))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(before.res.body).toContain(onShelf);
+    await harness.db
+      .updateTable('goods')
+      .set({ visibility: 'private' })
+      .where('public_id', '=', onShelf)
+      .execute();
+    afterReuse();
+    const after = await get(goodsUrl(id), { 'if-none-match': before.res.headers.etag ?? '' });
+    expect(after.res.statusCode).toBe(200);
+    expect(after.rendered).toBe(1);
+    expect(after.res.body).not.toContain(onShelf);
+    expect(after.res.headers.etag).not.toBe(before.res.headers.etag);
+  });
+
   it("shows a cabinet's changed goods at once", async () => {
     const url = cabinetUrl(DEMO_IDS.cabinets.main);
     const before = await get(url, { 'accept-language': 'en' });

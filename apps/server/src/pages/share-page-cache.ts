@@ -3,7 +3,9 @@ import type { Language } from '@guquan/contract/language';
 import type { SharePageData } from '@guquan/contract/page-render';
 import type { ShareResult } from '@guquan/contract/share';
 import type { PublicId, ShareKind } from '@guquan/contract/share-paths';
+import type { WorkShelf } from '@guquan/contract/share-shelf';
 import type { ShareReader } from '../shares/share-reader.ts';
+import type { WorkShelfReader } from '../shares/work-shelf-reader.ts';
 import type { CachedPage, RenderedPageCache } from './rendered-page-cache.ts';
 
 /** A share page as a request asks for it: its id parsed once where the request came in. */
@@ -42,7 +44,8 @@ export function showsOwnItem(read: ShareRead): boolean {
 /**
  * The version of what a share page shows: the build, the app's link domain it links to (a
  * setting, changed without a new build), the page (kind, id, language, whether the app is known
- * to be missing) and the item as the API would send it, or its state. Any change to what the page
+ * to be missing) and the item as the API would send it, or its state, with the shelf that ends
+ * the page (its goods' changes change the page). Any change to what the page
  * shows changes it.
  */
 export function shareContentVersion(
@@ -83,6 +86,11 @@ export interface SharePageSource {
    * with the pictures and the JSON API): the one rule for how fresh a share page is.
    */
   shares: ShareReader;
+  /**
+   * The shelf at the end of each page, read as often as the items (work-shelf-reader.ts): part of
+   * what the page shows, so of its version. Without it, the pages end without one.
+   */
+  shelves?: WorkShelfReader;
   cache: RenderedPageCache;
   /** Renders the page of a read (the cache keeps what it gives). */
   render: (read: ShareRead) => Promise<CachedPage>;
@@ -100,20 +108,23 @@ export function createSharePages({
   buildId,
   linkOrigin = '',
   shares,
+  shelves,
   cache,
   render,
   observer,
 }: SharePageSource) {
-  // The pages of each read, by language and whether the app is missing: a read lives as long as
-  // the reader keeps it (a second), and its pages with it. No cache with a rule of its own, so no
-  // lru-cache (docs/decisions/0020-one-cache-library.md).
-  const pagesOfRead = new WeakMap<object, Map<string, ShareRead>>();
+  // The pages of each read and shelf, by language and whether the app is missing: a read lives as
+  // long as the readers keep it (a second), and its pages with it. No cache with a rule of its
+  // own, so no lru-cache (docs/decisions/0020-one-cache-library.md).
+  const pagesOfRead = new WeakMap<object, WeakMap<object, Map<string, ShareRead>>>();
+  const NO_SHELF = {};
 
   function versioned(
     { kind, id, language, appMissing }: SharePageRequest,
     result: ShareResult<ShareKind>,
+    shelf: WorkShelf | undefined,
   ): ShareRead {
-    const data = { kind, result } as SharePageData;
+    const data = (shelf ? { kind, result, shelf } : { kind, result }) as SharePageData;
     // An unknown id names nothing the app could open either: the page is the kind's own.
     const pageId = result.state === 'invalid_id' || result.state === 'not_found' ? undefined : id;
     const unversioned = { kind, language, appMissing, data, pageId };
@@ -124,15 +135,21 @@ export function createSharePages({
     /** What the page shows now: its item as `shares` reads it, and the version of the page. */
     async read(request: SharePageRequest): Promise<ShareRead> {
       const result = await shares.read(request.kind, request.id);
-      let pages = pagesOfRead.get(result);
+      const shelf = await shelves?.read(request.kind, request.id, result);
+      let ofShelf = pagesOfRead.get(result);
+      if (!ofShelf) {
+        ofShelf = new WeakMap();
+        pagesOfRead.set(result, ofShelf);
+      }
+      let pages = ofShelf.get(shelf ?? NO_SHELF);
       if (!pages) {
         pages = new Map();
-        pagesOfRead.set(result, pages);
+        ofShelf.set(shelf ?? NO_SHELF, pages);
       }
       const key = `${request.language}\n${request.appMissing}`;
       let page = pages.get(key);
       if (!page) {
-        page = versioned(request, result);
+        page = versioned(request, result, shelf);
         pages.set(key, page);
       }
       return page;

@@ -11,7 +11,7 @@ import type { StoredShare } from './stored-share.ts';
  */
 
 /** Users who asked to delete their account and are in the cool-off (one column: user_id). */
-function usersInDeletionCoolOff(db: Kysely<Database>) {
+export function usersInDeletionCoolOff(db: Kysely<Database>) {
   return db
     .selectFrom('account_deletion_requests')
     .select('account_deletion_requests.user_id')

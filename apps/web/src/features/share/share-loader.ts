@@ -5,8 +5,10 @@ import {
   parseShareId,
   SHARE_FAILURES,
   shareApiPath,
+  shelfApiPath,
   type ShareKind,
 } from '@guquan/contract/share-paths';
+import type { WorkShelf } from '@guquan/contract/share-shelf';
 
 /** A share as the page has it: the server's answer, or a network failure the visitor can retry. */
 export type LoadedShare<K extends ShareKind> = ShareResult<K> | { readonly state: 'network' };
@@ -19,6 +21,12 @@ export type LoadedShare<K extends ShareKind> = ShareResult<K> | { readonly state
 export interface ShareLoaderData<K extends ShareKind> {
   kind: K;
   result: LoadedShare<K> | Promise<LoadedShare<K>>;
+  /**
+   * The "more from this work" shelf that ends the page, or null when there is none to show (the
+   * server sent none, or the browser could not fetch it: the page ends without it). In the browser
+   * a promise, fetched beside the item.
+   */
+  shelf: WorkShelf | null | Promise<WorkShelf | null>;
 }
 
 /** What the server read for the page it renders (entry-server puts it in the loader's context). */
@@ -26,13 +34,39 @@ export interface ShareLoaderContext {
   share?: SharePageData;
 }
 
-/** The server's item for this kind of page, if it read one. */
-function serverShareOf<K extends ShareKind>(kind: K, context: unknown): ShareResult<K> | undefined {
+/** The server's item (and shelf) for this kind of page, if it read one. */
+function serverShareOf<K extends ShareKind>(
+  kind: K,
+  context: unknown,
+): { result: ShareResult<K>; shelf: WorkShelf | null } | undefined {
   const share = (context as ShareLoaderContext | undefined)?.share;
   if (share === undefined) return undefined;
   // The server renders a page for exactly what it read: another kind is a bug, never shown.
   if (share.kind !== kind) throw new Error(`A ${share.kind} read for a ${kind} page`);
-  return share.result as ShareResult<K>;
+  return { result: share.result as ShareResult<K>, shelf: share.shelf ?? null };
+}
+
+/**
+ * Reads the shelf that ends a share's page from the API; null (no shelf) on any failure, which is
+ * never worth an error of its own: the page is whole without it.
+ */
+export async function fetchShelf(
+  kind: ShareKind,
+  rawId: string | null,
+  signal?: AbortSignal,
+): Promise<WorkShelf | null> {
+  const id = parseShareId(rawId);
+  try {
+    const response = await fetch(shelfApiPath(kind, id), {
+      headers: { accept: 'application/json' },
+      signal,
+    });
+    if (!response.ok) return null;
+    const { workShelfSchema } = await import('@guquan/contract/share-shelf');
+    return workShelfSchema.parse(await response.json());
+  } catch {
+    return null;
+  }
 }
 
 const failureOfStatus = new Map<number, keyof typeof SHARE_FAILURES>(
@@ -83,10 +117,17 @@ export function shareLoader<K extends ShareKind>(kind: K) {
     if (typeof document !== 'undefined') {
       // In the browser: answer at once; the page waits for the item behind its skeleton.
       const rawId = new URL(request.url).searchParams.get('id');
-      return { kind, result: fetchShare(kind, rawId, request.signal) } satisfies ShareLoaderData<K>;
+      return {
+        kind,
+        result: fetchShare(kind, rawId, request.signal),
+        shelf: fetchShelf(kind, rawId, request.signal),
+      } satisfies ShareLoaderData<K>;
     }
-    const result: ShareResult<K> = serverShareOf(kind, context) ?? { state: 'not_found' };
-    const loaded: ShareLoaderData<K> = { kind, result };
+    const { result, shelf } = serverShareOf(kind, context) ?? {
+      result: { state: 'not_found' } as const,
+      shelf: null,
+    };
+    const loaded: ShareLoaderData<K> = { kind, result, shelf };
     return result.state === 'ok' ? loaded : data(loaded, { status: SHARE_FAILURES[result.state] });
   };
 }

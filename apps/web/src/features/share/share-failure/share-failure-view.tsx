@@ -5,6 +5,8 @@ import buttons from '../../../components/button.module.css';
 import { useAppPrompt } from '../open-in-app/app-prompt';
 import { keepLanguage, WEBSITE_PATH } from '../share-links';
 import { fill, useShareTexts, type ShareFailureState } from '../share-texts';
+import { FailureIcon } from './failure-icon';
+import { useShareFailureTexts } from './share-failure-texts';
 import styles from './share-failure-view.module.css';
 
 /** The HTTP status, in small print after the words (for whoever reports the problem). */
@@ -17,8 +19,9 @@ const CODES: Readonly<Record<ShareFailureState, string | undefined>> = {
 };
 
 /**
- * Why the share cannot be shown, in words, and what the visitor can still do: retry (after a
- * network failure), open or get the app, visit the official website. Never a dead end.
+ * Why the share cannot be shown, in words with a picture, and what the visitor can still do:
+ * retry (after a network failure), open or get the app, download it from the website, visit the
+ * website; below it the page's shelf of goods (share-page.tsx). Never a dead end.
  */
 export function ShareFailureView({
   kind,
@@ -30,15 +33,20 @@ export function ShareFailureView({
   onRetry: () => void;
 }) {
   const text = useShareTexts();
+  const failureText = useShareFailureTexts();
   const { openApp, getApp, appMissing } = useAppPrompt();
   const { search } = useLocation();
   const failure = text.failures[state];
+  const code = CODES[state];
   return (
     <div className={styles.failure} data-state={state}>
+      <span className={styles.icon}>
+        <FailureIcon state={state} />
+      </span>
       <StatusView
-        code={CODES[state]}
+        code={code === undefined ? undefined : fill(failureText.code, { code })}
         heading={fill(failure.heading, { this: text.this[kind] })}
-        body={failure.body}
+        body={failureText.why[state]}
         action={
           <div className={styles.actions}>
             {state === 'network' ? (
@@ -53,6 +61,14 @@ export function ShareFailureView({
             >
               {appMissing ? text.getApp : text.openApp}
             </button>
+            {appMissing ? null : (
+              <Link
+                className={buttons.secondary}
+                to={keepLanguage(`${WEBSITE_PATH}#download`, search)}
+              >
+                {failureText.download}
+              </Link>
+            )}
             <Link className={styles.website} to={keepLanguage(WEBSITE_PATH, search)}>
               {text.toWebsite}
             </Link>

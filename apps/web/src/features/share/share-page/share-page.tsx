@@ -12,6 +12,7 @@ import { fetchShare, type LoadedShare, type ShareLoaderData } from '../share-loa
 import { ShareSkeleton } from '../share-skeleton/share-skeleton';
 import { PosterAction } from '../share-poster/poster-action';
 import { WeChatShareCard } from '../wechat/wechat-share-card';
+import { WorkShelf } from '../work-shelf/work-shelf';
 
 /**
  * The item once it is there: at once when it already is (server, hydration), else suspending
@@ -71,7 +72,11 @@ export function SharePage<K extends ShareKind>({
   }
 
   const failure = (state: Exclude<LoadedShare<K>['state'], 'ok'>) => (
-    <ShareFailureView kind={kind} state={state} onRetry={retry} />
+    <>
+      <ShareFailureView kind={kind} state={state} onRetry={retry} />
+      {/* After a network failure the shelf most likely failed too: the retry comes first. */}
+      {state === 'network' ? null : <WorkShelf shelf={data.shelf} />}
+    </>
   );
 
   return (
@@ -89,6 +94,8 @@ export function SharePage<K extends ShareKind>({
                   <PosterAction kind={kind} id={loaded.item.id} />
                   <WeChatShareCard kind={kind} id={id ?? ''} item={loaded.item} />
                   <ViewReport kind={kind} id={id} />
+                  {/* The shelf ends a goods' page; a cabinet lists its own goods, a note has none. */}
+                  {kind === 'goods' ? <WorkShelf shelf={data.shelf} /> : null}
                 </>
               ) : (
                 failure(loaded.state)
