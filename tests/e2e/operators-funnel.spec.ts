@@ -84,7 +84,8 @@ for (const { width, height, name } of [
   test(`the funnel's numbers, the previous period and the form at ${width} px (${name})`, async ({
     openContext,
   }) => {
-    test.setTimeout(90_000);
+    // Slow on a busy machine: axe twice over a long page.
+    test.setTimeout(240_000);
     const context = await openContext({
       viewport: { width, height },
       isMobile: width < 800,
@@ -157,6 +158,7 @@ for (const { width, height, name } of [
 }
 
 test('the page in Chinese on a phone', async ({ openContext }) => {
+  test.setTimeout(120_000);
   const context = await openContext({
     viewport: { width: 390, height: 844 },
     isMobile: true,

@@ -56,6 +56,9 @@ export function funnelForm({ form, problems, today, language, text }: FunnelForm
       : '';
   const channelLabel = (value: string) =>
     value === 'all' ? t.allChannels : ((text.channels as Record<string, string>)[value] ?? value);
+  // A label beside (not around) its control: the control's name is the label's text alone.
+  const field = (name: string, label: string, control: string) =>
+    `<div class="field"><label for="form-${name}">${escapeHtml(label)}</label>${control}</div>`;
   const quick = [7, 30, 90]
     .map((days) => {
       const href = pageHref(
@@ -70,10 +73,26 @@ export function funnelForm({ form, problems, today, language, text }: FunnelForm
     `<form class="card wide range-form" method="get" action="${OPERATORS_PAGE_PATH}">` +
     `<fieldset><legend>${escapeHtml(t.legend)}</legend>` +
     `<input type="hidden" name="lang" value="${language}">` +
-    `<label>${escapeHtml(t.from)} <input type="date" name="from" value="${escapeHtml(form.from)}" max="${today}"${invalid('from')}></label>` +
-    `<label>${escapeHtml(t.to)} <input type="date" name="to" value="${escapeHtml(form.to)}" max="${today}"${invalid('to')}></label>` +
-    `<label>${escapeHtml(t.channel)} <select name="channel">${options(['all', ...SHARE_CHANNELS], form.channel || 'all', channelLabel)}</select></label>` +
-    `<label>${escapeHtml(t.scale)} <select name="scale">${options(BAR_SCALES, form.scale || 'log', (value) => (value === 'log' ? t.log : t.linear))}</select></label>` +
+    field(
+      'from',
+      t.from,
+      `<input id="form-from" type="date" name="from" value="${escapeHtml(form.from)}" max="${today}"${invalid('from')}>`,
+    ) +
+    field(
+      'to',
+      t.to,
+      `<input id="form-to" type="date" name="to" value="${escapeHtml(form.to)}" max="${today}"${invalid('to')}>`,
+    ) +
+    field(
+      'channel',
+      t.channel,
+      `<select id="form-channel" name="channel">${options(['all', ...SHARE_CHANNELS], form.channel || 'all', channelLabel)}</select>`,
+    ) +
+    field(
+      'scale',
+      t.scale,
+      `<select id="form-scale" name="scale">${options(BAR_SCALES, form.scale || 'log', (value) => (value === 'log' ? t.log : t.linear))}</select>`,
+    ) +
     `<button type="submit">${escapeHtml(t.show)}</button>` +
     `</fieldset><p class="quick">${escapeHtml(t.quick)} ${quick}</p></form>`
   );

@@ -359,7 +359,7 @@ footer { margin-top: 24px; font-size: 0.875rem; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 .range-form fieldset { border: 0; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 12px 16px; align-items: end; }
 .range-form legend { font-weight: 600; font-size: 1.125rem; margin-bottom: 8px; padding: 0; }
-.range-form label { display: flex; flex-direction: column; gap: 4px; font-size: 0.875rem; flex: 1 1 9em; min-width: 0; }
+.range-form .field { display: flex; flex-direction: column; gap: 4px; font-size: 0.875rem; flex: 1 1 9em; min-width: 0; }
 .range-form input, .range-form select, .range-form button { font: inherit; font-size: 1rem; min-height: 44px; padding: 6px 8px; border: 1px solid #8a8a8a; border-radius: 6px; background: #fff; color: #1a1a1a; box-sizing: border-box; width: 100%; }
 .range-form button { width: auto; flex: 0 0 auto; background: #005a8c; color: #fff; border-color: #005a8c; padding: 6px 20px; cursor: pointer; }
 .range-form :focus-visible { outline: 2px solid #0072B2; outline-offset: 2px; }
