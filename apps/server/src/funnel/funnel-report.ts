@@ -6,7 +6,7 @@ import {
 import type { EventCounts, FunnelQuery, FunnelResponse } from '@guquan/contract/funnel';
 import { SHARE_KINDS, type ShareKind } from '@guquan/contract/share-paths';
 import type { Db } from '../db/database.ts';
-import { addDays, daysFrom, funnelDayOf } from './funnel-days.ts';
+import { addDays, daySpan, daysFrom } from './funnel-days.ts';
 import {
   countsByChannel,
   countsByDay,
@@ -15,16 +15,11 @@ import {
   publicItemTitles,
   zeroCounts,
   type DayRange,
+  type FunnelScope,
   type ItemFilter,
 } from './funnel-repository.ts';
 
 /** What the operators read: `/api/funnel` and the operators' page (operations/). */
-
-/** The last `days` days, today (China time) included. */
-export function lastDays(days: number, now: Date): DayRange {
-  const to = funnelDayOf(now);
-  return { from: addDays(to, -(days - 1)), to };
-}
 
 function totalsOf(rows: readonly { event: FunnelEvent; count: number }[]): EventCounts {
   const totals = zeroCounts();
@@ -32,8 +27,20 @@ function totalsOf(rows: readonly { event: FunnelEvent; count: number }[]): Event
   return totals;
 }
 
-/** `GET /api/funnel`: totals of every event, and each day of the range (days without any: 0). */
-export async function funnelCounts(db: Db, query: FunnelQuery): Promise<FunnelResponse> {
+/** The days just before `range`, as many as it has: what the operators' page compares with. */
+export function previousRange(range: DayRange): DayRange {
+  const span = daySpan(range.from, range.to);
+  return { from: addDays(range.from, -span), to: addDays(range.from, -1) };
+}
+
+/**
+ * `GET /api/funnel`: totals of every event, and each day of the range (days without any: 0);
+ * one channel's only when the scope names one (the operators' page).
+ */
+export async function funnelCounts(
+  db: Db,
+  query: FunnelQuery & { channel?: ShareChannel | undefined },
+): Promise<FunnelResponse> {
   const item: ItemFilter | undefined =
     query.kind && query.id ? { kind: query.kind, id: query.id } : undefined;
   const rows = await countsByDay(db, query, item);
@@ -60,25 +67,33 @@ export interface TopItem {
   counts: EventCounts;
 }
 
-export interface FunnelReport extends FunnelResponse {
+/** A period's sums: in all (of the scope's channel), per channel (all of them) and per kind. */
+export interface PeriodTotals {
   range: DayRange;
+  totals: EventCounts;
   channels: { channel: ShareChannel; counts: EventCounts }[];
   kinds: { kind: ShareKind; counts: EventCounts }[];
-  topItems: TopItem[];
 }
 
-/** Everything the operators' page shows for a range. */
-export async function funnelReport(db: Db, range: DayRange, topCount = 20): Promise<FunnelReport> {
-  const [counts, channelRows, kindRows, top] = await Promise.all([
-    funnelCounts(db, range),
+export interface FunnelReport extends FunnelResponse, PeriodTotals {
+  /** The channel the page shows alone; undefined: every channel. */
+  channel: ShareChannel | undefined;
+  topItems: TopItem[];
+  /** The same sums for the days just before, as many as the range has. */
+  previous: PeriodTotals;
+}
+
+/** The sums of a period; by channel always over every channel (the page filters by one). */
+async function periodTotals(db: Db, scope: FunnelScope): Promise<PeriodTotals> {
+  const range = { from: scope.from, to: scope.to };
+  const [dayRows, channelRows, kindRows] = await Promise.all([
+    countsByDay(db, scope),
     countsByChannel(db, range),
-    countsByKind(db, range),
-    mostViewedItems(db, range, topCount),
+    countsByKind(db, scope),
   ]);
-  const titles = await publicItemTitles(db, top);
   return {
-    ...counts,
     range,
+    totals: totalsOf(dayRows),
     channels: SHARE_CHANNELS.map((channel) => ({
       channel,
       counts: totalsOf(channelRows.filter((row) => row.channel === channel)),
@@ -87,6 +102,27 @@ export async function funnelReport(db: Db, range: DayRange, topCount = 20): Prom
       kind,
       counts: totalsOf(kindRows.filter((row) => row.kind === kind)),
     })),
+  };
+}
+
+/** Everything the operators' page shows for a range (and a channel), and the period before. */
+export async function funnelReport(
+  db: Db,
+  scope: FunnelScope,
+  topCount = 20,
+): Promise<FunnelReport> {
+  const [counts, current, previous, top] = await Promise.all([
+    funnelCounts(db, scope),
+    periodTotals(db, scope),
+    periodTotals(db, { ...previousRange(scope), channel: scope.channel }),
+    mostViewedItems(db, scope, topCount),
+  ]);
+  const titles = await publicItemTitles(db, top);
+  return {
+    ...counts,
+    ...current,
+    channel: scope.channel,
+    previous,
     topItems: top.map((item) => ({ ...item, title: titles.get(`${item.kind}:${item.id}`) })),
   };
 }

@@ -82,6 +82,11 @@ export interface DayRange {
   to: string;
 }
 
+/** A range of days, and one channel's events only when it names one. */
+export interface FunnelScope extends DayRange {
+  channel?: ShareChannel | undefined;
+}
+
 export interface ItemFilter {
   kind: ShareKind;
   id: string;
@@ -91,11 +96,12 @@ export function zeroCounts(): EventCounts {
   return Object.fromEntries(FUNNEL_EVENTS.map((event) => [event, 0])) as EventCounts;
 }
 
-function inRange(db: Db, range: DayRange, item?: ItemFilter) {
+function inRange(db: Db, range: FunnelScope, item?: ItemFilter) {
   let query = db
     .selectFrom('share_funnel_days')
     .where('day', '>=', range.from)
     .where('day', '<=', range.to);
+  if (range.channel) query = query.where('channel', '=', range.channel);
   if (item) query = query.where('kind', '=', item.kind).where('item_id', '=', item.id);
   return query;
 }
@@ -103,7 +109,7 @@ function inRange(db: Db, range: DayRange, item?: ItemFilter) {
 /** Counts per day and event in the range (days without any event are left out). */
 export async function countsByDay(
   db: Db,
-  range: DayRange,
+  range: FunnelScope,
   item?: ItemFilter,
 ): Promise<{ day: string; event: FunnelEvent; count: number }[]> {
   return inRange(db, range, item)
@@ -129,7 +135,7 @@ export async function countsByChannel(
 /** Counts per kind of share and event in the range. */
 export async function countsByKind(
   db: Db,
-  range: DayRange,
+  range: FunnelScope,
 ): Promise<{ kind: ShareKind; event: FunnelEvent; count: number }[]> {
   return inRange(db, range)
     .select(['kind', 'event', (eb) => eb.fn.sum<number | string>('count').as('count')])
@@ -147,7 +153,7 @@ export interface ItemFunnel {
 /** The `limit` most viewed items of the range, each with its own counts of every event. */
 export async function mostViewedItems(
   db: Db,
-  range: DayRange,
+  range: FunnelScope,
   limit: number,
 ): Promise<ItemFunnel[]> {
   const top = await inRange(db, range)

@@ -5,9 +5,10 @@ import { firstIssues } from '../config/zod-issues.ts';
 import type { Db } from '../db/database.ts';
 import { sendApiError } from '../http/api-error.ts';
 import { requestLanguage } from '../http/request-language.ts';
-import { daySpan } from '../funnel/funnel-days.ts';
-import { funnelCounts, funnelReport, lastDays } from '../funnel/funnel-report.ts';
+import { daySpan, funnelDayOf } from '../funnel/funnel-days.ts';
+import { funnelCounts, funnelReport } from '../funnel/funnel-report.ts';
 import { lastOutboxFailures, outboxBacklog } from '../outbox/outbox-repository.ts';
+import { readPageQuery } from './funnel-page-query.ts';
 import type { Metrics } from './metrics.ts';
 import {
   FUNNEL_API_PATH,
@@ -28,9 +29,6 @@ export const METRICS_PATH = '/metrics';
 export const LIVE_PATH = '/health/live';
 export const READY_PATH = '/health/ready';
 
-/** Days the operators' page shows. */
-const PAGE_DAYS = 30;
-
 export interface OperationsOptions {
   metrics: Metrics;
   readiness: Readiness;
@@ -42,9 +40,9 @@ export interface OperationsOptions {
 }
 
 const SECURITY_HEADERS = {
-  // No script at all; the page's one stylesheet is its own.
+  // No script at all; the page's one stylesheet is its own; its one form comes back to it.
   'content-security-policy':
-    "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'x-robots-tag': 'noindex, nofollow',
@@ -101,15 +99,29 @@ export async function buildOperationsApp({
   );
   ops.get(OPERATORS_PAGE_PATH, async (request, reply) => {
     const { language } = requestLanguage(request);
-    const report = await funnelReport(db, lastDays(PAGE_DAYS, now()));
+    const at = now();
+    const asked = readPageQuery(request.query, at);
+    const report = asked.ok ? await funnelReport(db, asked.query.scope) : undefined;
     const outbox = {
-      backlog: await outboxBacklog(db, now()),
+      backlog: await outboxBacklog(db, at),
       failures: await lastOutboxFailures(db),
     };
+    const page = operatorsPage({
+      report,
+      form: asked.form,
+      problems: asked.ok ? [] : asked.problems,
+      scale: asked.ok ? asked.query.scale : 'log',
+      today: funnelDayOf(at),
+      outbox,
+      language,
+      publicOrigin,
+    });
+    // A refused period: the page says why, above the form, as a 400.
     return reply
+      .code(asked.ok ? 200 : 400)
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .send(operatorsPage({ report, outbox, language, publicOrigin }));
+      .send(page);
   });
   ops.get(FUNNEL_API_PATH, async (request, reply) => {
     const query = funnelQuerySchema.safeParse(request.query);

@@ -1,8 +1,10 @@
 import { escapeHtml } from '../http/html-escape.ts';
+import { barScale } from './bar-scale.ts';
+import type { BarScaleKind } from './funnel-page-query.ts';
 
 /**
- * Charts drawn on the server as SVG (no script on the operators' page): horizontal bars, grouped
- * bars and lines over days. Each is decorative for assistive technology (`aria-hidden`): the page
+ * Charts drawn on the server as SVG (no script on the operators' page): grouped bars and lines
+ * over days. Each is decorative for assistive technology (`aria-hidden`): the page
  * puts the numbers behind it in a table. Every text is escaped; the charts hold no user content
  * except labels passed in, which are escaped too.
  */
@@ -18,11 +20,14 @@ export const SERIES_COLORS = [
   '#999999',
 ] as const;
 
-/** Chart width in user units: the SVG scales to its column (font stays readable on a phone). */
-const WIDTH = 480;
+/**
+ * Chart width in user units: the SVG scales to its column, so on a phone (about 330 px) a unit is
+ * about 0.8 px and the 14-unit font still reads at 11 px or more.
+ */
+const WIDTH = 400;
 const FONT = 14;
 const LABEL_WIDTH = 170;
-const VALUE_WIDTH = 64;
+const VALUE_WIDTH = 56;
 
 /** Roughly how wide a text is in the chart's font: CJK a full em, others a little over half. */
 function textWidth(text: string): number {
@@ -48,105 +53,95 @@ function svg(height: number, body: string): string {
 
 const formatNumber = (value: number) => value.toLocaleString('en-US');
 
-export interface Bar {
-  label: string;
-  value: number;
-}
-
-/** One horizontal bar per label, its value at its end. */
-export function barChart(bars: readonly Bar[], color: string = SERIES_COLORS[0]): string {
-  const row = 28;
-  const max = Math.max(1, ...bars.map((bar) => bar.value));
-  const plot = WIDTH - LABEL_WIDTH - VALUE_WIDTH;
-  const body = bars
-    .map((bar, index) => {
-      const y = index * row;
-      const width = Math.max(bar.value > 0 ? 1 : 0, (bar.value / max) * plot);
-      return (
-        `<text x="${LABEL_WIDTH - 8}" y="${y + row / 2}" text-anchor="end" dominant-baseline="middle">${escapeHtml(fit(bar.label))}</text>` +
-        `<rect x="${LABEL_WIDTH}" y="${y + 5}" width="${width.toFixed(1)}" height="${row - 10}" fill="${color}"/>` +
-        `<text x="${(LABEL_WIDTH + width + 6).toFixed(1)}" y="${y + row / 2}" dominant-baseline="middle">${formatNumber(bar.value)}</text>`
-      );
-    })
-    .join('');
-  return svg(bars.length * row, body);
-}
-
 export interface Series {
   name: string;
   values: readonly number[];
 }
 
-/** One line of the legend: `series` are the chart's from `first` on (their colours follow). */
-function legend(series: readonly Series[], y: number, first: number): string {
+/** The legend, flowing onto as many lines as it needs; returns its markup and height. */
+function legend(series: readonly Series[]): { markup: string; height: number } {
   let x = 0;
-  return series
+  let line = 0;
+  const markup = series
     .map((one, index) => {
-      const color = SERIES_COLORS[(first + index) % SERIES_COLORS.length] ?? SERIES_COLORS[0];
+      const width = 24 + textWidth(one.name);
+      if (x > 0 && x + width > WIDTH) {
+        x = 0;
+        line += 1;
+      }
+      const y = 16 + line * 24;
+      const color = SERIES_COLORS[index % SERIES_COLORS.length] ?? SERIES_COLORS[0];
       const item = `<rect x="${x}" y="${y - 10}" width="12" height="12" fill="${color}"/><text x="${x + 16}" y="${y}">${escapeHtml(one.name)}</text>`;
-      x += 24 + textWidth(one.name);
+      x += width;
       return item;
     })
     .join('');
+  return { markup, height: 24 * (line + 1) };
 }
 
-/** Groups of bars (say, one group per channel, one bar per funnel step), with a legend. */
-export function groupedBarChart(groups: readonly string[], series: readonly Series[]): string {
+/**
+ * Groups of bars (say, one group per channel, one bar per funnel step), with a legend; every bar
+ * on one scale (the page's: linear or logarithmic), its value in a <title> for the pointer.
+ */
+export function groupedBarChart(
+  groups: readonly string[],
+  series: readonly Series[],
+  scaleKind: BarScaleKind,
+): string {
   const bar = 9;
   const gap = 10;
   const groupHeight = series.length * bar + gap;
-  const max = Math.max(1, ...series.flatMap((one) => one.values));
-  const plot = WIDTH - LABEL_WIDTH - VALUE_WIDTH;
-  const legendHeight = 24 * Math.ceil(series.length / 3);
+  const scale = barScale(scaleKind, Math.max(0, ...series.flatMap((one) => one.values)));
+  // The labels' column as wide as the longest label needs (at most LABEL_WIDTH; longer is cut).
+  const labelWidth = Math.min(LABEL_WIDTH, 16 + Math.max(0, ...groups.map(textWidth)));
+  const plot = WIDTH - labelWidth - VALUE_WIDTH;
+  const { markup: legends, height: legendHeight } = legend(series);
   const body = groups
     .map((group, groupIndex) => {
       const top = legendHeight + groupIndex * groupHeight;
       const bars = series
         .map((one, index) => {
           const value = one.values[groupIndex] ?? 0;
-          const width = Math.max(value > 0 ? 1 : 0, (value / max) * plot);
+          const width = scale.position(value) * plot;
           const color = SERIES_COLORS[index % SERIES_COLORS.length] ?? SERIES_COLORS[0];
-          return `<rect x="${LABEL_WIDTH}" y="${top + index * bar}" width="${width.toFixed(1)}" height="${bar - 1}" fill="${color}"/>`;
+          return `<rect x="${labelWidth}" y="${top + index * bar}" width="${width.toFixed(1)}" height="${bar - 1}" fill="${color}"><title>${escapeHtml(`${group} · ${one.name}: ${formatNumber(value)}`)}</title></rect>`;
         })
         .join('');
       const first = series[0]?.values[groupIndex] ?? 0;
       return (
-        `<text x="${LABEL_WIDTH - 8}" y="${top + (series.length * bar) / 2}" text-anchor="end" dominant-baseline="middle">${escapeHtml(fit(group))}</text>` +
+        `<text x="${labelWidth - 8}" y="${top + (series.length * bar) / 2}" text-anchor="end" dominant-baseline="middle">${escapeHtml(fit(group))}</text>` +
         bars +
         `<text x="${WIDTH - VALUE_WIDTH + 4}" y="${top + (series.length * bar) / 2}" dominant-baseline="middle" font-size="${FONT - 2}">${formatNumber(first)}</text>`
       );
     })
     .join('');
-  const legends = [0, 1, 2]
-    .map((line) => legend(series.slice(line * 3, line * 3 + 3), 16 + line * 24, line * 3))
-    .join('');
   return svg(legendHeight + groups.length * groupHeight, legends + body);
 }
 
-/** A round number at least `max`, for the top of the axis. */
-function niceMax(max: number): number {
-  if (max <= 5) return 5;
-  const magnitude = 10 ** Math.floor(Math.log10(max));
-  const step = [1, 2, 2.5, 5, 10].find((factor) => factor * magnitude >= max) ?? 10;
-  return step * magnitude;
-}
-
-/** Lines over days (x: `days`, labelled MM-DD every week), a legend above. */
-export function lineChart(days: readonly string[], series: readonly Series[]): string {
-  const legendHeight = 24 * Math.ceil(series.length / 3);
+/**
+ * Lines over days (x: `days`, labelled MM-DD every week), a legend above, the y axis on the
+ * page's scale (linear, or logarithmic with a mark at every power of ten); each day's numbers in
+ * a <title> over its column, for the pointer.
+ */
+export function lineChart(
+  days: readonly string[],
+  series: readonly Series[],
+  scaleKind: BarScaleKind,
+): string {
+  const { markup: legends, height: legendHeight } = legend(series);
   const left = 48;
   const right = 8;
   const plotTop = legendHeight + 8;
   const plotHeight = 200;
   const bottom = plotTop + plotHeight;
-  const max = niceMax(Math.max(0, ...series.flatMap((one) => one.values)));
-  const x = (index: number) =>
-    left + (days.length <= 1 ? 0 : (index / (days.length - 1)) * (WIDTH - left - right));
-  const y = (value: number) => bottom - (value / max) * plotHeight;
-  const grid = [0, 0.25, 0.5, 0.75, 1]
-    .map((share) => {
-      const value = max * share;
-      return `<line x1="${left}" x2="${WIDTH - right}" y1="${y(value).toFixed(1)}" y2="${y(value).toFixed(1)}" stroke="#ddd"/><text x="${left - 6}" y="${y(value).toFixed(1)}" text-anchor="end" dominant-baseline="middle" font-size="${FONT - 2}">${formatNumber(Math.round(value))}</text>`;
+  const scale = barScale(scaleKind, Math.max(0, ...series.flatMap((one) => one.values)));
+  const step = days.length <= 1 ? 0 : (WIDTH - left - right) / (days.length - 1);
+  const x = (index: number) => left + index * step;
+  const y = (value: number) => bottom - scale.position(value) * plotHeight;
+  const grid = scale.ticks
+    .map((value, index) => {
+      const at = (bottom - (index / (scale.ticks.length - 1)) * plotHeight).toFixed(1);
+      return `<line x1="${left}" x2="${WIDTH - right}" y1="${at}" y2="${at}" stroke="#ddd"/><text x="${left - 6}" y="${at}" text-anchor="end" dominant-baseline="middle" font-size="${FONT - 2}">${formatNumber(Math.round(value))}</text>`;
     })
     .join('');
   const ticks = days
@@ -166,8 +161,16 @@ export function lineChart(days: readonly string[], series: readonly Series[]): s
       return `<polyline points="${points}" fill="none" stroke="${color}" stroke-width="2" stroke-linejoin="round"/>`;
     })
     .join('');
-  const legends = [0, 1, 2]
-    .map((line) => legend(series.slice(line * 3, line * 3 + 3), 16 + line * 24, line * 3))
+  // A transparent column per day: its title holds that day's numbers.
+  const columns = days
+    .map((day, index) => {
+      const title = [
+        day,
+        ...series.map((one) => `${one.name}: ${formatNumber(one.values[index] ?? 0)}`),
+      ].join('\n');
+      const width = Math.max(step, 4);
+      return `<rect x="${(x(index) - width / 2).toFixed(1)}" y="${plotTop}" width="${width.toFixed(1)}" height="${plotHeight}" fill="transparent"><title>${escapeHtml(title)}</title></rect>`;
+    })
     .join('');
-  return svg(bottom + 26, legends + grid + ticks + lines);
+  return svg(bottom + 26, legends + grid + ticks + lines + columns);
 }

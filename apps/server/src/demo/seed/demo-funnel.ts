@@ -7,12 +7,13 @@ import { addFunnelCounts, type FunnelCountRow } from '../../funnel/funnel-reposi
 import { seededRandom } from './seeded-random.ts';
 
 /**
- * Thirty days of plausible share-funnel counts up to the day of the seed, so the operators' page
- * shows something after `npm start`: a few items shared a lot and many a little, WeChat first,
- * weekends busier, one item's post going round mid-month. Made with a fixed pseudo-random
+ * Sixty days of plausible share-funnel counts up to the day of the seed, so the operators' page
+ * shows something after `npm start`, its last 30 days beside the 30 before: a few items shared a
+ * lot and many a little, WeChat first, weekends busier, a little more each week, one item's post
+ * going round mid-month. Made with a fixed pseudo-random
  * sequence: every seed of the same day tells the same story.
  */
-export const DEMO_FUNNEL_DAYS = 30;
+export const DEMO_FUNNEL_DAYS = 60;
 
 /** How many of the public items get counts (the most popular first). */
 const ITEMS = 12;
@@ -57,7 +58,9 @@ export async function seedDemoFunnel(
       const weekend = weekday === 0 || weekday === 6 ? 1.4 : 1;
       // The second item's post went round in the middle of the month.
       const spike = rank === 1 && back >= 12 && back <= 14 ? 4 : 1;
-      const views = popularity * weekend * spike;
+      // Growing: the day 60 days back had about a quarter fewer views than today.
+      const growth = 1 - back / 240;
+      const views = popularity * weekend * spike * growth;
       for (const { channel, share, open, guide } of CHANNELS) {
         const viewed = near(views * share, random);
         const opened = near(viewed * open, random);

@@ -1,0 +1,179 @@
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { funnelResponseSchema, type EventCounts } from '@guquan/contract/funnel';
+import { FUNNEL_STEPS } from '@guquan/contract/funnel-events';
+import { startBuiltServer } from '../support/built-server.ts';
+import { expect, expectNoAxeViolations, test } from './fixtures.ts';
+
+/**
+ * The operators' funnel page as an operator uses it, at 1280 px and on a phone (390 px): the
+ * numbers on the page are the funnel's (checked against /api/funnel), beside the 30 days before;
+ * the form picks a channel and a period without a line of script, and says why it refuses one.
+ * On a server of its own (the demo seed fills 60 days), on its own ports.
+ */
+// One server for the file: its tests run one after the other, in one worker.
+test.describe.configure({ mode: 'serial' });
+
+let server: ChildProcess | undefined;
+let dataDir = '';
+let ops = '';
+const SHOTS = '/tmp/shots-i31-funnel';
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  const base = Number(process.env.E2E_PORT ?? 18080);
+  ops = `http://127.0.0.1:${base + 72}`;
+  dataDir = await mkdtemp(join(tmpdir(), 'guquan-e2e-operators-'));
+  await mkdir(SHOTS, { recursive: true });
+  server = await startBuiltServer({
+    port: base + 62,
+    dataDir,
+    env: { OPS_PORT: String(base + 72) },
+    output: 'ignore',
+    timeoutMs: 150_000,
+  });
+});
+
+test.afterAll(async () => {
+  if (server && server.exitCode === null && server.signalCode === null) {
+    const exited = once(server, 'exit');
+    server.kill();
+    await exited;
+  }
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** A day as the funnel counts it (China time), `back` days before today. */
+function day(back = 0): string {
+  return new Date(Date.now() + 8 * 3_600_000 - back * 86_400_000).toISOString().slice(0, 10);
+}
+
+async function totals(from: string, to: string): Promise<EventCounts> {
+  const answer = await fetch(`${ops}/api/funnel?from=${from}&to=${to}`);
+  return funnelResponseSchema.parse(await answer.json()).totals;
+}
+
+const number = (value: number) => value.toLocaleString('en-US');
+const percent = (part: number, whole: number) =>
+  whole === 0 ? '—' : `${((part / whole) * 100).toFixed(1)}%`;
+
+/** Nothing sideways beyond the window, and no step's name cut. */
+async function expectReadable(page: Page): Promise<void> {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+  const cut = await page
+    .locator('.step-name')
+    .evaluateAll((names) =>
+      names
+        .filter((name) => name.scrollWidth > name.clientWidth + 1)
+        .map((name) => name.textContent),
+    );
+  expect(cut).toEqual([]);
+}
+
+for (const { width, height, name } of [
+  { width: 1280, height: 900, name: 'desktop' },
+  { width: 390, height: 844, name: 'phone' },
+]) {
+  test(`the funnel's numbers, the previous period and the form at ${width} px (${name})`, async ({
+    openContext,
+    consoleGuard,
+  }) => {
+    // The refused period below is a 400 page, which the browser logs.
+    consoleGuard.allow(/status of 400 \(Bad Request\) \(http:\/\/127\.0\.0\.1:\d+\/funnel\?/);
+    // Slow on a busy machine: axe twice over a long page.
+    test.setTimeout(240_000);
+    const context = await openContext({
+      viewport: { width, height },
+      isMobile: width < 800,
+      hasTouch: width < 800,
+    });
+    const page = await context.newPage();
+    const response = await page.goto(`${ops}/funnel?lang=en`);
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Share funnel · Operators');
+    await expect(page.getByText(`${day(29)} to ${day(0)} (China time), 30 days.`)).toBeVisible();
+
+    const now = await totals(day(29), day(0));
+    const before = await totals(day(59), day(30));
+    expect(now.viewed).toBeGreaterThan(0);
+    expect(before.viewed).toBeGreaterThan(0);
+    for (const [index, event] of FUNNEL_STEPS.entries()) {
+      const step = page.locator(`#step-${event}`);
+      await expect(step.locator('.count')).toHaveText(number(now[event]));
+      await expect(step.locator('.count')).toBeVisible();
+      await expect(step.locator('.previous')).toHaveText(number(before[event]));
+      await expect(step.locator('.previous')).toBeVisible();
+      const previousStep = FUNNEL_STEPS[index - 1];
+      if (previousStep) {
+        // Conversion from the step before: on the page, not only for screen readers.
+        await expect(step.locator('.conversion')).toHaveText(
+          percent(now[event], now[previousStep]),
+        );
+        await expect(step.locator('.conversion')).toBeVisible();
+      }
+    }
+    // Installs named as such; the other events on the same scale, their share of views shown.
+    await expect(page.locator('#step-handoff_claimed .step-name')).toContainText(
+      'Installed (code claimed)',
+    );
+    await expect(page.locator('#side-guide_shown .conversion')).toHaveText(
+      percent(now.guide_shown, now.viewed),
+    );
+    await expect(page.getByText('Bars on a logarithmic scale')).toBeVisible();
+    // Hover values: the bar's title.
+    await expect(page.locator('#step-viewed svg title')).toHaveText(
+      `Viewed: ${number(now.viewed)} (Previous 30 days: ${number(before.viewed)})`,
+    );
+    await expectReadable(page);
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: `${SHOTS}/operators-en-${width}.png`, fullPage: true });
+
+    // One channel, through the form (a GET form: no script).
+    const safariViews = await page.locator('#by-channel-safari td').first().textContent();
+    await page.getByLabel('Channel', { exact: true }).selectOption('safari');
+    await page.getByRole('button', { name: 'Show', exact: true }).click();
+    await expect(page).toHaveURL(/[?&]channel=safari/);
+    await expect(page.getByText('Channel: Safari only.')).toBeVisible();
+    await expect(page.locator('#step-viewed .count')).toHaveText(safariViews ?? '');
+    await expectReadable(page);
+    await page.screenshot({ path: `${SHOTS}/operators-en-${width}-safari.png`, fullPage: true });
+
+    // A reversed period: refused with a 400 that says what to do, the form kept.
+    await page.getByLabel('From', { exact: true }).fill(day(1));
+    await page.getByLabel('To', { exact: true }).fill(day(10));
+    const [refused] = await Promise.all([
+      page.waitForResponse((answer) => answer.url().includes('/funnel?')),
+      page.getByRole('button', { name: 'Show', exact: true }).click(),
+    ]);
+    expect(refused.status()).toBe(400);
+    await expect(page.getByRole('alert')).toContainText('“From” is after “To”: swap the two days.');
+    await expect(page.getByLabel('From', { exact: true })).toHaveValue(day(1));
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: `${SHOTS}/operators-en-${width}-refused.png`, fullPage: true });
+  });
+}
+
+test('the page in Chinese on a phone', async ({ openContext }) => {
+  test.setTimeout(120_000);
+  const context = await openContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
+  const page = await context.newPage();
+  await page.goto(`${ops}/funnel?lang=zh-CN&scale=linear`);
+  await expect(page.locator('#step-handoff_claimed .step-name')).toContainText(
+    '安装（口令被领取）',
+  );
+  await expect(page.getByText('条形为线性比例')).toBeVisible();
+  await expectReadable(page);
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: `${SHOTS}/operators-zh-390.png`, fullPage: true });
+});
