@@ -78,7 +78,7 @@ export function NoteView({ note }: { note: Note }) {
                   hint={placeText.commentInApp}
                 >
                   <ShareDate iso={comment.createdAt} />
-                  <span aria-hidden="true"> · </span>
+                  <span aria-hidden="true">·</span>
                   <span>
                     {pluralText(
                       language,
