@@ -257,20 +257,23 @@ test.describe('a shared item', () => {
     for (const comment of note.topComments) {
       await expect(page.getByText(comment.text).first()).toBeVisible();
     }
-    // #tags and @mentions lead nowhere on the web: they are marked, but look like text, not
-    // like links (no link colour, no pointer).
-    const paragraph = body.locator('p', { has: page.locator('span[class*="tag"]') }).first();
+    // #tags and @mentions are links into the app (issue 31): on the link domain, link-coloured
+    // (tags-and-links.spec.ts has the rest).
+    const paragraph = body.locator('p', { has: page.locator('a[class*="tag"]') }).first();
     const [textColor, tagStyle] = await Promise.all([
       paragraph.evaluate((element) => getComputedStyle(element).color),
       paragraph
-        .locator('span[class*="tag"]')
+        .locator('a[class*="tag"]')
         .first()
         .evaluate((element) => ({
           color: getComputedStyle(element).color,
           cursor: getComputedStyle(element).cursor,
+          href: element.getAttribute('href') ?? '',
         })),
     ]);
-    expect(tagStyle).toEqual({ color: textColor, cursor: 'auto' });
+    expect(tagStyle.color).not.toBe(textColor);
+    expect(tagStyle.cursor).toBe('pointer');
+    expect(tagStyle.href).toMatch(/^https?:\/\/[^/]+\/tag\//);
     await expectNoAxeViolations(page);
   });
 

@@ -7,8 +7,19 @@ import { API_BASE_PATH } from './site-paths.ts';
  * start-up. The API's schemas are in app-links.ts.
  */
 
-/** Where the app opens: an item (for goods, the image being viewed, counted from 0), or its start. */
-export type AppTarget = { kind: ShareKind; id: string; image?: number } | null;
+/**
+ * A place in the app that a tap on a share page leads to, other than the item itself: a user (the
+ * owner, an author, a commenter, a mention), a tag, one of a note's comments.
+ */
+export type AppPlace =
+  { type: 'user'; id: string } | { type: 'tag'; name: string } | { type: 'comment'; id: string };
+
+/**
+ * Where the app opens: an item (for goods, the image being viewed, counted from 0), or its start.
+ * With a place, the app opens there instead; the item stays what the page is about (the funnel's
+ * counts, the handoff code, where the link domain sends a visitor without the app).
+ */
+export type AppTarget = { kind: ShareKind; id: string; image?: number; place?: AppPlace } | null;
 
 /** The highest image index a link carries (goods have at most 20 images). */
 export const MAX_IMAGE_INDEX = 99;
@@ -19,6 +30,23 @@ export const APP_PATH_SEGMENTS: Readonly<Record<ShareKind, string>> = {
   cabinet: 'cabinet',
   note: 'note',
 };
+
+/** The first path segment of the places that are not items: `user/<id>`, `tag/<name>`. */
+export const APP_PLACE_SEGMENTS = { user: 'user', tag: 'tag' } as const;
+
+/** Every first path segment the app opens on the link domain: the items', then the places'. */
+export const APP_LINK_SEGMENTS: readonly string[] = [
+  ...Object.values(APP_PATH_SEGMENTS),
+  ...Object.values(APP_PLACE_SEGMENTS),
+];
+
+/**
+ * On a place's link, the item whose page the tap came from (`from=note%2F<id>`): where the link
+ * domain sends a visitor without the app. The app itself ignores it.
+ */
+export const FROM_PARAM = 'from';
+/** On a note's link, the comment the app opens the note at (`note/<id>?comment=<id>`). */
+export const COMMENT_PARAM = 'comment';
 
 /** The kind whose items a first path segment names (`goods`), or undefined. */
 export function kindOfAppSegment(segment: string): ShareKind | undefined {
@@ -39,10 +67,27 @@ export function opensAtImage(kind: ShareKind): boolean {
   return OPENS_AT_IMAGE[kind];
 }
 
-/** The app's own path of a target: `goods/<id>?image=2`, or '' for the start screen. */
+/**
+ * The app's own path of a target: `goods/<id>?image=2`, or '' for the start screen; with a place,
+ * `user/<id>?from=note%2F<id>`, `tag/<name>?from=…` or `note/<id>?comment=<id>`.
+ */
 export function appPath(target: AppTarget): string {
   if (!target) return '';
   const path = `${APP_PATH_SEGMENTS[target.kind]}/${encodeURIComponent(target.id)}`;
+  const { place } = target;
+  if (place) {
+    const from = `${FROM_PARAM}=${encodeURIComponent(path)}`;
+    switch (place.type) {
+      case 'user':
+        return `${APP_PLACE_SEGMENTS.user}/${encodeURIComponent(place.id)}?${from}`;
+      case 'tag':
+        return `${APP_PLACE_SEGMENTS.tag}/${encodeURIComponent(place.name)}?${from}`;
+      case 'comment':
+        // Only notes have comments: on any other item the place is the item itself.
+        if (target.kind === 'note')
+          return `${path}?${COMMENT_PARAM}=${encodeURIComponent(place.id)}`;
+    }
+  }
   return target.image === undefined ? path : `${path}?image=${target.image}`;
 }
 

@@ -69,7 +69,14 @@ export const goodsCardSchema = goodsSchema.pick({
   work: true,
   status: true,
 });
-export const cabinetItemSchema = goodsCardSchema.extend({ cover: imageSchema });
+export const cabinetItemSchema = goodsCardSchema.extend({
+  cover: imageSchema,
+  /**
+   * As the goods' own (null: none set): its tile shows it when the goods is for sale. Absent in
+   * answers of servers from before it, which read as no price.
+   */
+  priceFen: goodsSchema.shape.priceFen.optional(),
+});
 export type CabinetItem = z.infer<typeof cabinetItemSchema>;
 
 export const cabinetSchema = z.object({

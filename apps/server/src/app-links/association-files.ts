@@ -1,4 +1,4 @@
-import { APP_PATH_SEGMENTS } from '@guquan/contract/app-link-paths';
+import { APP_LINK_SEGMENTS } from '@guquan/contract/app-link-paths';
 import type { AppLinksConfig } from '../config/app-links-config.ts';
 
 /**
@@ -7,7 +7,10 @@ import type { AppLinksConfig } from '../config/app-links-config.ts';
  * 128 kB.
  */
 
-/** What each component matches: the app opens `/<kind>/<id>` and nothing else. */
+/**
+ * What each component matches: the app opens `/<kind>/<id>` (an item) and `/user/<id>`,
+ * `/tag/<name>` (places), and nothing else.
+ */
 interface Component {
   '/': string;
   exclude?: true;
@@ -21,7 +24,7 @@ interface Component {
  * are claimed by no component at all.
  */
 export function appleAppSiteAssociation(config: AppLinksConfig): object {
-  const segments = Object.values(APP_PATH_SEGMENTS);
+  const segments = APP_LINK_SEGMENTS;
   const components: Component[] = [
     ...segments.flatMap((segment): Component[] => [
       { '/': `/${segment}/`, exclude: true, comment: `no ${segment} id: the web` },

@@ -82,9 +82,11 @@ describe('apple-app-site-association', () => {
       '/goods/*',
       '/cabinet/*',
       '/note/*',
+      '/user/*',
+      '/tag/*',
     ]);
     expect(components.slice(0, firstClaim).map((component) => component['/'])).toEqual(
-      expect.arrayContaining(['/goods/', '/goods/*/*', '/note/*/*']),
+      expect.arrayContaining(['/goods/', '/goods/*/*', '/note/*/*', '/user/', '/tag/*/*']),
     );
   });
 
@@ -200,6 +202,44 @@ describe('a link the app did not open', () => {
     expect(events).toEqual([]);
   });
 
+  it('sends a user or a tag back to the page the tap came from, the app missing, and counts it there', async () => {
+    events.length = 0;
+    const user = await onLink(`/user/${DEMO_IDS.users.yuyuan}?from=note%2F${DEMO_IDS.notes.rich}`, {
+      'accept-language': 'en',
+    });
+    expect(user.statusCode).toBe(302);
+    expect(user.headers.location).toBe(
+      `${SITE}${BASE_PATH}/AppShare/notesShare?id=${DEMO_IDS.notes.rich}&lang=en&app=missing`,
+    );
+    const tag = await onLink(`/tag/${encodeURIComponent('咒术回战')}?from=goods%2F${GOODS}`);
+    expect(tag.headers.location).toBe(
+      `${SITE}${BASE_PATH}/AppShare/goodsShare?id=${GOODS}&lang=zh-CN&app=missing`,
+    );
+    expect(events).toEqual([
+      ['link_fallback', 'note'],
+      ['link_fallback', 'goods'],
+    ]);
+  });
+
+  it('sends a user or a tag without a usable page to come back to to the download section', async () => {
+    events.length = 0;
+    for (const path of [
+      '/user/abc',
+      '/tag/x?from=',
+      '/tag/x?from=goods%2Fnot%20an%20id',
+      `/user/abc?from=goods%2F${GOODS}%3Fimage%3D1`,
+      `/user/abc?from=users%2F${GOODS}`,
+      `/user/abc?from=${encodeURIComponent(`goods/${GOODS}/x`)}`,
+    ]) {
+      const response = await onLink(path);
+      expect(response.statusCode, path).toBe(302);
+      expect(response.headers.location, path).toBe(
+        `${SITE}${BASE_PATH}/website?lang=zh-CN#download`,
+      );
+    }
+    expect(events).toEqual([]);
+  });
+
   it('lands on a share page that offers the app first, still shows the item, and may be cached', async () => {
     const location = (await onLink(`/goods/${GOODS}?image=1`)).headers.location ?? '';
     const page = await app.inject({
@@ -230,6 +270,8 @@ describe('anything else on the link domain', () => {
       `/goods/${GOODS}/more`,
       '/goods',
       '/users/abc',
+      '/user/',
+      '/tag/a/b',
       '/.well-known/other',
     ]) {
       const response = await onLink(path);

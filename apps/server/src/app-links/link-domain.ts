@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
   APP_MISSING_PARAM,
   APP_MISSING_VALUE,
+  APP_PLACE_SEGMENTS,
+  FROM_PARAM,
   IMAGE_PARAM,
   kindOfAppSegment,
   opensAtImage,
@@ -89,6 +91,14 @@ export function fallbackLocation(
   const parsed = new URL(url, 'http://link.internal');
   if (parsed.pathname === '/')
     return { location: `${publicOrigin}${BASE_PATH}/website?lang=${language}#download` };
+  if (isPlacePath(parsed.pathname)) {
+    // A user or a tag: the page of the item the tap came from, else the download section.
+    const from = parsed.searchParams.get(FROM_PARAM) ?? '';
+    const back = from.includes('?')
+      ? undefined
+      : fallbackLocation(`/${from}`, publicOrigin, language);
+    return back?.item ? back : fallbackLocation('/', publicOrigin, language);
+  }
   const match = /^\/([^/]+)\/([^/]*)$/.exec(parsed.pathname);
   const kind = match ? kindOfAppSegment(match[1] ?? '') : undefined;
   if (!match || !kind) return undefined;
@@ -107,6 +117,14 @@ export function fallbackLocation(
     location: `${publicOrigin}${BASE_PATH}${sharePagePath(kind)}?${query.toString()}`,
     ...(publicId === undefined ? {} : { item: { kind, id: publicId } }),
   };
+}
+
+const PLACE_SEGMENTS: readonly string[] = Object.values(APP_PLACE_SEGMENTS);
+
+/** `/user/<id>`, `/tag/<name>`: a place in the app that has no page on the site. */
+function isPlacePath(pathname: string): boolean {
+  const match = /^\/([^/]+)\/[^/]+$/.exec(pathname);
+  return match !== null && PLACE_SEGMENTS.includes(match[1] ?? '');
 }
 
 const NOT_FOUND_PAGE =

@@ -34,7 +34,14 @@ export async function findCabinet(
     db
       .selectFrom('cabinet_goods')
       .innerJoin('goods', 'goods.id', 'cabinet_goods.goods_id')
-      .select(['goods.id', 'goods.public_id', 'goods.name', 'goods.work', 'goods.status'])
+      .select([
+        'goods.id',
+        'goods.public_id',
+        'goods.name',
+        'goods.work',
+        'goods.status',
+        'goods.price_fen',
+      ])
       .where('cabinet_goods.cabinet_id', '=', row.id)
       .where('goods.visibility', '=', 'public')
       .where('goods.removed_at', 'is', null)
@@ -57,6 +64,7 @@ export async function findCabinet(
             name: goods.name,
             work: goods.work,
             status: goods.status,
+            priceFen: goods.price_fen,
             cover: first,
           },
         ]

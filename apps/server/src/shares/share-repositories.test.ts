@@ -57,6 +57,8 @@ describe('cabinet repository', () => {
     // Each tile's cover is its goods' first image.
     const gallery = (await findGoods(data.db, DEMO_IDS.goods.gallery))?.item;
     expect(cabinet.items[0]?.cover).toEqual(gallery?.images[0]);
+    // Each tile carries its goods' price (null where none is set), for the tiles of goods for sale.
+    expect(cabinet.items.slice(0, 2).map((item) => item.priceFen)).toEqual([3500, null]);
     expect(cabinet.cover.width).toBeGreaterThan(cabinet.cover.height);
   });
 

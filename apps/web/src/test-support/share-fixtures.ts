@@ -59,6 +59,7 @@ export const cabinetFixture: Cabinet = cabinetSchema.parse({
       name: '五条悟 吧唧 第二弹',
       work: '咒术回战',
       status: 'selling',
+      priceFen: 3500,
       cover: image('imageAAAAAAAAAA1', 1080, 1080, '五条悟闪粉吧唧'),
     },
     {
@@ -73,6 +74,7 @@ export const cabinetFixture: Cabinet = cabinetSchema.parse({
       name: '伏黑惠 色纸',
       work: '咒术回战',
       status: 'wanted',
+      priceFen: 2000,
       cover: image('imageBBBBBBBBBB2', 1200, 900),
     },
     {

@@ -20,6 +20,29 @@ function renderCabinet(cabinet: Cabinet = cabinetFixture, query = '') {
 }
 
 describe('CabinetView', () => {
+  it('opens its cover full screen in the image viewer, and Back closes it', async () => {
+    const { router } = renderCabinet();
+    await screen.findByRole('heading', { level: 1 });
+    fireEvent.click(screen.getByRole('button', { name: /查看大图/ }));
+    const viewer = await screen.findByRole('dialog');
+    expect(within(viewer).getAllByRole('img', { name: cabinetFixture.cover.alt })).not.toHaveLength(
+      0,
+    );
+    await router.navigate(-1);
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog')).toBeNull();
+    });
+  });
+
+  it('shows the price on the tiles of goods for sale, and only on those', async () => {
+    renderCabinet();
+    const section = await screen.findByRole('region', { name: '柜中谷子' });
+    const tiles = within(section).getAllByRole('link');
+    expect(tiles[0]?.textContent).toContain('价格：¥35.00');
+    // A wanted goods with a budget, and goods on show: no price on their tiles.
+    for (const tile of tiles.slice(1)) expect(tile.textContent).not.toContain('¥');
+  });
+
   it('shows the cover, name, owner, item count, likes and text', async () => {
     renderCabinet();
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe(

@@ -4,7 +4,9 @@ import { useLanguage } from '../../../lib/i18n/language-context';
 import { pluralText } from '../../../lib/i18n/plural';
 import { OpenAppButton } from '../open-app-button/open-app-button';
 import { useAppPrompt } from '../open-in-app/app-prompt';
-import { HERO_SLOT, TILE_SLOT } from '../share-image/image-slots';
+import { formatPrice } from '@guquan/contract/price';
+import { PhotoGallery } from '../photo-gallery/photo-gallery';
+import { TILE_SLOT } from '../share-image/image-slots';
 import { ShareImage } from '../share-image/share-image';
 import { goodsSharePath } from '../share-links';
 import { fill, useShareTexts } from '../share-texts';
@@ -30,12 +32,14 @@ export function CabinetView({ cabinet }: { cabinet: Cabinet }) {
   const hidden = cabinet.itemCount - cabinet.items.length;
   return (
     <article aria-labelledby="share-title">
-      <ShareImage
-        image={cabinet.cover}
-        slot={HERO_SLOT}
-        priority
-        fallbackAlt={fill(text.cover, { name: cabinet.name })}
-        className={styles.cover}
+      {/* The cover, tapped, opens full screen in the viewer, as a goods' images do. */}
+      <PhotoGallery
+        images={[
+          cabinet.cover.alt
+            ? cabinet.cover
+            : { ...cabinet.cover, alt: fill(text.cover, { name: cabinet.name }) },
+        ]}
+        name={cabinet.name}
       />
       <div className={shared.body}>
         <h1 id="share-title" className={shared.title}>
@@ -68,6 +72,12 @@ export function CabinetView({ cabinet }: { cabinet: Cabinet }) {
                   <StatusBadge status={item.status} className={styles.badge} />
                 </span>
                 <span className={styles.name}>{item.name}</span>
+                {item.status === 'selling' && item.priceFen != null ? (
+                  <span className={styles.price}>
+                    <span className="visually-hidden">{text.price}：</span>
+                    {formatPrice(item.priceFen)}
+                  </span>
+                ) : null}
                 <span className={styles.work}>{item.work}</span>
               </Link>
             </li>

@@ -44,7 +44,10 @@ describe('GoodsView', () => {
     const text = screen.getByText(/全新未拆/);
     expect(text.querySelectorAll('br')).toHaveLength(3);
     const tags = within(screen.getByRole('list', { name: '标签' })).getAllByRole('listitem');
-    expect(tags.map((tag) => tag.textContent)).toEqual(['#咒术回战', '#五条悟', '#吧唧']);
+    expect(tags.map((tag) => tag.textContent)).toEqual(
+      ['#咒术回战', '#五条悟', '#吧唧'].map((tag) => `${tag}，在谷圈 App 中查看`),
+    );
+    expect(article.textContent).toContain('发布于 2025年11月2日');
     expect(screen.getByRole('link', { name: 'App 内查看这件谷子' })).toBeDefined();
   });
 

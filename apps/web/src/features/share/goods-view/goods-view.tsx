@@ -2,6 +2,7 @@ import type { Goods } from '@guquan/contract/share';
 import { OpenAppButton } from '../open-app-button/open-app-button';
 import { PhotoGallery } from '../photo-gallery/photo-gallery';
 import { formatPrice } from '@guquan/contract/price';
+import { ShareDate } from '../share-date/share-date';
 import { useShareTexts } from '../share-texts';
 import { StatList } from '../stat-list/stat-list';
 import { StatusBadge } from '../status-badge/status-badge';
@@ -56,6 +57,9 @@ export function GoodsView({ goods }: { goods: Goods }) {
         </div>
         {goods.text ? <UserText text={goods.text} className={shared.text} /> : null}
         <TagList tags={goods.tags} />
+        <p className={shared.muted}>
+          <ShareDate iso={goods.createdAt} posted />
+        </p>
       </div>
       <OpenAppButton>{text.openInApp.goods}</OpenAppButton>
     </article>

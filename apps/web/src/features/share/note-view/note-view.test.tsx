@@ -3,7 +3,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Note } from '@guquan/contract/share';
 import { noteFixture } from '../../../test-support/share-fixtures';
 import { SharePage } from '../share-page/share-page';
-import { renderShareRoute, stubLayoutApis } from '../../../test-support/share-route';
+import {
+  renderShareRoute,
+  stubLayoutApis,
+  TEST_LINK_ORIGIN,
+} from '../../../test-support/share-route';
 import { USER_LINK_REL } from '../user-text/user-text';
 import { NoteView } from './note-view';
 
@@ -32,19 +36,33 @@ describe('NoteView', () => {
     expect(counts?.textContent).toContain('1024');
     expect(counts?.textContent).toContain('300');
     expect(counts?.textContent).toContain('42');
-    expect(article.textContent).toContain('发布于 2025-11-02');
+    expect(article.textContent).toContain('发布于 2025年11月2日');
   });
 
   it('keeps the text’s line breaks, marks #tags and @mentions, links only http(s)', async () => {
     renderNote();
     const text = await screen.findByText(/第一次出谷，记录/);
     expect(text.querySelectorAll('br')).toHaveLength(5);
-    const marked = [...text.querySelectorAll('span')].map((span) => span.textContent);
-    expect(marked).toEqual(['#出谷经验#', '@乙骨忧太本命', '#咒术回战', '#吧唧']);
+    // #tags and @mentions are links into the app: the tag, the commenter the mention names.
     const links = within(text).getAllByRole('link');
-    expect(links).toHaveLength(1);
-    expect(links[0]?.getAttribute('href')).toBe('https://www.guquan.example/rules?from=note');
-    expect(links[0]?.getAttribute('rel')).toBe(USER_LINK_REL);
+    expect(links.map((link) => link.firstChild?.textContent)).toEqual([
+      '#出谷经验#',
+      '@乙骨忧太本命',
+      'https://www.guquan.example/rules?from=note',
+      '#咒术回战',
+      '#吧唧',
+    ]);
+    const from = `from=note%2F${noteFixture.id}`;
+    const [tag, mention, external, ...tags] = links;
+    expect([tag, mention, ...tags].map((link) => link?.getAttribute('href'))).toEqual([
+      `${TEST_LINK_ORIGIN}/tag/${encodeURIComponent('出谷经验')}?${from}`,
+      `${TEST_LINK_ORIGIN}/user/userBBBBBBBBBBB2?${from}`,
+      `${TEST_LINK_ORIGIN}/tag/${encodeURIComponent('咒术回战')}?${from}`,
+      `${TEST_LINK_ORIGIN}/tag/${encodeURIComponent('吧唧')}?${from}`,
+    ]);
+    expect(mention?.textContent).toBe('@乙骨忧太本命，在谷圈 App 中查看');
+    expect(external?.getAttribute('href')).toBe('https://www.guquan.example/rules?from=note');
+    expect(external?.getAttribute('rel')).toBe(USER_LINK_REL);
     expect(text.textContent).toContain('javascript:alert(1)');
     expect(text.textContent).toContain('<img src=x onerror=alert(1)>');
     expect(text.querySelector('img')).toBeNull();
@@ -57,7 +75,7 @@ describe('NoteView', () => {
       within(tags)
         .getAllByRole('listitem')
         .map((tag) => tag.textContent),
-    ).toEqual(['#新话题']);
+    ).toEqual(['#新话题，在谷圈 App 中查看']);
   });
 
   it('shows the top comments and the way to the rest in the app', async () => {
@@ -67,7 +85,21 @@ describe('NoteView', () => {
     expect(items).toHaveLength(2);
     expect(items[0]?.textContent).toContain('乙骨忧太本命');
     expect(items[0]?.querySelectorAll('br')).toHaveLength(1);
-    expect(items[1]?.querySelector('span[class*="mention"]')?.textContent).toBe('@乙骨忧太本命');
+    expect(items[1]?.querySelector('a[class*="mention"]')?.firstChild?.textContent).toBe(
+      '@乙骨忧太本命',
+    );
+    // Each comment: its date, and a link into the app at that comment.
+    const open = within(items[0] as HTMLElement).getByRole('link', { name: /查看这条评论/ });
+    expect(open.textContent).toContain('2025年11月3日');
+    expect(open.querySelector('time')?.getAttribute('dateTime')).toBe('2025-11-03T01:00:00.000Z');
+    expect(open.getAttribute('href')).toBe(
+      `${TEST_LINK_ORIGIN}/note/${noteFixture.id}?comment=${noteFixture.topComments[0]?.id ?? ''}`,
+    );
+    expect(
+      within(items[0] as HTMLElement)
+        .getByRole('link', { name: /乙骨忧太本命/ })
+        .getAttribute('href'),
+    ).toBe(`${TEST_LINK_ORIGIN}/user/userBBBBBBBBBBB2?from=note%2F${noteFixture.id}`);
     expect(
       within(comments).getByRole('button', { name: '在 App 内查看全部 42 条评论' }),
     ).toBeDefined();

@@ -4,9 +4,12 @@ import { pluralText } from '../../../lib/i18n/plural';
 import { OpenAppButton } from '../open-app-button/open-app-button';
 import { useAppPrompt } from '../open-in-app/app-prompt';
 import { PhotoGallery } from '../photo-gallery/photo-gallery';
-import { chinaDay } from '../../../lib/format/dates';
+import { AppPlaceLink } from '../app-places/app-place-link';
+import { useAppPlaceTexts } from '../app-places/app-place-texts';
+import { useOpenAppAt } from '../app-places/open-app-at';
+import { ShareDate } from '../share-date/share-date';
 import { formatCount } from '../share-format';
-import { fill, useShareTexts } from '../share-texts';
+import { useShareTexts } from '../share-texts';
 import { StatList } from '../stat-list/stat-list';
 import { TagList } from '../tag-list/tag-list';
 import { UserChip } from '../user-chip/user-chip';
@@ -19,6 +22,10 @@ export function NoteView({ note }: { note: Note }) {
   const text = useShareTexts();
   const language = useLanguage();
   const { openApp } = useAppPrompt();
+  const { openAt } = useOpenAppAt();
+  const placeText = useAppPlaceTexts();
+  // Whom an @mention may name: the users this page shows.
+  const users = [note.author, ...note.topComments.map((comment) => comment.author)];
   // Tags the text already shows as #tag are not listed twice.
   const extraTags = note.tags.filter((tag) => !note.text.includes(`#${tag}`));
   return (
@@ -29,12 +36,12 @@ export function NoteView({ note }: { note: Note }) {
         <h1 id="share-title" className={shared.title}>
           {note.title}
         </h1>
-        {note.text ? <UserText text={note.text} rich className={shared.text} /> : null}
+        {note.text ? (
+          <UserText text={note.text} rich users={users} className={shared.text} />
+        ) : null}
         <TagList tags={extraTags} />
         <p className={shared.muted}>
-          <time dateTime={note.createdAt}>
-            {fill(text.publishedOn, { date: chinaDay(note.createdAt) })}
-          </time>
+          <ShareDate iso={note.createdAt} posted />
         </p>
         <StatList
           stats={[
@@ -51,16 +58,36 @@ export function NoteView({ note }: { note: Note }) {
         {note.topComments.length === 0 ? <p className={shared.muted}>{text.noComments}</p> : null}
         <ul className={styles.comments}>
           {note.topComments.map((comment) => (
-            <li key={comment.id} className={styles.comment}>
+            <li
+              key={comment.id}
+              className={styles.comment}
+              onClick={(event) => {
+                // A tap anywhere on the comment opens it in the app, as its date's link does
+                // (the way in for keyboards); its own links (user, tags, mentions) go theirs.
+                const target = event.target as Element;
+                if (target.closest('a') || getSelection()?.toString()) return;
+                openAt({ type: 'comment', id: comment.id });
+              }}
+            >
               <UserChip user={comment.author} role={text.commenter} size="small" />
-              <UserText text={comment.text} rich className={styles.commentText} />
-              <p className={shared.muted}>
-                {pluralText(
-                  language,
-                  comment.likes,
-                  text.commentLikes,
-                  formatCount(comment.likes, language),
-                )}
+              <UserText text={comment.text} rich users={users} className={styles.commentText} />
+              <p className={styles.commentMeta}>
+                <AppPlaceLink
+                  place={{ type: 'comment', id: comment.id }}
+                  className={styles.commentLink}
+                  hint={placeText.commentInApp}
+                >
+                  <ShareDate iso={comment.createdAt} />
+                  <span aria-hidden="true">·</span>
+                  <span>
+                    {pluralText(
+                      language,
+                      comment.likes,
+                      text.commentLikes,
+                      formatCount(comment.likes, language),
+                    )}
+                  </span>
+                </AppPlaceLink>
               </p>
             </li>
           ))}

@@ -1,4 +1,4 @@
-import { createContext, useContext, useState, type ReactNode } from 'react';
+import { createContext, useContext, useState, type MouseEvent, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import type { ShareKind } from '@guquan/contract/share-paths';
 import { OpenInBrowserGuide } from '../../../components/open-in-browser-guide/open-in-browser-guide-on-demand';
@@ -18,12 +18,22 @@ import { BASE_PATH } from '@guquan/contract/site-paths';
 import { useLinkOrigin } from '../../../lib/app-links/link-origin';
 import { useHydrated } from '../../../lib/dom/use-hydrated';
 import { keepLanguage } from '../share-links';
-import { schemeLink, shareTarget, universalLink, WEBSITE_DOWNLOAD_PATH } from './app-link';
+import {
+  schemeLink,
+  shareTarget,
+  universalLink,
+  WEBSITE_DOWNLOAD_PATH,
+  type AppTarget,
+} from './app-link';
 import { useOpenInApp, type AppTap } from './use-open-in-app';
 
 interface AppPrompt {
   /** Opens the shared item (and the image being viewed) in the app, or shows the way there. */
   openApp: AppTap;
+  /** The page's target: the item (and image) "open" opens. */
+  target: AppTarget;
+  /** Opens the app at another target of the same item (a user, a tag, a comment): as openApp. */
+  openAppAt: (at: AppTarget, event?: MouseEvent<HTMLElement>) => void;
   /** Heads for the store (copying the share text on the way), or shows the way there. */
   getApp: AppTap;
   /** The item's Universal Link: where "open" links in the server's HTML, before the code runs. */
@@ -46,6 +56,8 @@ interface AppPrompt {
 
 const AppPromptContext = createContext<AppPrompt>({
   openApp: () => undefined,
+  target: null,
+  openAppAt: () => undefined,
   getApp: () => undefined,
   openHref: '',
   getHref: '',
@@ -75,7 +87,10 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
     ? parseImageIndex(new URLSearchParams(search).get(IMAGE_PARAM))
     : undefined;
   const target = shareTarget(kind, search, chosenImage ?? startImage ?? 0);
-  const { openApp, getApp, guideOpen, showGuide, closeGuide } = useOpenInApp(target, title);
+  const { openApp, openAppAt, getApp, guideOpen, showGuide, closeGuide } = useOpenInApp(
+    target,
+    title,
+  );
   const wechat = useWeChat();
   const wechatLaunch = wechat.openAppId
     ? { openAppId: wechat.openAppId, extinfo: schemeLink(target), onFailure: showGuide }
@@ -89,6 +104,8 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
     <AppPromptContext
       value={{
         openApp,
+        target,
+        openAppAt,
         getApp,
         openHref: universalLink(linkOrigin, target),
         getHref: `${BASE_PATH}${keepLanguage(WEBSITE_DOWNLOAD_PATH, search)}`,

@@ -24,6 +24,8 @@ export function useOpenInApp(
   title: string,
 ): {
   openApp: AppTap;
+  /** The same, opening the app at another target (a place of the same item: a user, a tag). */
+  openAppAt: (at: AppTarget, event?: MouseEvent<HTMLElement>) => void;
   getApp: AppTap;
   guideOpen: boolean;
   showGuide: () => void;
@@ -75,10 +77,11 @@ export function useOpenInApp(
     });
   }
 
-  const openApp: AppTap = (event) => {
+  const openAppAt = (at: AppTarget, event?: MouseEvent<HTMLElement>) => {
     // The link in the server's HTML is for taps before this code arrived; now the plan decides.
     event?.preventDefault();
-    const plan = launchPlan(target, client, navigator.userAgent, linkOrigin);
+    // Only the app's launch goes to `at`: counts, the handoff and the store stay on the item.
+    const plan = launchPlan(at, client, navigator.userAgent, linkOrigin);
     report('open_tapped', plan.type !== 'guide');
     if (plan.type === 'guide') {
       showGuide();
@@ -107,6 +110,10 @@ export function useOpenInApp(
     browserLocation.assign(plan.href);
   };
 
+  const openApp: AppTap = (event) => {
+    openAppAt(target, event);
+  };
+
   const getApp: AppTap = (event) => {
     event?.preventDefault();
     const destination = storeDestination(client);
@@ -116,6 +123,7 @@ export function useOpenInApp(
 
   return {
     openApp,
+    openAppAt,
     getApp,
     guideOpen,
     showGuide,

@@ -1,4 +1,5 @@
 import { useLanguage } from '../../../lib/i18n/language-context';
+import { AppPlaceLink } from '../app-places/app-place-link';
 import { pluralText } from '../../../lib/i18n/plural';
 import { formatCount } from '../share-format';
 import { useShareTexts } from '../share-texts';
@@ -13,19 +14,24 @@ const ICONS: Readonly<Record<StatKind, string>> = {
   comments: 'M5 5h14v10H9l-4 4V5z',
 };
 
-/** Likes, wants, collects, comments: icon, number (1.2万 / 12.3k) and its name ("1 like"). */
+/**
+ * Likes, wants, collects, comments: icon, number (1.2万 / 12.3k) and its name ("1 like"); each a
+ * link into the app, on the item, where the visitor can like, want or comment.
+ */
 export function StatList({ stats }: { stats: readonly (readonly [StatKind, number])[] }) {
   const text = useShareTexts();
   const language = useLanguage();
   return (
     <ul className={styles.list} aria-label={text.counts}>
       {stats.map(([kind, count]) => (
-        <li key={kind} className={styles.stat}>
-          <svg className={styles.icon} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-            <path d={ICONS[kind]} />
-          </svg>
-          <span className={styles.count}>{formatCount(count, language)}</span>
-          <span className={styles.name}>{pluralText(language, count, text[kind])}</span>
+        <li key={kind}>
+          <AppPlaceLink place={null} className={styles.stat}>
+            <svg className={styles.icon} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+              <path d={ICONS[kind]} />
+            </svg>
+            <span className={styles.count}>{formatCount(count, language)}</span>
+            <span className={styles.name}>{pluralText(language, count, text[kind])}</span>
+          </AppPlaceLink>
         </li>
       ))}
     </ul>

@@ -81,17 +81,22 @@ describe('UserText', () => {
     expect(container.querySelectorAll('a')).toHaveLength(0);
   });
 
-  it('renders tags and mentions as marked spans and links as safe links', () => {
+  it('renders tags and mentions as links into the app and links as safe links', () => {
     const { container } = render(
       <UserText text="#谷子 @小明 https://a.cn/x javascript:alert(1)" rich />,
     );
-    const spans = [...container.querySelectorAll('p > span')].map((span) => span.textContent);
-    expect(spans).toEqual(['#谷子', '@小明']);
-    const links = container.querySelectorAll('a');
-    expect(links).toHaveLength(1);
-    expect(links[0]?.getAttribute('href')).toBe('https://a.cn/x');
-    expect(links[0]?.getAttribute('rel')).toBe(USER_LINK_REL);
-    expect(links[0]?.getAttribute('target')).toBe('_blank');
+    const links = [...container.querySelectorAll('a')];
+    expect(links.map((link) => link.firstChild?.textContent)).toEqual([
+      '#谷子',
+      '@小明',
+      'https://a.cn/x',
+    ]);
+    // Outside a share page (no item) a tag still names its place; an unknown user: the item.
+    expect(links[0]?.getAttribute('href')).toBe('/');
+    expect(links[0]?.getAttribute('target')).toBeNull();
+    expect(links[2]?.getAttribute('href')).toBe('https://a.cn/x');
+    expect(links[2]?.getAttribute('rel')).toBe(USER_LINK_REL);
+    expect(links[2]?.getAttribute('target')).toBe('_blank');
     expect(container.textContent).toContain('javascript:alert(1)');
   });
 });

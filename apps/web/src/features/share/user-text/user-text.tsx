@@ -1,20 +1,29 @@
+import type { UserSummary } from '@guquan/contract/share';
+import { AppPlaceLink } from '../app-places/app-place-link';
+import { mentionPlace, tagName } from '../app-places/open-app-at';
 import { tokenize } from './user-text-tokens';
 import styles from './user-text.module.css';
 
 /** The rel of every link a user wrote: no access to this page, no referrer, no endorsement. */
 export const USER_LINK_REL = 'noopener noreferrer nofollow ugc';
 
+const NO_USERS: readonly UserSummary[] = [];
+
 /**
- * Text a user wrote, as text: line breaks kept; with `rich`, #tags and @mentions marked and
- * http(s) links made safe links. Never HTML: React escapes every piece.
+ * Text a user wrote, as text: line breaks kept; with `rich`, #tags and @mentions links into the
+ * app (the tag; the user among `users` of that nickname, else the item) and http(s) links made
+ * safe links. Never HTML: React escapes every piece.
  */
 export function UserText({
   text,
   rich = false,
+  users = NO_USERS,
   className,
 }: {
   text: string;
   rich?: boolean;
+  /** The users the page shows, whom an @mention may name. */
+  users?: readonly UserSummary[];
   className?: string;
 }) {
   return (
@@ -25,15 +34,23 @@ export function UserText({
             return <br key={index} />;
           case 'tag':
             return (
-              <span key={index} className={styles.tag}>
+              <AppPlaceLink
+                key={index}
+                place={{ type: 'tag', name: tagName(token.text) }}
+                className={styles.tag}
+              >
                 {token.text}
-              </span>
+              </AppPlaceLink>
             );
           case 'mention':
             return (
-              <span key={index} className={styles.mention}>
+              <AppPlaceLink
+                key={index}
+                place={mentionPlace(token.text, users)}
+                className={styles.mention}
+              >
                 {token.text}
-              </span>
+              </AppPlaceLink>
             );
           case 'link':
             return (
