@@ -1,5 +1,14 @@
-import { createContext, useContext, useState, type ReactNode } from 'react';
-import { useLocation } from 'react-router';
+import {
+  createContext,
+  lazy,
+  Suspense,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import type { ShareKind } from '@guquan/contract/share-paths';
 import { OpenInBrowserGuide } from '../../../components/open-in-browser-guide/open-in-browser-guide';
 import { needsBrowserForStores } from '../../../lib/client/app-opening';
@@ -17,15 +26,34 @@ import {
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { useLinkOrigin } from '../../../lib/app-links/link-origin';
 import { useHydrated } from '../../../lib/dom/use-hydrated';
+import { useLanguage } from '../../../lib/i18n/language-context';
 import { keepLanguage } from '../share-links';
-import { schemeLink, shareTarget, universalLink, WEBSITE_DOWNLOAD_PATH } from './app-link';
-import { useOpenInApp, type AppTap } from './use-open-in-app';
+import {
+  schemeLink,
+  shareTarget,
+  storeDestination,
+  universalLink,
+  WEBSITE_DOWNLOAD_PATH,
+} from './app-link';
+import { loadMissingAppLayer } from './missing-app-loader';
+import { takeReturnSpot } from './return-spot';
+import { useOpenInApp, type AppTap, type OpenInApp } from './use-open-in-app';
+
+/** The sheet and the toast: their code arrives only when one of them is first needed. */
+const MissingAppLayer = lazy(() =>
+  loadMissingAppLayer().then((module) => ({ default: module.MissingAppLayer })),
+);
 
 interface AppPrompt {
   /** Opens the shared item (and the image being viewed) in the app, or shows the way there. */
   openApp: AppTap;
   /** Heads for the store (copying the share text on the way), or shows the way there. */
   getApp: AppTap;
+  /**
+   * Opens the app at any target (a like, the owner, a tag… once the app's link paths name them),
+   * or shows the missing-app sheet where the app is known to be missing: see use-open-in-app.ts.
+   */
+  openInApp: OpenInApp;
   /** The item's Universal Link: where "open" links in the server's HTML, before the code runs. */
   openHref: string;
   /** The website's download section: where "get the app" links before the code runs. */
@@ -47,6 +75,7 @@ interface AppPrompt {
 const AppPromptContext = createContext<AppPrompt>({
   openApp: () => undefined,
   getApp: () => undefined,
+  openInApp: () => undefined,
   openHref: '',
   getHref: '',
   schemeHref: '',
@@ -74,8 +103,22 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
   const startImage = hydrated
     ? parseImageIndex(new URLSearchParams(search).get(IMAGE_PARAM))
     : undefined;
-  const target = shareTarget(kind, search, chosenImage ?? startImage ?? 0);
-  const { openApp, getApp, guideOpen, showGuide, closeGuide } = useOpenInApp(target, title);
+  const image = chosenImage ?? startImage;
+  const target = shareTarget(kind, search, image ?? 0);
+  const appMissing = new URLSearchParams(search).get(APP_MISSING_PARAM) === APP_MISSING_VALUE;
+  const {
+    openApp,
+    getApp,
+    openInApp,
+    hopToStore,
+    showSheet,
+    closeSheet,
+    missingApp,
+    guideOpen,
+    showGuide,
+    closeGuide,
+  } = useOpenInApp({ target, title, appMissing, image });
+  useReturnFromLinkDomain(hydrated && appMissing, target, showSheet);
   const wechat = useWeChat();
   const wechatLaunch = wechat.openAppId
     ? { openAppId: wechat.openAppId, extinfo: schemeLink(target), onFailure: showGuide }
@@ -84,12 +127,15 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
   const linkOrigin = useLinkOrigin();
   const { inAppBrowser } = client;
   const text = useShareTexts();
-  const appMissing = new URLSearchParams(search).get(APP_MISSING_PARAM) === APP_MISSING_VALUE;
+  const language = useLanguage();
+  const sheetTarget = missingApp.sheet?.target;
+  const store = storeDestination(client);
   return (
     <AppPromptContext
       value={{
         openApp,
         getApp,
+        openInApp,
         openHref: universalLink(linkOrigin, target),
         getHref: `${BASE_PATH}${keepLanguage(WEBSITE_DOWNLOAD_PATH, search)}`,
         schemeHref: schemeLink(target),
@@ -101,6 +147,48 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
       }}
     >
       {children}
+      {missingApp.sheet || missingApp.toast ? (
+        <Suspense fallback={null}>
+          <MissingAppLayer
+            language={language}
+            toast={missingApp.toast}
+            sheet={
+              missingApp.sheet
+                ? {
+                    kind: sheetTarget?.kind ?? null,
+                    // Only an item on screen is promised after the install: not a removed,
+                    // private or missing one (whose page never names its title).
+                    promise: sheetTarget !== null && sheetTarget !== undefined && title !== '',
+                    client,
+                    userAgent: navigator.userAgent,
+                    store:
+                      store === 'guide'
+                        ? 'guide'
+                        : store.type === 'url'
+                          ? store
+                          : {
+                              type: 'route',
+                              href: `${BASE_PATH}${keepLanguage(store.to, search)}`,
+                            },
+                    schemeHref: schemeLink(sheetTarget ?? null),
+                    onStore: (chosen, event) => {
+                      event.preventDefault();
+                      hopToStore(
+                        chosen === 'guide'
+                          ? 'guide'
+                          : chosen.type === 'url'
+                            ? chosen
+                            : { type: 'route', to: WEBSITE_DOWNLOAD_PATH },
+                        sheetTarget ?? null,
+                      );
+                    },
+                    onClose: closeSheet,
+                  }
+                : null
+            }
+          />
+        </Suspense>
+      ) : null}
       {needsBrowserForStores(client) ? (
         <OpenInBrowserGuide
           open={guideOpen}
@@ -118,4 +206,34 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
       ) : null}
     </AppPromptContext>
   );
+}
+
+/**
+ * The page the link domain sent back to (the app is missing): where the visitor was when "open"
+ * left (return-spot.ts: the scroll position, and the image for a gallery whose link does not carry
+ * it), then the missing-app sheet. Once per page, after hydration.
+ */
+function useReturnFromLinkDomain(
+  returned: boolean,
+  target: ReturnType<typeof shareTarget>,
+  showSheet: (target: ReturnType<typeof shareTarget>) => void,
+) {
+  const navigate = useNavigate();
+  const { pathname, search, hash } = useLocation();
+  const done = useRef(false);
+  useEffect(() => {
+    if (!returned || done.current) return;
+    done.current = true;
+    const spot = target ? takeReturnSpot(target.kind, target.id) : undefined;
+    const query = new URLSearchParams(search);
+    if (spot?.image !== undefined && !query.has(IMAGE_PARAM)) {
+      query.set(IMAGE_PARAM, String(spot.image));
+      void navigate(
+        { pathname, search: `?${query.toString()}`, hash },
+        { replace: true, preventScrollReset: true },
+      );
+    }
+    if (spot) window.scrollTo({ top: spot.scrollY, behavior: 'instant' });
+    showSheet(target);
+  }, [returned, target, showSheet, navigate, pathname, search, hash]);
 }
