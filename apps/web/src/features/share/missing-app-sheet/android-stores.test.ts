@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { androidStores, download } from '@content/site.json';
+import { android as androidStores } from '@content/app-stores.json';
+import { download } from '@content/site.json';
 import { REAL_USER_AGENTS } from '../../../../../../tests/support/real-user-agents';
 import { androidStoreChoices, phoneBrand } from './android-stores';
 

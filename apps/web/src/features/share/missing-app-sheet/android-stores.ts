@@ -1,8 +1,9 @@
-import { androidStores, download } from '@content/site.json';
+import { android as androidStores } from '@content/app-stores.json';
+import { download } from '@content/site.json';
 import type { Language } from '@guquan/contract/language';
 
 /**
- * The Android stores the missing-app sheet offers (content/site.json's `androidStores`, then the
+ * The Android stores the missing-app sheet offers (content/app-stores.json's `android`, then the
  * APK of `download.android.url`): the store of the phone's maker where the User-Agent names one of
  * those makers (a store with a `brand`), the stores every Android phone can use (`brand: null`),
  * and the APK last. The User-Agent is read on the phone only, to choose what to show: nothing

@@ -8,7 +8,7 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation } from 'react-router';
 import type { ShareKind } from '@guquan/contract/share-paths';
 import { OpenInBrowserGuide } from '../../../components/open-in-browser-guide/open-in-browser-guide';
 import { needsBrowserForStores } from '../../../lib/client/app-opening';
@@ -36,7 +36,6 @@ import {
   WEBSITE_DOWNLOAD_PATH,
 } from './app-link';
 import { loadMissingAppLayer } from './missing-app-loader';
-import { takeReturnSpot } from './return-spot';
 import { useOpenInApp, type AppTap, type OpenInApp } from './use-open-in-app';
 
 /** The sheet and the toast: their code arrives only when one of them is first needed. */
@@ -118,7 +117,13 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
     showGuide,
     closeGuide,
   } = useOpenInApp({ target, title, appMissing, image });
-  useReturnFromLinkDomain(hydrated && appMissing, target, showSheet);
+  // Sent back by the link domain (the app is missing): where the visitor was, and the sheet.
+  const returned = useRef(false);
+  useEffect(() => {
+    if (!hydrated || !appMissing || returned.current) return;
+    returned.current = true;
+    showSheet(target, true);
+  }, [hydrated, appMissing, target, showSheet]);
   const wechat = useWeChat();
   const wechatLaunch = wechat.openAppId
     ? { openAppId: wechat.openAppId, extinfo: schemeLink(target), onFailure: showGuide }
@@ -128,8 +133,6 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
   const { inAppBrowser } = client;
   const text = useShareTexts();
   const language = useLanguage();
-  const sheetTarget = missingApp.sheet?.target;
-  const store = storeDestination(client);
   return (
     <AppPromptContext
       value={{
@@ -151,41 +154,13 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
         <Suspense fallback={null}>
           <MissingAppLayer
             language={language}
+            sheet={missingApp.sheet}
             toast={missingApp.toast}
-            sheet={
-              missingApp.sheet
-                ? {
-                    kind: sheetTarget?.kind ?? null,
-                    // Only an item on screen is promised after the install: not a removed,
-                    // private or missing one (whose page never names its title).
-                    promise: sheetTarget !== null && sheetTarget !== undefined && title !== '',
-                    client,
-                    userAgent: navigator.userAgent,
-                    store:
-                      store === 'guide'
-                        ? 'guide'
-                        : store.type === 'url'
-                          ? store
-                          : {
-                              type: 'route',
-                              href: `${BASE_PATH}${keepLanguage(store.to, search)}`,
-                            },
-                    schemeHref: schemeLink(sheetTarget ?? null),
-                    onStore: (chosen, event) => {
-                      event.preventDefault();
-                      hopToStore(
-                        chosen === 'guide'
-                          ? 'guide'
-                          : chosen.type === 'url'
-                            ? chosen
-                            : { type: 'route', to: WEBSITE_DOWNLOAD_PATH },
-                        sheetTarget ?? null,
-                      );
-                    },
-                    onClose: closeSheet,
-                  }
-                : null
-            }
+            promise={title !== ''}
+            client={client}
+            store={storeDestination(client)}
+            onStore={hopToStore}
+            onClose={closeSheet}
           />
         </Suspense>
       ) : null}
@@ -206,34 +181,4 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
       ) : null}
     </AppPromptContext>
   );
-}
-
-/**
- * The page the link domain sent back to (the app is missing): where the visitor was when "open"
- * left (return-spot.ts: the scroll position, and the image for a gallery whose link does not carry
- * it), then the missing-app sheet. Once per page, after hydration.
- */
-function useReturnFromLinkDomain(
-  returned: boolean,
-  target: ReturnType<typeof shareTarget>,
-  showSheet: (target: ReturnType<typeof shareTarget>) => void,
-) {
-  const navigate = useNavigate();
-  const { pathname, search, hash } = useLocation();
-  const done = useRef(false);
-  useEffect(() => {
-    if (!returned || done.current) return;
-    done.current = true;
-    const spot = target ? takeReturnSpot(target.kind, target.id) : undefined;
-    const query = new URLSearchParams(search);
-    if (spot?.image !== undefined && !query.has(IMAGE_PARAM)) {
-      query.set(IMAGE_PARAM, String(spot.image));
-      void navigate(
-        { pathname, search: `?${query.toString()}`, hash },
-        { replace: true, preventScrollReset: true },
-      );
-    }
-    if (spot) window.scrollTo({ top: spot.scrollY, behavior: 'instant' });
-    showSheet(target);
-  }, [returned, target, showSheet, navigate, pathname, search, hash]);
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { RETURN_SPOT_KEY, saveReturnSpot, takeReturnSpot } from './return-spot';
+import { takeReturnSpot } from '../missing-app-sheet/take-return-spot';
+import { RETURN_SPOT_KEY, saveReturnSpot } from './return-spot';
 
 const ID = 'XT9gwR1a_mH_vtRA';
 

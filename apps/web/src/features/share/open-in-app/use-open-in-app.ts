@@ -26,8 +26,8 @@ export type OpenInApp = (target: AppTarget, event?: MouseEvent<HTMLElement>) => 
 export const STORE_TOAST_MS = 1_600;
 
 export interface MissingAppState {
-  /** The sheet is open, about this target. */
-  sheet: { target: AppTarget } | null;
+  /** The sheet is open, about this target; `returned`: the link domain just sent the visitor back. */
+  sheet: { target: AppTarget; returned: boolean } | null;
   /** The toast before a store: whether the share code reached the clipboard. */
   toast: { copied: boolean } | null;
 }
@@ -41,7 +41,7 @@ export interface OpenInAppControls {
   openInApp: OpenInApp;
   /** A store chosen in the sheet (or the one store of this browser), from within the tap. */
   hopToStore: (destination: Destination | 'guide', forTarget: AppTarget) => void;
-  showSheet: (forTarget: AppTarget) => void;
+  showSheet: (forTarget: AppTarget, returned?: boolean) => void;
   closeSheet: () => void;
   missingApp: MissingAppState;
   guideOpen: boolean;
@@ -117,8 +117,8 @@ export function useOpenInApp({
     else void navigate(keepLanguage(destination.to, search));
   }
 
-  function showSheet(forTarget: AppTarget) {
-    setMissingApp({ sheet: { target: forTarget }, toast: null });
+  function showSheet(forTarget: AppTarget, returned = false) {
+    setMissingApp({ sheet: { target: forTarget, returned }, toast: null });
   }
 
   function closeSheet() {
