@@ -178,6 +178,8 @@ for (const width of [390, 360]) {
     test(`the sheet at ${width} px in ${language}: readable, axe-clean, the stores of this phone`, async ({
       page,
     }, testInfo) => {
+      // A page load, axe and a screenshot: more than 30 s on a busy machine.
+      test.setTimeout(60_000);
       const sheetText = missingAppTexts(language);
       await page.setViewportSize({ width, height: 780 });
       await open(page, withLang(`${PAGE}&app=missing`, language));
