@@ -303,6 +303,9 @@ describe('when the link domain says the app is missing', () => {
     const sheet = await screen.findByRole('dialog', { name: '没有找到谷圈 App' });
     expect(sheet.textContent).toContain('下载安装谷圈，看看同好们的更多谷子。');
     expect(sheet.textContent).not.toContain('等你');
+    // Nor does the bar behind it.
+    expect(screen.getByText('还没有安装？下载谷圈 App')).toBeDefined();
+    expect(screen.queryByText('还没有安装？下载后回到这里')).toBeNull();
   });
 });
 

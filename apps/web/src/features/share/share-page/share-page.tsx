@@ -82,7 +82,8 @@ export function SharePage<K extends ShareKind>({
   return (
     <PageColumn>
       <AppPromptProvider kind={kind}>
-        <OpenAppBar />
+        {/* Known at once on the server and at hydration: a failure promises no return to it. */}
+        <OpenAppBar noItem={!(result instanceof Promise) && result.state !== 'ok'} />
         {/* Keyed by the item: another item of the same page shows the skeleton, not the last one. */}
         <Suspense key={id ?? ''} fallback={<ShareSkeleton kind={kind} />}>
           <Resolved result={result}>
