@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Goods } from '@guquan/contract/share';
 import { shareApiPath } from '@guquan/contract/share-paths';
+import { missingAppTexts } from '../../apps/web/src/features/share/missing-app-sheet/missing-app-texts.ts';
 import { shareTexts } from '../../apps/web/src/features/share/share-texts.ts';
 import { BASE_PATH, DEMO_IDS, expect, open, test, waitForApp, withLang } from './fixtures.ts';
 
@@ -20,6 +21,7 @@ const siteFacts = JSON.parse(
 ) as { download: { ios: { url: string }; android: { url: string } } };
 
 const text = shareTexts('zh-CN');
+const sheetText = missingAppTexts('zh-CN');
 const GOODS = DEMO_IDS.goods.gallery;
 const STORES = /^https:\/\/(apps\.apple\.com|www\.guquan\.example)\//;
 
@@ -76,9 +78,15 @@ test('share page → open in app → the link domain (app missing) → get the a
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(goods.name);
   await expect(page.getByText(text.copyNote)).toBeVisible();
 
-  // "Get the app": the share text is copied by the same tap, then the store opens.
+  // The missing-app sheet: one tap to the store (on Android, the APK is the last of its stores)
+  // copies the share text, then the store opens.
   const minted = page.waitForResponse((response) => response.url().endsWith('/app-links/handoffs'));
-  await page.getByRole('link', { name: text.getApp }).click();
+  const sheet = page.getByRole('dialog', { name: sheetText.title });
+  await (
+    testInfo.project.name === 'iphone'
+      ? sheet.getByRole('link', { name: sheetText.getIos })
+      : sheet.getByRole('listitem').last().getByRole('link')
+  ).click();
   expect((await minted).status()).toBe(201);
   await page.waitForURL(STORES);
   expect(storeVisits).toHaveLength(1);

@@ -15,6 +15,8 @@ const texts = {
     appBarOpen: '打开',
     appBarDismiss: '关闭提示',
     appMissingBarText: '还没有安装？下载后回到这里',
+    /** The app is missing and the page shows no item (removed, private…): no "come back here". */
+    appMissingNoItemBarText: '还没有安装？下载谷圈 App',
     appBarGet: '下载',
     getApp: '下载谷圈 App',
     copyNote: '下载时会复制分享口令，安装后打开谷圈即可回到这里',
@@ -121,6 +123,7 @@ const texts = {
     appBarOpen: 'Open',
     appBarDismiss: 'Dismiss',
     appMissingBarText: 'No app yet? Get it and come back here',
+    appMissingNoItemBarText: 'No app yet? Get Goods Circle',
     appBarGet: 'Get',
     getApp: 'Get the Goods Circle app',
     copyNote: 'Getting the app copies a code that brings you back here',

@@ -25,11 +25,11 @@ export function placeTarget(target: AppTarget, place: PlaceOrItem): AppTarget {
 }
 
 export function useOpenAppAt(): OpenAppAt {
-  const { target, openAppAt } = useAppPrompt();
+  const { target, openInApp } = useAppPrompt();
   const linkOrigin = useLinkOrigin();
   return {
     openAt: (place, event) => {
-      openAppAt(placeTarget(target, place), event);
+      openInApp(placeTarget(target, place), event);
     },
     hrefOf: (place) => universalLink(linkOrigin, placeTarget(target, place)),
   };

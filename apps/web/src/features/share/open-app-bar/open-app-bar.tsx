@@ -8,11 +8,12 @@ import styles from './open-app-bar.module.css';
 
 /**
  * The bar at the top of a share page: the app, one line, "open" (or, when the link domain said
- * the app is missing, "get"), and a close button. Never a wall: it stays small, and once closed it
+ * the app is missing, "get"), and a close button. `noItem`: the page shows no item (removed,
+ * private, …), so the bar does not promise to come back to it. Never a wall: it stays small, and once closed it
  * stays closed for the session. "Open" is a link in the server's HTML (the item's Universal Link),
  * so a tap before the page's code arrives still leads somewhere.
  */
-export function OpenAppBar() {
+export function OpenAppBar({ noItem = false }: { noItem?: boolean }) {
   const text = useShareTexts();
   const { openApp, getApp, openHref, getHref, appMissing } = useAppPrompt();
   const dismissed = useSyncExternalStore(subscribeToAppBar, isAppBarDismissed, () => false);
@@ -23,7 +24,13 @@ export function OpenAppBar() {
       <AppMark />
       <p className={styles.text}>
         <strong className={styles.name}>{text.appName}</strong>
-        <span className={styles.line}>{appMissing ? text.appMissingBarText : text.appBarText}</span>
+        <span className={styles.line}>
+          {appMissing
+            ? noItem
+              ? text.appMissingNoItemBarText
+              : text.appMissingBarText
+            : text.appBarText}
+        </span>
       </p>
       {appMissing ? (
         <a href={getHref} className={styles.open} onClick={getApp}>

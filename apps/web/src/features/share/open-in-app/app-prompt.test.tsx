@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { download } from '@content/site.json';
 import type { ClientInfo } from '@guquan/contract/client-info';
@@ -11,6 +11,9 @@ import {
   TEST_LINK_ORIGIN,
 } from '../../../test-support/share-route';
 import { browserLocation } from './browser-location';
+import { RETURN_SPOT_KEY } from './return-spot';
+import { useAppPrompt } from './app-prompt';
+import { STORE_TOAST_MS } from './use-open-in-app';
 
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -148,6 +151,10 @@ describe('open in app', () => {
     act(() => {
       vi.advanceTimersByTime(2000);
     });
+    // Before the store: a toast says the code was copied, long enough to read it.
+    await screen.findByText('已复制分享口令，马上前往下载…');
+    expect(assign).toHaveBeenCalledTimes(1);
+    await act(() => vi.advanceTimersByTimeAsync(STORE_TOAST_MS));
     await vi.waitFor(() => {
       expect(assign).toHaveBeenLastCalledWith(download.ios.url);
     });
@@ -158,6 +165,8 @@ describe('open in app', () => {
     setUserAgent(`${IPHONE} Weibo (iPhone14,5__weibo__14.6.0__iphone__os17.5)`);
     await renderGoods({ platform: 'ios', inAppBrowser: 'weibo' });
     fireEvent.click(screen.getByRole('link', { name: 'App 内查看这件谷子' }));
+    await screen.findByText('已复制分享口令，马上前往下载…');
+    await act(() => vi.advanceTimersByTimeAsync(STORE_TOAST_MS));
     await vi.waitFor(() => {
       expect(assign).toHaveBeenCalledWith(download.ios.url);
     });
@@ -185,57 +194,88 @@ describe('open in app', () => {
 describe('when the link domain says the app is missing', () => {
   const APP_MISSING = '/AppShare/goodsShare?id=goodsAAAAAAAAAA1&lang=zh-CN&app=missing&image=2';
 
-  it('offers the app first, as links that work before the code runs, and says what a tap copies', async () => {
-    setUserAgent(IPHONE);
-    await renderGoods({ platform: 'ios', inAppBrowser: 'none' }, APP_MISSING);
-    const get = screen.getByRole('link', { name: '下载谷圈 App' });
-    expect(get.getAttribute('href')).toBe('/anime_merch_web/website?lang=zh-CN#download');
-    expect(screen.getByRole('link', { name: '下载' }).getAttribute('href')).toBe(
-      '/anime_merch_web/website?lang=zh-CN#download',
-    );
-    expect(screen.queryByRole('link', { name: 'App 内查看这件谷子' })).toBeNull();
-    expect(screen.getByText('下载时会复制分享口令，安装后打开谷圈即可回到这里')).toBeDefined();
-    // The item is still there to read, on the image the link named.
-    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(goodsFixture.name);
-    await vi.waitFor(() => {
-      expect(screen.getByRole('link', { name: '已安装？在 App 中打开' }).getAttribute('href')).toBe(
-        'guquan://goods/goodsAAAAAAAAAA1?image=2',
-      );
-    });
+  afterEach(() => {
+    sessionStorage.clear();
   });
 
-  it('iOS: "Get the app" copies the share text with the server’s code, then opens the App Store', async () => {
+  it('shows the sheet: no app, the item after the install, one tap to the store; the page keeps its links', async () => {
     setUserAgent(IPHONE);
     await renderGoods({ platform: 'ios', inAppBrowser: 'none' }, APP_MISSING);
-    await vi.waitFor(() => {
-      expect(
-        screen.getByRole('link', { name: '已安装？在 App 中打开' }).getAttribute('href'),
-      ).toContain('image=2');
-    });
-    fireEvent.click(screen.getByRole('link', { name: '下载谷圈 App' }));
+    const sheet = await screen.findByRole('dialog', { name: '没有找到谷圈 App' });
+    expect(sheet.textContent).toContain('下载安装后打开谷圈，这件谷子会在那里等你。');
+    expect(sheet.textContent).toContain('点击下载时会复制分享口令');
+    expect(
+      within(sheet).getByRole('link', { name: '去 App Store 下载' }).getAttribute('href'),
+    ).toBe(download.ios.url);
+    expect(
+      within(sheet).getByRole('link', { name: '已安装？在 App 中打开' }).getAttribute('href'),
+    ).toBe('guquan://goods/goodsAAAAAAAAAA1?image=2');
+    // Behind it, the page offers the app first, as links that work before the code runs.
+    expect(
+      screen.getByRole('link', { name: '下载谷圈 App', hidden: true }).getAttribute('href'),
+    ).toBe('/anime_merch_web/website?lang=zh-CN#download');
+    expect(screen.queryByRole('link', { name: 'App 内查看这件谷子', hidden: true })).toBeNull();
+    expect(screen.getByText('下载时会复制分享口令，安装后打开谷圈即可回到这里')).toBeDefined();
+    expect(screen.getByRole('heading', { level: 1, hidden: true }).textContent).toBe(
+      goodsFixture.name,
+    );
+    fireEvent.click(within(sheet).getByRole('button', { name: '以后再说' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('puts the visitor back where "open" left them', async () => {
+    setUserAgent(IPHONE);
+    const scrollTo = vi.spyOn(window, 'scrollTo').mockImplementation(() => undefined);
+    sessionStorage.setItem(
+      RETURN_SPOT_KEY,
+      JSON.stringify({ item: 'goods:goodsAAAAAAAAAA1', scrollY: 640, image: 2 }),
+    );
+    await renderGoods({ platform: 'ios', inAppBrowser: 'none' }, APP_MISSING);
+    await screen.findByRole('dialog');
+    expect(scrollTo).toHaveBeenCalledWith({ top: 640, behavior: 'instant' });
+    expect(sessionStorage.getItem(RETURN_SPOT_KEY)).toBeNull();
+  });
+
+  it('iOS: the store copies the share text with the server’s code, says so, then opens the App Store', async () => {
+    setUserAgent(IPHONE);
+    await renderGoods({ platform: 'ios', inAppBrowser: 'none' }, APP_MISSING);
+    const sheet = await screen.findByRole('dialog');
+    fireEvent.click(within(sheet).getByRole('link', { name: '去 App Store 下载' }));
     expect(clipboardText).toBeDefined();
     await expect(clipboardText).resolves.toMatch(
       /^【谷圈】咒术回战 五条悟 吧唧 第二弹 闪粉款 ￥AB12CD34EF56￥ /,
     );
     expect(mints[0]?.body).toEqual({ target: { kind: 'goods', id: 'goodsAAAAAAAAAA1', image: 2 } });
+    const toast = await screen.findByText('已复制分享口令，马上前往下载…');
+    expect(toast.getAttribute('role')).toBe('status');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(assign).not.toHaveBeenCalled();
+    await act(() => vi.advanceTimersByTimeAsync(STORE_TOAST_MS));
     await vi.waitFor(() => {
       expect(assign).toHaveBeenCalledWith(download.ios.url);
     });
   });
 
-  it('without a code (the server is away) the text carries the link alone, and the store still opens', async () => {
+  it('Android: offers the stores (the APK last); without a code (the server is away) the text carries the link alone', async () => {
     setUserAgent(ANDROID_CHROME);
     vi.stubGlobal(
       'fetch',
       vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
     );
     await renderGoods({ platform: 'android', inAppBrowser: 'none' }, APP_MISSING);
-    fireEvent.click(screen.getByRole('link', { name: '下载' }));
+    const sheet = await screen.findByRole('dialog');
+    const stores = within(sheet).getAllByRole('listitem');
+    expect(stores.map((store) => store.textContent)).toEqual([
+      '在应用宝下载',
+      '直接下载安装包（APK）',
+    ]);
+    fireEvent.click(within(sheet).getByRole('link', { name: '直接下载安装包（APK）' }));
     await expect(clipboardText).resolves.toMatch(
       new RegExp(
         `^【谷圈】咒术回战 五条悟 吧唧 第二弹 闪粉款 ${TEST_LINK_ORIGIN}/goods/goodsAAAAAAAAAA1\\?image=\\d$`,
       ),
     );
+    await act(() => vi.advanceTimersByTimeAsync(STORE_TOAST_MS));
     await vi.waitFor(() => {
       expect(assign).toHaveBeenCalledWith(download.android.url);
     });
@@ -245,9 +285,84 @@ describe('when the link domain says the app is missing', () => {
     setUserAgent(IPHONE);
     mintAnswers(201, { code: '<b>x</b>', link: 'https://evil.example/' });
     await renderGoods({ platform: 'ios', inAppBrowser: 'none' }, APP_MISSING);
-    fireEvent.click(screen.getByRole('link', { name: '下载谷圈 App' }));
+    const sheet = await screen.findByRole('dialog');
+    fireEvent.click(within(sheet).getByRole('link', { name: '去 App Store 下载' }));
     const text = await clipboardText;
     expect(text).not.toContain('￥');
     expect(text).not.toContain('evil');
+  });
+
+  it('a removed item’s sheet promises nothing about coming back to it', async () => {
+    setUserAgent(IPHONE);
+    renderShareRoute({
+      element: <SharePage kind="goods">{(item) => <GoodsView goods={item} />}</SharePage>,
+      loader: () => ({ kind: 'goods', result: { state: 'removed' } }),
+      client: { platform: 'ios', inAppBrowser: 'none' },
+      url: APP_MISSING,
+    });
+    const sheet = await screen.findByRole('dialog', { name: '没有找到谷圈 App' });
+    expect(sheet.textContent).toContain('下载安装谷圈，看看同好们的更多谷子。');
+    expect(sheet.textContent).not.toContain('等你');
+    // Nor does the bar behind it.
+    expect(screen.getByText('还没有安装？下载谷圈 App')).toBeDefined();
+    expect(screen.queryByText('还没有安装？下载后回到这里')).toBeNull();
+  });
+});
+
+/** Another tap of the page (a like, the owner…) that opens the app at a target of its own. */
+function OtherTap() {
+  const { openInApp } = useAppPrompt();
+  return (
+    <button
+      type="button"
+      onClick={(event) => {
+        openInApp({ kind: 'note', id: 'noteBBBBBBBBBBB1' }, event);
+      }}
+    >
+      other tap
+    </button>
+  );
+}
+
+describe('openInApp, for any tap', () => {
+  function renderWithOtherTap(url?: string) {
+    renderShareRoute({
+      element: (
+        <SharePage kind="goods">
+          {(item) => (
+            <>
+              <GoodsView goods={item} />
+              <OtherTap />
+            </>
+          )}
+        </SharePage>
+      ),
+      loader: () => ({ kind: 'goods', result: { state: 'ok', item: goodsFixture } }),
+      client: { platform: 'ios', inAppBrowser: 'none' },
+      url,
+    });
+  }
+
+  it('opens the app at the tapped target', async () => {
+    setUserAgent(IPHONE);
+    renderWithOtherTap();
+    fireEvent.click(await screen.findByRole('button', { name: 'other tap' }));
+    expect(assign).toHaveBeenCalledWith(`${TEST_LINK_ORIGIN}/note/noteBBBBBBBBBBB1`);
+  });
+
+  it('shows the sheet where the app is known to be missing, and its store copies that target', async () => {
+    setUserAgent(IPHONE);
+    renderWithOtherTap('/AppShare/goodsShare?id=goodsAAAAAAAAAA1&lang=zh-CN&app=missing');
+    fireEvent.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: '以后再说' }),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'other tap' }));
+    const sheet = await screen.findByRole('dialog');
+    expect(assign).not.toHaveBeenCalled();
+    expect(sheet.textContent).toContain('这篇笔记');
+    fireEvent.click(within(sheet).getByRole('link', { name: '去 App Store 下载' }));
+    await vi.waitFor(() => {
+      expect(mints[0]?.body).toEqual({ target: { kind: 'note', id: 'noteBBBBBBBBBBB1' } });
+    });
   });
 });

@@ -1,4 +1,13 @@
-import { createContext, useContext, useState, type MouseEvent, type ReactNode } from 'react';
+import {
+  createContext,
+  lazy,
+  Suspense,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { useLocation } from 'react-router';
 import type { ShareKind } from '@guquan/contract/share-paths';
 import { OpenInBrowserGuide } from '../../../components/open-in-browser-guide/open-in-browser-guide-on-demand';
@@ -17,25 +26,36 @@ import {
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { useLinkOrigin } from '../../../lib/app-links/link-origin';
 import { useHydrated } from '../../../lib/dom/use-hydrated';
+import { useLanguage } from '../../../lib/i18n/language-context';
 import { keepLanguage } from '../share-links';
 import {
   schemeLink,
   shareTarget,
+  storeDestination,
   universalLink,
   WEBSITE_DOWNLOAD_PATH,
   type AppTarget,
 } from './app-link';
-import { useOpenInApp, type AppTap } from './use-open-in-app';
+import { loadMissingAppLayer } from './missing-app-loader';
+import { useOpenInApp, type AppTap, type OpenInApp } from './use-open-in-app';
+
+/** The sheet and the toast: their code arrives only when one of them is first needed. */
+const MissingAppLayer = lazy(() =>
+  loadMissingAppLayer().then((module) => ({ default: module.MissingAppLayer })),
+);
 
 interface AppPrompt {
   /** Opens the shared item (and the image being viewed) in the app, or shows the way there. */
   openApp: AppTap;
   /** The page's target: the item (and image) "open" opens. */
   target: AppTarget;
-  /** Opens the app at another target of the same item (a user, a tag, a comment): as openApp. */
-  openAppAt: (at: AppTarget, event?: MouseEvent<HTMLElement>) => void;
   /** Heads for the store (copying the share text on the way), or shows the way there. */
   getApp: AppTap;
+  /**
+   * Opens the app at any target (a like, the owner, a tag… once the app's link paths name them),
+   * or shows the missing-app sheet where the app is known to be missing: see use-open-in-app.ts.
+   */
+  openInApp: OpenInApp;
   /** The item's Universal Link: where "open" links in the server's HTML, before the code runs. */
   openHref: string;
   /** The website's download section: where "get the app" links before the code runs. */
@@ -57,8 +77,8 @@ interface AppPrompt {
 const AppPromptContext = createContext<AppPrompt>({
   openApp: () => undefined,
   target: null,
-  openAppAt: () => undefined,
   getApp: () => undefined,
+  openInApp: () => undefined,
   openHref: '',
   getHref: '',
   schemeHref: '',
@@ -86,11 +106,28 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
   const startImage = hydrated
     ? parseImageIndex(new URLSearchParams(search).get(IMAGE_PARAM))
     : undefined;
-  const target = shareTarget(kind, search, chosenImage ?? startImage ?? 0);
-  const { openApp, openAppAt, getApp, guideOpen, showGuide, closeGuide } = useOpenInApp(
-    target,
-    title,
-  );
+  const image = chosenImage ?? startImage;
+  const target = shareTarget(kind, search, image ?? 0);
+  const appMissing = new URLSearchParams(search).get(APP_MISSING_PARAM) === APP_MISSING_VALUE;
+  const {
+    openApp,
+    getApp,
+    openInApp,
+    hopToStore,
+    showSheet,
+    closeSheet,
+    missingApp,
+    guideOpen,
+    showGuide,
+    closeGuide,
+  } = useOpenInApp({ target, title, appMissing, image });
+  // Sent back by the link domain (the app is missing): where the visitor was, and the sheet.
+  const returned = useRef(false);
+  useEffect(() => {
+    if (!hydrated || !appMissing || returned.current) return;
+    returned.current = true;
+    showSheet(target, true);
+  }, [hydrated, appMissing, target, showSheet]);
   const wechat = useWeChat();
   const wechatLaunch = wechat.openAppId
     ? { openAppId: wechat.openAppId, extinfo: schemeLink(target), onFailure: showGuide }
@@ -99,14 +136,14 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
   const linkOrigin = useLinkOrigin();
   const { inAppBrowser } = client;
   const text = useShareTexts();
-  const appMissing = new URLSearchParams(search).get(APP_MISSING_PARAM) === APP_MISSING_VALUE;
+  const language = useLanguage();
   return (
     <AppPromptContext
       value={{
         openApp,
         target,
-        openAppAt,
         getApp,
+        openInApp,
         openHref: universalLink(linkOrigin, target),
         getHref: `${BASE_PATH}${keepLanguage(WEBSITE_DOWNLOAD_PATH, search)}`,
         schemeHref: schemeLink(target),
@@ -118,6 +155,20 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
       }}
     >
       {children}
+      {missingApp.sheet || missingApp.toast ? (
+        <Suspense fallback={null}>
+          <MissingAppLayer
+            language={language}
+            sheet={missingApp.sheet}
+            toast={missingApp.toast}
+            promise={title !== ''}
+            client={client}
+            store={storeDestination(client)}
+            onStore={hopToStore}
+            onClose={closeSheet}
+          />
+        </Suspense>
+      ) : null}
       {needsBrowserForStores(client) ? (
         <OpenInBrowserGuide
           open={guideOpen}

@@ -16,12 +16,13 @@ export interface HandoffFacts {
  * write starts in it. So the write starts here, at once, with a `ClipboardItem` whose text is a
  * promise; the text itself (its code comes from the server) follows when it is ready. Where
  * `ClipboardItem` is missing, the text without a code is written at once. Resolves (never rejects)
- * when the clipboard has it or could not get it, or after CLIPBOARD_WAIT_MS, whichever is first.
- * Must be called synchronously in the tap's event handler.
+ * when the clipboard has it (true) or could not get it (false), or after CLIPBOARD_WAIT_MS
+ * (false: not known to be there), whichever is first. Must be called synchronously in the tap's
+ * event handler.
  */
-export function copyHandoffText({ target, title, linkOrigin }: HandoffFacts): Promise<void> {
+export function copyHandoffText({ target, title, linkOrigin }: HandoffFacts): Promise<boolean> {
   if (!target || typeof navigator === 'undefined' || !('clipboard' in navigator))
-    return Promise.resolve();
+    return Promise.resolve(false);
   const clipboard = navigator.clipboard;
   const plain = shareText(title, universalLink(linkOrigin, target));
   let written: Promise<void>;
@@ -29,14 +30,16 @@ export function copyHandoffText({ target, title, linkOrigin }: HandoffFacts): Pr
     written = startWrite(clipboard, plain, target, title, linkOrigin);
   } catch {
     // Refused at once (no permission, an old browser's own rules): the store opens anyway.
-    return Promise.resolve();
+    return Promise.resolve(false);
   }
   const settled = written.then(
-    () => undefined,
-    () => undefined,
+    () => true,
+    () => false,
   );
-  const waited = new Promise<void>((resolve) => {
-    setTimeout(resolve, CLIPBOARD_WAIT_MS);
+  const waited = new Promise<boolean>((resolve) => {
+    setTimeout(() => {
+      resolve(false);
+    }, CLIPBOARD_WAIT_MS);
   });
   return Promise.race([settled, waited]);
 }
@@ -58,5 +61,5 @@ function startWrite(
     return clipboard.write([new ClipboardItem({ 'text/plain': blob })]);
   }
   if (typeof clipboard.writeText === 'function') return clipboard.writeText(plain);
-  return Promise.resolve();
+  return Promise.reject(new Error('No way to write the clipboard'));
 }

@@ -5,6 +5,7 @@ import type { ShareKind } from '@guquan/contract/share-paths';
 import { shareTitle } from '@guquan/contract/share-titles';
 import { PageColumn } from '../../../components/page-column/page-column';
 import { reportShareEvent } from '../../../lib/funnel/report-share-event';
+import { takeFirstView } from '../../../lib/funnel/view-memory';
 import { OpenAppBar } from '../open-app-bar/open-app-bar';
 import { AppPromptProvider, useAppPrompt } from '../open-in-app/app-prompt';
 import { ShareFailureView } from '../share-failure/share-failure-view';
@@ -38,10 +39,14 @@ function PromptTitle({ title }: { title: string }) {
   return null;
 }
 
-/** Counts one view of the item shown (the share funnel, docs/decisions/0018-share-funnel-and-operators-listener.md), once it is on screen. */
+/**
+ * Counts one view of the item shown (the share funnel, docs/decisions/0018-share-funnel-and-operators-listener.md), once it is on
+ * screen, and once per item in this tab (view-memory.ts): coming back from the link domain or a
+ * store, or reloading, is the same visit.
+ */
 function ViewReport({ kind, id }: { kind: ShareKind; id: string | null }) {
   useEffect(() => {
-    reportShareEvent('viewed', kind, id);
+    if (takeFirstView(kind, id)) reportShareEvent('viewed', kind, id);
   }, [kind, id]);
   return null;
 }
@@ -82,7 +87,8 @@ export function SharePage<K extends ShareKind>({
   return (
     <PageColumn>
       <AppPromptProvider kind={kind}>
-        <OpenAppBar />
+        {/* Known at once on the server and at hydration: a failure promises no return to it. */}
+        <OpenAppBar noItem={!(result instanceof Promise) && result.state !== 'ok'} />
         {/* Keyed by the item: another item of the same page shows the skeleton, not the last one. */}
         <Suspense key={id ?? ''} fallback={<ShareSkeleton kind={kind} />}>
           <Resolved result={result}>

@@ -1,0 +1,172 @@
+import { useId, useLayoutEffect, useRef } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { IMAGE_PARAM } from '@guquan/contract/app-link-paths';
+import type { ClientInfo } from '@guquan/contract/client-info';
+import type { Language } from '@guquan/contract/language';
+import { BASE_PATH } from '@guquan/contract/site-paths';
+import { ModalDialog } from '../../../components/modal-dialog/modal-dialog';
+import buttons from '../../../components/button.module.css';
+import { schemeLink, type AppTarget, type Destination } from '../open-in-app/app-link';
+import { keepLanguage } from '../share-links';
+import { androidStoreChoices } from './android-stores';
+import { missingAppTexts, type MissingAppTexts } from './missing-app-texts';
+import styles from './missing-app-layer.module.css';
+import { takeReturnSpot } from './take-return-spot';
+
+export interface MissingAppLayerProps {
+  language: Language;
+  /**
+   * The sheet, while it is open: about this target, and, when the link domain just sent the
+   * visitor back, first putting them where they were (take-return-spot.ts).
+   */
+  sheet: { target: AppTarget; returned: boolean } | null;
+  /** The toast before a store opens: whether the share code reached the clipboard. */
+  toast: { copied: boolean } | null;
+  /** The page's item is on screen: the sheet says it will be in the app after the install. */
+  promise: boolean;
+  client: ClientInfo;
+  /** Where "get the app" goes in this browser (storeDestination): on Android, the stores list. */
+  store: Destination | 'guide';
+  /** A tap on a store (called within the tap: the share text is copied from it). */
+  onStore: (destination: Destination | 'guide', target: AppTarget) => void;
+  onClose: () => void;
+}
+
+/**
+ * What a share page shows when the app is missing (loaded on demand, never at start-up): the
+ * bottom sheet (no app found; get it; the item will be there after the install; one tap to the
+ * store) and the toast that says the share code was copied before the store opens.
+ */
+export function MissingAppLayer({ language, sheet, toast, ...props }: MissingAppLayerProps) {
+  const text = missingAppTexts(language);
+  return (
+    <>
+      {sheet ? (
+        <MissingAppSheet
+          {...props}
+          target={sheet.target}
+          returned={sheet.returned}
+          text={text}
+          language={language}
+        />
+      ) : null}
+      {toast ? (
+        <p className={styles.toast} role="status">
+          {toast.copied ? text.toastCopied : text.toastNotCopied}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+type SheetProps = Omit<MissingAppLayerProps, 'language' | 'sheet' | 'toast'> & {
+  target: AppTarget;
+  returned: boolean;
+  text: MissingAppTexts;
+  language: Language;
+};
+
+/** Back where "open" left the visitor: the scroll position, and the image of a gallery. */
+function useReturnSpot(target: AppTarget, returned: boolean) {
+  const navigate = useNavigate();
+  const { pathname, search, hash } = useLocation();
+  const done = useRef(false);
+  useLayoutEffect(() => {
+    if (!returned || !target || done.current) return;
+    done.current = true;
+    const spot = takeReturnSpot(target.kind, target.id);
+    if (!spot) return;
+    const query = new URLSearchParams(search);
+    if (spot.image !== undefined && !query.has(IMAGE_PARAM)) {
+      query.set(IMAGE_PARAM, String(spot.image));
+      void navigate(
+        { pathname, search: `?${query.toString()}`, hash },
+        { replace: true, preventScrollReset: true },
+      );
+    }
+    window.scrollTo({ top: spot.scrollY, behavior: 'instant' });
+  }, [returned, target, navigate, pathname, search, hash]);
+}
+
+function storeLinks(
+  { store, client }: SheetProps,
+  text: MissingAppTexts,
+  language: Language,
+): { key: string; label: string; store: Destination | 'guide' }[] {
+  if (store !== 'guide' && store.type === 'url' && client.platform === 'android')
+    return androidStoreChoices(navigator.userAgent, language).map((choice) => ({
+      key: choice.id,
+      label: choice.id === 'apk' ? choice.name : text.getAndroid.replace('{store}', choice.name),
+      store: { type: 'url', href: choice.href },
+    }));
+  const label =
+    store !== 'guide' && store.type === 'route'
+      ? text.getOther
+      : client.platform === 'ios'
+        ? text.getIos
+        : text.getOther;
+  return [{ key: 'store', label, store }];
+}
+
+function MissingAppSheet(props: SheetProps) {
+  const { target, returned, promise, onStore, onClose, text, language } = props;
+  const titleId = useId();
+  const bodyId = useId();
+  const first = useRef<HTMLAnchorElement>(null);
+  const { search } = useLocation();
+  useReturnSpot(target, returned);
+  const kind = target?.kind ?? null;
+  const links = storeLinks(props, text, language);
+  // Only an item on screen is promised after the install: not a removed, private or missing one.
+  const body = promise && kind ? text.promise.replace('{item}', text.item[kind]) : text.noPromise;
+  return (
+    <ModalDialog
+      labelledBy={titleId}
+      describedBy={bodyId}
+      onClose={onClose}
+      initialFocus={first}
+      className={styles.backdrop}
+    >
+      <div className={styles.sheet}>
+        <h2 id={titleId} className={styles.title}>
+          {text.title}
+        </h2>
+        <p id={bodyId} className={styles.body}>
+          {body}
+        </p>
+        <ul className={styles.stores} aria-label={text.storesLabel}>
+          {links.map((link, index) => (
+            <li key={link.key}>
+              <a
+                ref={index === 0 ? first : undefined}
+                href={
+                  link.store === 'guide'
+                    ? '#'
+                    : link.store.type === 'url'
+                      ? link.store.href
+                      : `${BASE_PATH}${keepLanguage(link.store.to, search)}`
+                }
+                className={`${index === 0 ? buttons.primary : buttons.secondary} ${styles.store}`}
+                onClick={(event) => {
+                  event.preventDefault();
+                  onStore(link.store, target);
+                }}
+              >
+                {link.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+        <p className={styles.note}>{text.copyNote}</p>
+        {kind ? (
+          <a href={schemeLink(target)} className={styles.installed}>
+            {text.alreadyInstalled}
+          </a>
+        ) : null}
+        <button type="button" className={styles.close} onClick={onClose}>
+          {text.close}
+        </button>
+      </div>
+    </ModalDialog>
+  );
+}
