@@ -4,6 +4,7 @@ import type { ShareItems } from '@guquan/contract/share';
 import type { ShareKind } from '@guquan/contract/share-paths';
 import { shareTitle } from '@guquan/contract/share-titles';
 import { PageColumn } from '../../../components/page-column/page-column';
+import { PageFooter } from '../../../components/page-footer/page-footer';
 import { reportShareEvent } from '../../../lib/funnel/report-share-event';
 import { OpenAppBar } from '../open-app-bar/open-app-bar';
 import { AppPromptProvider, useAppPrompt } from '../open-in-app/app-prompt';
@@ -97,6 +98,7 @@ export function SharePage<K extends ShareKind>({
           </Resolved>
         </Suspense>
       </AppPromptProvider>
+      <PageFooter />
     </PageColumn>
   );
 }
