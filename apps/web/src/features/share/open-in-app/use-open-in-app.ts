@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useLinkOrigin } from '../../../lib/app-links/link-origin';
 import { useClientInfo } from '../../../lib/client/client-info-context';
+import { useLanguage } from '../../../lib/i18n/language-context';
 import { reportShareEvent } from '../../../lib/funnel/report-share-event';
 import { keepLanguage } from '../share-links';
 import { watchAppLaunch } from './app-fallback';
@@ -31,6 +32,7 @@ export function useOpenInApp(
 } {
   const client = useClientInfo();
   const linkOrigin = useLinkOrigin();
+  const language = useLanguage();
   const navigate = useNavigate();
   const { search } = useLocation();
   const [guideOpen, setGuideOpen] = useState(false);
@@ -70,7 +72,7 @@ export function useOpenInApp(
       go(destination);
       return;
     }
-    void copyHandoffText({ target, title, linkOrigin }).then(() => {
+    void copyHandoffText({ target, title, linkOrigin, language }).then(() => {
       go(destination);
     });
   }
@@ -93,7 +95,9 @@ export function useOpenInApp(
     if (plan.type === 'launch') {
       // The store follows without another tap if the app does not open: copy now, in this one.
       const copied =
-        plan.fallback.type === 'url' ? copyHandoffText({ target, title, linkOrigin }) : null;
+        plan.fallback.type === 'url'
+          ? copyHandoffText({ target, title, linkOrigin, language })
+          : null;
       cancelWatch.current = watchAppLaunch(document, window, plan.fallbackDelayMs, () => {
         cancelWatch.current = null;
         report('store_fallback');
