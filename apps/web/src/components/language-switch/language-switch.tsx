@@ -1,4 +1,5 @@
 import { Link, useLocation } from 'react-router';
+import { useHydrated } from '../../lib/dom/use-hydrated';
 import { useLanguage } from '../../lib/i18n/language-context';
 import { LANGUAGE_NAMES, otherLanguage, pathInLanguage } from '../../lib/i18n/language-switch';
 import styles from './language-switch.module.css';
@@ -14,12 +15,14 @@ export function LanguageSwitch({ tone = 'light' }: { tone?: 'light' | 'dark' }) 
   const language = useLanguage();
   const { pathname, search } = useLocation();
   const target = otherLanguage(language);
+  // A page rendered once for many addresses (a share page's cacheable one, the not-found page)
+  // has the server's address in its link; hydration keeps that attribute, so the link is made
+  // again once hydrated, with this address's path and parameters.
+  const hydrated = useHydrated();
   return (
     <nav className={styles.switch} aria-label={LABELS[language]}>
-      <svg className={styles.icon} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-        <path d="M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zm-9 9h18M12 3c2.5 2.6 3.7 5.6 3.7 9s-1.2 6.4-3.7 9c-2.5-2.6-3.7-5.6-3.7-9s1.2-6.4 3.7-9z" />
-      </svg>
       <Link
+        key={hydrated ? 'here' : 'served'}
         className={`${styles.link} ${tone === 'dark' ? styles.onDark : ''}`}
         to={pathInLanguage(pathname, search, target)}
         reloadDocument
