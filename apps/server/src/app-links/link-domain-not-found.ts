@@ -54,7 +54,7 @@ const style = (language: Language) =>
     'a:focus-visible{outline:3px solid #2f6bff;outline-offset:2px}',
     'nav{margin-top:24px}',
     'nav a{display:inline-flex;align-items:center;min-height:44px;color:#1d4fc4}',
-    '.code{margin:24px 0 0;font-size:12px}',
+    '.code{margin:24px 0 0;font-size:12px;color:#5c5a6b}',
   ].join('');
 
 export interface LinkDomainNotFoundPage {
