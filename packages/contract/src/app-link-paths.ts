@@ -1,4 +1,5 @@
 import { SHARE_KINDS, type ShareKind } from './share-paths.ts';
+import { DEFAULT_LANGUAGE, type Language } from './language.ts';
 import { API_BASE_PATH } from './site-paths.ts';
 
 /**
@@ -133,16 +134,25 @@ export const SHARE_TEXT_CODE_PATTERN = /￥([0-9A-HJKMNP-TV-Z]{12})￥/;
 /** How long a code can be claimed. */
 export const HANDOFF_VALID_DAYS = 7;
 
-/** The share text's brand, before the item's title. */
-const SHARE_TEXT_BRAND = '【谷圈】';
+/** The share text's brand, before the item's title, in the language of the page that copies it. */
+const SHARE_TEXT_BRAND: Readonly<Record<Language, string>> = {
+  'zh-CN': '【谷圈】',
+  en: '[Goods Circle] ',
+};
 
 /**
  * The text the tap that heads for the store copies, the way 淘口令 works:
- * `【谷圈】<title> ￥<code>￥ <Universal Link>`; without a code (it could not be had), the title and
- * the link alone, which the app opens without any call.
+ * `【谷圈】<title> ￥<code>￥ <Universal Link>` (on an English page `[Goods Circle] <title> …`: the
+ * code's ￥ marks are what the app looks for, in either language); without a code (it could not be
+ * had), the title and the link alone, which the app opens without any call.
  */
-export function shareText(title: string, link: string, code?: string): string {
+export function shareText(
+  title: string,
+  link: string,
+  code?: string,
+  language: Language = DEFAULT_LANGUAGE,
+): string {
   const name = title.replace(/\s+/g, ' ').trim();
-  const parts = [`${SHARE_TEXT_BRAND}${name}`, ...(code ? [`￥${code}￥`] : []), link];
+  const parts = [`${SHARE_TEXT_BRAND[language]}${name}`, ...(code ? [`￥${code}￥`] : []), link];
   return parts.join(' ');
 }

@@ -20,10 +20,11 @@ import { BASE_PATH } from '@guquan/contract/site-paths';
 import type { AppLinksConfig } from '../config/app-links-config.ts';
 import { defaultPort, originHost, type RequestHost } from '../config/host-names.ts';
 import { sendApiError } from '../http/api-error.ts';
-import { acceptedLanguage } from '../http/request-language.ts';
+import { acceptedLanguage, requestLanguage } from '../http/request-language.ts';
 import { requestHost } from '../http/request-target.ts';
 import type { CountAppLinkEvent } from './app-link-events.ts';
 import { appleAppSiteAssociation, assetLinks } from './association-files.ts';
+import { allowingStyle, linkDomainNotFoundPage } from './link-domain-not-found.ts';
 
 /**
  * The app's link domain (docs/decisions/0017-app-links-and-handoffs.md), served by the same servers as the site: a request for
@@ -127,11 +128,6 @@ function isPlacePath(pathname: string): boolean {
   return match !== null && PLACE_SEGMENTS.includes(match[1] ?? '');
 }
 
-const NOT_FOUND_PAGE =
-  '<!doctype html><html lang="zh-CN"><head><meta charset="utf-8">' +
-  `<meta name="robots" content="${NOINDEX}"><title>404</title></head>` +
-  '<body><p>页面不存在 · Not found</p></body></html>';
-
 export interface LinkDomainOptions {
   appLinks: AppLinksConfig;
   /** The site's origin, where links the app did not open are sent. */
@@ -188,10 +184,20 @@ export function registerLinkDomain(
         .header('location', fallback.location)
         .send();
     }
+    // In the visitor's language (`?lang=`, else Accept-Language), with the site's look.
+    const notFound = linkDomainNotFoundPage(
+      requestLanguage(request).language,
+      request.url,
+      publicOrigin,
+    );
+    const policy = reply.getHeader('content-security-policy');
+    if (typeof policy === 'string')
+      reply.header('content-security-policy', allowingStyle(policy, notFound.styleHash));
     return reply
       .code(404)
       .header('cache-control', 'no-cache')
+      .header('vary', 'Accept-Language')
       .type('text/html; charset=utf-8')
-      .send(NOT_FOUND_PAGE);
+      .send(notFound.html);
   });
 }

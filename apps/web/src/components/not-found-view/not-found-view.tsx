@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { useShellTexts } from '../../lib/i18n/shell-texts';
 import { PageColumn } from '../page-column/page-column';
+import { PageFooter } from '../page-footer/page-footer';
 import { StatusView } from '../status-view/status-view';
 import buttons from '../button.module.css';
 
@@ -18,6 +19,7 @@ export function NotFoundView() {
           </Link>
         }
       />
+      <PageFooter />
     </PageColumn>
   );
 }

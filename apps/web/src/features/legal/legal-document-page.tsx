@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { PageColumn } from '../../components/page-column/page-column';
+import { PageFooter } from '../../components/page-footer/page-footer';
 import { useLanguage } from '../../lib/i18n/language-context';
 import type { LegalDocument } from './legal-document';
 import { formatCalendarDate } from '../../lib/format/dates';
@@ -125,6 +126,7 @@ export function LegalDocumentPage({ document }: { document: LegalDocument }) {
           <a href="#document-title">{text.backToTop}</a>
         </p>
       </article>
+      <PageFooter />
     </PageColumn>
   );
 }

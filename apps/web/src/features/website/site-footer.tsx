@@ -1,5 +1,7 @@
 import { Link } from 'react-router';
 import type { Language } from '@guquan/contract/language';
+import { LanguageSwitch } from '../../components/language-switch/language-switch';
+import { copyrightYears } from '../../lib/format/dates';
 import { company, routePathById, telHref, type WebsiteTexts } from './website-content';
 import page from './website-page.module.css';
 import styles from './site-footer.module.css';
@@ -79,10 +81,12 @@ export function SiteFooter({
           </ul>
         </div>
       </div>
-      <div className={page.container}>
-        <p className={styles.copyright}>
-          © {text.copyrightYear} {companyName} {text.rightsReserved}
+      <div className={`${page.container} ${styles.bottom}`}>
+        {/* The years end at the render's clock; a page built last year keeps its own text. */}
+        <p className={styles.copyright} suppressHydrationWarning>
+          © {copyrightYears(text.copyrightYear)} {companyName} {text.rightsReserved}
         </p>
+        <LanguageSwitch tone="dark" />
       </div>
     </footer>
   );

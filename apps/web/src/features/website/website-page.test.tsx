@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { company, download } from '@content/site.json';
 import website from '@content/website.json';
 import type { Language } from '@guquan/contract/language';
@@ -8,6 +8,7 @@ import { BASE_PATH } from '@guquan/contract/site-paths';
 import { fullPath, routeTable, type RouteEntry } from '../../config/route-table';
 import type { ClientInfo } from '@guquan/contract/client-info';
 import { ClientInfoProvider } from '../../lib/client/client-info-context';
+import { copyrightYears } from '../../lib/format/dates';
 import { LanguageProvider } from '../../lib/i18n/language-context';
 import { WebsitePage } from './website-page';
 
@@ -166,9 +167,31 @@ describe('WebsitePage', () => {
     const footer = screen.getByRole('contentinfo');
     const companyName = language === 'en' ? company.nameEn : company.name;
     expect(footer.textContent).toContain(
-      `© ${text.footer.copyrightYear} ${companyName} ${text.footer.rightsReserved}`,
+      `© ${copyrightYears(text.footer.copyrightYear)} ${companyName} ${text.footer.rightsReserved}`,
     );
     expect(footer.textContent).toContain(company.address);
+  });
+
+  it('ends the copyright at the year of the render’s clock, from the content file’s first year', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2031-06-01T00:00:00Z'));
+      renderWebsite('en');
+      expect(screen.getByRole('contentinfo').textContent).toContain(
+        `© ${website.en.footer.copyrightYear}–2031 ${company.nameEn}`,
+      );
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('offers the same page in the other language, keeping the path, as a real link', () => {
+    renderWebsite('zh-CN');
+    const nav = within(screen.getByRole('contentinfo')).getByRole('navigation', { name: '语言' });
+    const link = within(nav).getByRole('link', { name: 'English' });
+    expect(link.getAttribute('href')).toBe(`${BASE_PATH}/website?lang=en`);
+    expect(link.getAttribute('lang')).toBe('en');
+    expect(link.getAttribute('hreflang')).toBe('en');
   });
 
   it('links the footer to the agreements, the filings and the contacts', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chinaDay, formatCalendarDate } from './dates';
+import { chinaDay, copyrightYears, formatCalendarDate } from './dates';
 
 describe('chinaDay', () => {
   it('gives the day in China', () => {
@@ -14,5 +14,17 @@ describe('formatCalendarDate', () => {
     expect(formatCalendarDate('2025-10-15', 'zh-CN')).toBe('2025年10月15日');
     expect(formatCalendarDate('2025-10-15', 'en')).toBe('15 October 2025');
     expect(formatCalendarDate('not a date', 'en')).toBe('not a date');
+  });
+});
+
+describe('copyrightYears', () => {
+  it('runs from the content file’s first year to the year of the clock, in China', () => {
+    expect(copyrightYears(2025, new Date('2026-11-27T02:00:00Z'))).toBe('2025–2026');
+    // New Year's Eve in UTC is already New Year's Day in China.
+    expect(copyrightYears(2025, new Date('2026-12-31T17:00:00Z'))).toBe('2025–2027');
+  });
+
+  it('is the one year while it is still that year', () => {
+    expect(copyrightYears(2026, new Date('2026-03-01T00:00:00Z'))).toBe('2026');
   });
 });

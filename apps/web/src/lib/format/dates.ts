@@ -47,3 +47,12 @@ export function formatCalendarDate(isoDate: string, language: Language): string 
     ? `${year}年${month}月${day}日`
     : `${day} ${MONTHS[month - 1] ?? ''} ${year}`;
 }
+
+/**
+ * A copyright notice's years: from `firstYear` (the content file's) to the year of `now` in China
+ * (the render's clock), "2025–2026", or the one year while they are the same.
+ */
+export function copyrightYears(firstYear: number, now: Date = new Date()): string {
+  const year = Number(chinaDay(now.toISOString()).slice(0, 4));
+  return year > firstYear ? `${firstYear}–${year}` : String(firstYear);
+}

@@ -1,4 +1,5 @@
 import { shareText, universalLink, type AppTarget } from '@guquan/contract/app-link-paths';
+import type { Language } from '@guquan/contract/language';
 
 /** How long the store waits for the clipboard at most: the visitor tapped to go there. */
 const CLIPBOARD_WAIT_MS = 1_500;
@@ -8,6 +9,8 @@ export interface HandoffFacts {
   /** The item's title, for the share text ('' when the page could not show the item). */
   title: string;
   linkOrigin: string;
+  /** The page's language: the share text is written in it. */
+  language: Language;
 }
 
 /**
@@ -20,14 +23,19 @@ export interface HandoffFacts {
  * (false: not known to be there), whichever is first. Must be called synchronously in the tap's
  * event handler.
  */
-export function copyHandoffText({ target, title, linkOrigin }: HandoffFacts): Promise<boolean> {
+export function copyHandoffText({
+  target,
+  title,
+  linkOrigin,
+  language,
+}: HandoffFacts): Promise<boolean> {
   if (!target || typeof navigator === 'undefined' || !('clipboard' in navigator))
     return Promise.resolve(false);
   const clipboard = navigator.clipboard;
-  const plain = shareText(title, universalLink(linkOrigin, target));
+  const plain = shareText(title, universalLink(linkOrigin, target), undefined, language);
   let written: Promise<void>;
   try {
-    written = startWrite(clipboard, plain, target, title, linkOrigin);
+    written = startWrite(clipboard, plain, { target, title, linkOrigin, language });
   } catch {
     // Refused at once (no permission, an old browser's own rules): the store opens anyway.
     return Promise.resolve(false);
@@ -47,13 +55,11 @@ export function copyHandoffText({ target, title, linkOrigin }: HandoffFacts): Pr
 function startWrite(
   clipboard: Clipboard,
   plain: string,
-  target: Exclude<AppTarget, null>,
-  title: string,
-  linkOrigin: string,
+  { target, title, linkOrigin, language }: HandoffFacts & { target: Exclude<AppTarget, null> },
 ): Promise<void> {
   if (typeof ClipboardItem === 'function' && typeof clipboard.write === 'function') {
     const text = import('./mint-handoff').then(
-      ({ mintedShareText }) => mintedShareText(target, title, linkOrigin),
+      ({ mintedShareText }) => mintedShareText(target, title, linkOrigin, language),
       // The code's module could not be loaded: the link alone.
       () => plain,
     );

@@ -5,6 +5,7 @@ import {
   universalLink,
   type AppTarget,
 } from '@guquan/contract/app-link-paths';
+import type { Language } from '@guquan/contract/language';
 
 /** A code that has not come by then is given up: the store must not wait on it. */
 const MINT_TIMEOUT_MS = 3_000;
@@ -19,8 +20,9 @@ export async function mintedShareText(
   target: Exclude<AppTarget, null>,
   title: string,
   linkOrigin: string,
+  language: Language,
 ): Promise<string> {
-  const plain = shareText(title, universalLink(linkOrigin, target));
+  const plain = shareText(title, universalLink(linkOrigin, target), undefined, language);
   try {
     const response = await fetch(APP_LINK_HANDOFFS_PATH, {
       method: 'POST',
@@ -35,7 +37,7 @@ export async function mintedShareText(
     const { code, link } = answer ?? {};
     if (typeof code !== 'string' || !HANDOFF_CODE_PATTERN.test(code)) return plain;
     const known = typeof link === 'string' && link.startsWith(`${linkOrigin}/`);
-    return shareText(title, known ? link : universalLink(linkOrigin, target), code);
+    return shareText(title, known ? link : universalLink(linkOrigin, target), code, language);
   } catch {
     return plain;
   }

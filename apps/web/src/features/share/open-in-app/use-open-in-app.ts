@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useLinkOrigin } from '../../../lib/app-links/link-origin';
 import { useClientInfo } from '../../../lib/client/client-info-context';
+import { useLanguage } from '../../../lib/i18n/language-context';
 import { reportShareEvent } from '../../../lib/funnel/report-share-event';
 import { keepLanguage } from '../share-links';
 import { watchAppLaunch } from './app-fallback';
@@ -83,6 +84,7 @@ export function useOpenInApp({
 }): OpenInAppControls {
   const client = useClientInfo();
   const linkOrigin = useLinkOrigin();
+  const language = useLanguage();
   const navigate = useNavigate();
   const { search } = useLocation();
   const [guideOpen, setGuideOpen] = useState(false);
@@ -145,6 +147,7 @@ export function useOpenInApp({
       target: forTarget,
       title: sameTarget(forTarget, target) ? title : '',
       linkOrigin,
+      language,
     });
     toastThenGo(copied, destination);
   }
@@ -201,7 +204,9 @@ export function useOpenInApp({
       const iosStore = client.platform === 'ios' && plan.fallback.type === 'url';
       // iOS has one store, which follows without another tap: copy now, in this one. Android
       // offers its stores in the sheet, whose tap copies.
-      const copied = iosStore ? copyHandoffText({ target: tapped, title, linkOrigin }) : null;
+      const copied = iosStore
+        ? copyHandoffText({ target: tapped, title, linkOrigin, language })
+        : null;
       cancelWatch.current = watchAppLaunch(document, window, plan.fallbackDelayMs, () => {
         cancelWatch.current = null;
         if (!copied) {

@@ -4,6 +4,7 @@ import type { ShareItems } from '@guquan/contract/share';
 import type { ShareKind } from '@guquan/contract/share-paths';
 import { shareTitle } from '@guquan/contract/share-titles';
 import { PageColumn } from '../../../components/page-column/page-column';
+import { PageFooter } from '../../../components/page-footer/page-footer';
 import { reportShareEvent } from '../../../lib/funnel/report-share-event';
 import { takeFirstView } from '../../../lib/funnel/view-memory';
 import { OpenAppBar } from '../open-app-bar/open-app-bar';
@@ -110,6 +111,7 @@ export function SharePage<K extends ShareKind>({
           </Resolved>
         </Suspense>
       </AppPromptProvider>
+      <PageFooter />
     </PageColumn>
   );
 }
