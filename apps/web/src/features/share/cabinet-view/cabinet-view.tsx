@@ -29,13 +29,13 @@ export function CabinetView({ cabinet }: { cabinet: Cabinet }) {
   const { search } = useLocation();
   const hidden = cabinet.itemCount - cabinet.items.length;
   return (
-    <article aria-labelledby="share-title">
+    <article className={shared.layout} aria-labelledby="share-title">
       <ShareImage
         image={cabinet.cover}
         slot={HERO_SLOT}
         priority
         fallbackAlt={fill(text.cover, { name: cabinet.name })}
-        className={styles.cover}
+        className={`${styles.cover} ${shared.media}`}
       />
       <div className={shared.body}>
         <h1 id="share-title" className={shared.title}>

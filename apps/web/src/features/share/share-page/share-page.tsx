@@ -75,7 +75,7 @@ export function SharePage<K extends ShareKind>({
   );
 
   return (
-    <PageColumn>
+    <PageColumn wide>
       <AppPromptProvider kind={kind}>
         <OpenAppBar />
         {/* Keyed by the item: another item of the same page shows the skeleton, not the last one. */}
