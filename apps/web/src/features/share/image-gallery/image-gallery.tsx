@@ -71,18 +71,6 @@ export function ImageGallery({
       aria-roledescription="carousel"
       aria-label={text.gallery}
     >
-      {total > 1
-        ? ([-1, 1] as const).map((step) => (
-            <button
-              key={step}
-              type="button"
-              className={`${styles.arrow} ${step < 0 ? styles.previous : styles.next}`}
-              aria-label={step < 0 ? text.viewerPrevious : text.viewerNext}
-              aria-disabled={index + step < 0 || index + step >= total}
-              onClick={step < 0 ? goBack : goOn}
-            />
-          ))
-        : null}
       <div ref={trackRef} className={styles.track} onScroll={onScroll}>
         <ImageSlides images={images} className={styles.slide}>
           {(image, position) => (
@@ -107,6 +95,18 @@ export function ImageGallery({
           )}
         </ImageSlides>
       </div>
+      {total > 1
+        ? ([-1, 1] as const).map((step) => (
+            <button
+              key={step}
+              type="button"
+              className={`${styles.arrow} ${step < 0 ? styles.previous : styles.next}`}
+              aria-label={step < 0 ? text.viewerPrevious : text.viewerNext}
+              aria-disabled={index + step < 0 || index + step >= total}
+              onClick={step < 0 ? goBack : goOn}
+            />
+          ))
+        : null}
       {total > 1 ? (
         <p className={styles.counter} aria-hidden="true">
           {index + 1}/{total}
