@@ -29,7 +29,8 @@ const QR_QUIET_MODULES = 4;
 
 /**
  * The QR code of `link` as an SVG of black squares on white, each module a whole number of
- * pixels (sharp edges at the size it is drawn), centred in a `size` square.
+ * pixels (sharp edges at the size it is drawn), centred in a `size` square. The viewBox lets a
+ * page show it at another size (qr-code-routes.ts).
  */
 export function qrCodeSvg(link: string, size: number): string {
   const { modules } = QRCode.create(link, { errorCorrectionLevel: QR_ERROR_CORRECTION });
@@ -54,7 +55,7 @@ export function qrCodeSvg(link: string, size: number): string {
     }
   }
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" shape-rendering="crispEdges">` +
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}" shape-rendering="crispEdges">` +
     `<rect width="${size}" height="${size}" fill="#fff"/><path fill="#000" d="${runs.join('')}"/></svg>`
   );
 }

@@ -10,6 +10,7 @@ import { findServableImage } from '../media/media-repository.ts';
 import type { ShareReader } from '../shares/share-reader.ts';
 import { loadPictureFonts, type PictureFonts } from './picture-fonts.ts';
 import { pictureRoutes, posterRoutes } from './picture-routes.ts';
+import { qrCodeRoutes } from './qr-code-routes.ts';
 import { createPictureStore } from './picture-store.ts';
 import { createRenderQueue } from './render-queue.ts';
 
@@ -43,6 +44,10 @@ export async function registerPictures(
   // A poster's QR code holds the item's Universal Link on the app's link domain.
   const link = (kind: ShareKind, id: string) => itemUniversalLink(appLinks, { kind, id });
   await app.register(posterRoutes, { prefix: API_BASE_PATH, shares, link });
+  // "Scan to open on your phone" on a desktop: the same links, as SVG images.
+  await app.register(qrCodeRoutes, {
+    link: (target) => itemUniversalLink(appLinks, target),
+  });
   let fonts: PictureFonts | undefined;
   await app.register(pictureRoutes, {
     shares,

@@ -22,7 +22,7 @@ export function LegalDocumentPage({ document }: { document: LegalDocument }) {
   const latest = versions[0];
   const superseded = latest !== undefined && latest.version !== document.version;
   return (
-    <PageColumn>
+    <PageColumn wide>
       <header className={styles.topBar}>
         <Link className={styles.brand} to="/website">
           <span className={styles.brandMark} aria-hidden="true">

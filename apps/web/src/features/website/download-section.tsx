@@ -1,12 +1,26 @@
-import { useId } from 'react';
-import { needsBrowserForStores } from '../../lib/client/app-opening';
+import { lazy, Suspense, useId, type ReactNode } from 'react';
+import { canHaveApp, needsBrowserForStores } from '../../lib/client/app-opening';
 import { useClientInfo } from '../../lib/client/client-info-context';
+import { useHydrated } from '../../lib/dom/use-hydrated';
 import { storeOrder, withAppName, type Store, type WebsiteTexts } from './website-content';
 import { StoreLink } from './store-link';
 import iosUrl from './illustrations/store-ios.svg';
 import androidUrl from './illustrations/store-android.svg';
 import page from './website-page.module.css';
 import styles from './download-section.module.css';
+
+/**
+ * A desktop's QR code for the phone: its chunk is fetched after hydration on a desktop only, so
+ * the website's start-up code does not grow; where it cannot be had, nothing is shown.
+ */
+const DownloadQr = lazy(() =>
+  import('./download-qr').then(
+    (module): { default: (props: { className?: string }) => ReactNode } => ({
+      default: module.DownloadQr,
+    }),
+    () => ({ default: () => null }),
+  ),
+);
 
 const storeIcons: Readonly<Record<Store, string>> = { ios: iosUrl, android: androidUrl };
 
@@ -20,6 +34,7 @@ export function DownloadSection({
   const client = useClientInfo();
   const { platform, inAppBrowser } = client;
   const detailId = useId();
+  const hydrated = useHydrated();
   return (
     <section id="download" className={page.section} aria-labelledby="download-title">
       <div className={page.container}>
@@ -69,6 +84,11 @@ export function DownloadSection({
               </li>
             ))}
           </ul>
+          {hydrated && !canHaveApp(client) ? (
+            <Suspense fallback={null}>
+              <DownloadQr className={styles.qr} />
+            </Suspense>
+          ) : null}
         </div>
       </div>
     </section>

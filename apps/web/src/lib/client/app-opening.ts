@@ -45,3 +45,11 @@ export function appOpening({ platform, inAppBrowser }: ClientInfo): AppOpening {
 export function needsBrowserForStores(client: ClientInfo): boolean {
   return !appOpening(client).stores;
 }
+
+/**
+ * Whether the app can be on this device at all: it is made for iOS and Android, so a desktop
+ * browser's "open in app" leads to the download section, and the page offers the phone a QR code.
+ */
+export function canHaveApp(client: ClientInfo): boolean {
+  return client.platform !== 'other';
+}

@@ -31,7 +31,7 @@ export function CabinetView({ cabinet }: { cabinet: Cabinet }) {
   const { search } = useLocation();
   const hidden = cabinet.itemCount - cabinet.items.length;
   return (
-    <article aria-labelledby="share-title">
+    <article className={shared.layout} aria-labelledby="share-title">
       {/* The cover, tapped, opens full screen in the viewer, as a goods' images do. */}
       <PhotoGallery
         images={[

@@ -21,7 +21,7 @@ export function GoodsView({ goods }: { goods: Goods }) {
     [text.category, goods.category],
   ];
   return (
-    <article aria-labelledby="share-title">
+    <article className={shared.layout} aria-labelledby="share-title">
       <PhotoGallery images={goods.images} name={goods.name} />
       <div className={shared.body}>
         <div className={styles.priceRow}>

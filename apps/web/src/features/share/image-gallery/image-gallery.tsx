@@ -4,12 +4,14 @@ import { ImageSlides } from '../image-slide/image-slide';
 import { HERO_SLOT } from '../share-image/image-slots';
 import { ShareImage } from '../share-image/share-image';
 import { fill, useShareTexts } from '../share-texts';
+import shared from '../share-view.module.css';
 import styles from './image-gallery.module.css';
 
 /**
  * The swipeable images at the top of a goods or note page: CSS scroll snap does the swipe, the
  * "2/5" counter follows the scroll, a tap opens the image full screen. The first image is the
- * page's largest paint: loaded at once, with the srcset and sizes the server preloaded.
+ * page's largest paint: loaded at once, with the srcset and sizes the server preloaded. For a
+ * mouse (and the keyboard), arrows go to the previous and next image; a touch screen hides them.
  */
 export function ImageGallery({
   images,
@@ -47,8 +49,28 @@ export function ImageGallery({
     onIndexChange(next);
   }
 
+  /**
+   * Scrolls to the image `step` away (smoothly where the CSS says so); the scroll reports the new
+   * index (onScroll).
+   */
+  function go(step: -1 | 1) {
+    const track = trackRef.current;
+    const next = index + step;
+    if (track && next >= 0 && next < total) track.scrollTo({ left: next * track.clientWidth });
+  }
+  const goBack = () => {
+    go(-1);
+  };
+  const goOn = () => {
+    go(1);
+  };
+
   return (
-    <section className={styles.gallery} aria-roledescription="carousel" aria-label={text.gallery}>
+    <section
+      className={`${styles.gallery} ${shared.media}`}
+      aria-roledescription="carousel"
+      aria-label={text.gallery}
+    >
       <div ref={trackRef} className={styles.track} onScroll={onScroll}>
         <ImageSlides images={images} className={styles.slide}>
           {(image, position) => (
@@ -73,6 +95,18 @@ export function ImageGallery({
           )}
         </ImageSlides>
       </div>
+      {total > 1
+        ? ([-1, 1] as const).map((step) => (
+            <button
+              key={step}
+              type="button"
+              className={`${styles.arrow} ${step < 0 ? styles.previous : styles.next}`}
+              aria-label={step < 0 ? text.viewerPrevious : text.viewerNext}
+              aria-disabled={index + step < 0 || index + step >= total}
+              onClick={step < 0 ? goBack : goOn}
+            />
+          ))
+        : null}
       {total > 1 ? (
         <p className={styles.counter} aria-hidden="true">
           {index + 1}/{total}

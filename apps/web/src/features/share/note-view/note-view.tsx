@@ -29,7 +29,7 @@ export function NoteView({ note }: { note: Note }) {
   // Tags the text already shows as #tag are not listed twice.
   const extraTags = note.tags.filter((tag) => !note.text.includes(`#${tag}`));
   return (
-    <article aria-labelledby="share-title">
+    <article className={shared.layout} aria-labelledby="share-title">
       {note.images.length > 0 ? <PhotoGallery images={note.images} name={note.title} /> : null}
       <div className={shared.body}>
         <UserChip user={note.author} role={text.author} />

@@ -16,8 +16,16 @@ export interface ImageSlot {
  */
 export const MAX_DENSITY = 2;
 
-/** The page's first (largest) image: the phone column's width, which stops growing at 414 px. */
-export const HERO_SLOT: ImageSlot = { sizes: '(min-width: 414px) 414px, 100vw', widest: 414 };
+/**
+ * The page's first (largest) image: the phone column's width, which stops growing at 414 px; from
+ * 1024 px the gallery's column beside the details (share-view.module.css), about half the screen
+ * and at most 600 px. Its srcset stays that of a phone (960 px at most): a desktop screen at 1×,
+ * where 600 px is drawn from 640 or 960, needs no more, and a phone at 3× never gets 1280.
+ */
+export const HERO_SLOT: ImageSlot = {
+  sizes: '(min-width: 1200px) 600px, (min-width: 1024px) 50vw, (min-width: 414px) 414px, 100vw',
+  widest: 414,
+};
 /** Three tiles a row in the column (at most 414 px wide, 16 px margins, 8 px gaps). */
 export const TILE_SLOT: ImageSlot = {
   sizes: '(min-width: 414px) 127px, calc((100vw - 48px) / 3)',

@@ -86,7 +86,7 @@ export function SharePage<K extends ShareKind>({
   );
 
   return (
-    <PageColumn>
+    <PageColumn wide>
       <AppPromptProvider kind={kind}>
         {/* Known at once on the server and at hydration: a failure promises no return to it. */}
         <OpenAppBar noItem={!(result instanceof Promise) && result.state !== 'ok'} />
