@@ -22,18 +22,18 @@ const reactRouterProduction = [
 
 /**
  * The app shell: the entry and what it imports (router, layout, language, the page frame), plus
- * small pieces most pages share (each would be a request of its own): the modal dialog (the share
- * pages' viewer, the website's guide, the in-app confirmations) with its two DOM helpers.
+ * small pieces most pages share (each would be a request of its own). Not the modal dialog: every
+ * dialog that uses it (the viewer, the guide, the poster, the missing-app sheet) loads on the tap
+ * that opens it, and brings it along.
  */
 const SHELL_MODULES = new RegExp(
   [
     String.raw`apps[\/]web[\/]src[\/]app[\/](?!routes[\/])`,
     String.raw`apps[\/]web[\/]src[\/]config[\/]`,
     String.raw`apps[\/]web[\/]src[\/]lib[\/](chunks|client|i18n|layout|routing)[\/]`,
-    String.raw`apps[\/]web[\/]src[\/]lib[\/]dom[\/](keep-focus-inside|inert-outside)\.ts`,
     // Where the entry offers the bridge simulator on a demo server (app/bridge-simulator.ts).
     String.raw`apps[\/]web[\/]src[\/]lib[\/]bridge[\/]bridge-stand-in\.ts`,
-    String.raw`apps[\/]web[\/]src[\/]components[\/](button\.module\.css|modal-dialog[\/]|page-column[\/]|not-found-view[\/]|status-view[\/])`,
+    String.raw`apps[\/]web[\/]src[\/]components[\/](button\.module\.css|page-column[\/]|not-found-view[\/]|status-view[\/])`,
     String.raw`packages[\/]contract[\/]src[\/](language|site-paths|share-paths)\.ts`,
   ].join('|'),
 );
