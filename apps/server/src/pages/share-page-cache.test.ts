@@ -162,7 +162,7 @@ describe('share pages rendered once per change', () => {
     expect((await get(url)).res.statusCode).toBe(404);
   });
 
-  it("changes a goods page's version when a goods on its shelf changes (decision 27)", async () => {
+  it("changes a goods page's version when a goods on its shelf changes (docs/decisions/0027-work-shelf.md)", async () => {
     const id = DEMO_IDS.goods.gallery;
     const before = await get(goodsUrl(id));
     expect(before.res.statusCode).toBe(200);
