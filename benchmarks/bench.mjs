@@ -34,7 +34,7 @@ const PAGES = [
   ['user-agreement', '/anime_merch_web/agreement/user/UserAgreement'],
   ['user-agreement-20251015', '/anime_merch_web/agreement/user/UserAgreement20251015'],
   ['privacy-policy', '/anime_merch_web/agreement/yiSi/YiSiAgreement'],
-  ['privacy-policy-20261127', '/anime_merch_web/agreement/yiSi/YiSiAgreement20261127'],
+  ['privacy-policy-20261128', '/anime_merch_web/agreement/yiSi/YiSiAgreement20261128'],
   ['exposure-agreement', '/anime_merch_web/agreement/ExposureAgreement'],
   ['exposure-note-agreement', '/anime_merch_web/agreement/exposureNote/ExposureNoteAgreement'],
   ['user-info-list', '/anime_merch_web/agreement/userInfoList'],

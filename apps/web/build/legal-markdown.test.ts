@@ -124,6 +124,7 @@ describe('the legal documents in content/legal', () => {
       'privacy/2026-11-24': 8000,
       'privacy/2026-11-26': 8000,
       'privacy/2026-11-27': 8000,
+      'privacy/2026-11-28': 8000,
       'vip/2025-10-15': 4000,
       'exposure/2025-10-15': 3000,
       'exposure-note/2025-10-15': 2000,
@@ -135,9 +136,9 @@ describe('the legal documents in content/legal', () => {
     }
   });
 
-  it('agree: the two lists name only what the current (2026-11-27) privacy policy names', async () => {
+  it('agree: the two lists name only what the current (2026-11-28) privacy policy names', async () => {
     const read = (path: string) => readFile(join(CONTENT_DIR, 'legal', path), 'utf8');
-    const privacy = await read('privacy/2026-11-27.md');
+    const privacy = await read('privacy/2026-11-28.md');
     const collected = tablesOf(await read('user-info-list/2025-10-15.md'));
     const shared = tablesOf(await read('third-party-share-list/2025-10-15.md'));
 

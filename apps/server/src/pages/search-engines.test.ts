@@ -103,7 +103,7 @@ describe('the sitemap', () => {
       '/website',
       '/agreement/vip/VipAgreement',
       '/agreement/user/UserAgreement20251015',
-      '/agreement/yiSi/YiSiAgreement20261127',
+      '/agreement/yiSi/YiSiAgreement20261128',
       '/agreement/ExposureAgreement',
       '/agreement/exposureNote/ExposureNoteAgreement',
       '/agreement/userInfoList',
@@ -170,13 +170,14 @@ describe('canonical and language alternates', () => {
       expect(robotsMeta(res.body)).toBeUndefined();
       expect(res.headers['x-robots-tag']).toBeUndefined();
     }
-    const current = await app.inject({ url: `${BASE}/agreement/yiSi/YiSiAgreement20261127` });
-    expect(canonicalOf(current.body)).toBe(`${ORIGIN}${BASE}/agreement/yiSi/YiSiAgreement20261127`);
+    const current = await app.inject({ url: `${BASE}/agreement/yiSi/YiSiAgreement20261128` });
+    expect(canonicalOf(current.body)).toBe(`${ORIGIN}${BASE}/agreement/yiSi/YiSiAgreement20261128`);
     for (const path of [
       '/agreement/yiSi/YiSiAgreement',
       '/agreement/yiSi/YiSiAgreement20251015',
       '/agreement/yiSi/YiSiAgreement20261124',
       '/agreement/yiSi/YiSiAgreement20261126',
+      '/agreement/yiSi/YiSiAgreement20261127',
       '/agreement/user/UserAgreement',
     ]) {
       const old = await app.inject({ url: `${BASE}${path}` });

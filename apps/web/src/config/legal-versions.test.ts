@@ -10,6 +10,7 @@ describe('versionsOf', () => {
       { version: '2023-06-01', path: '/agreement/user/UserAgreement' },
     ]);
     expect(versionsOf('privacy').map((version) => version.path)).toEqual([
+      '/agreement/yiSi/YiSiAgreement20261128',
       '/agreement/yiSi/YiSiAgreement20261127',
       '/agreement/yiSi/YiSiAgreement20261126',
       '/agreement/yiSi/YiSiAgreement20261124',
@@ -28,7 +29,7 @@ describe('versionsOf', () => {
     const legal = (routeTable as readonly RouteEntry[]).flatMap((entry) =>
       entry.legal ? [entry.legal] : [],
     );
-    expect(legal).toHaveLength(13);
+    expect(legal).toHaveLength(14);
     for (const ref of legal)
       expect(hasLegalDocument(ref), `${ref.document} ${ref.version}`).toBe(true);
   });

@@ -20,6 +20,7 @@ const SPECIFIED: [path: string, zh: string, en: string][] = [
   ['/agreement/yiSi/YiSiAgreement20261124', '隐私政策', 'Privacy policy'],
   ['/agreement/yiSi/YiSiAgreement20261126', '隐私政策', 'Privacy policy'],
   ['/agreement/yiSi/YiSiAgreement20261127', '隐私政策', 'Privacy policy'],
+  ['/agreement/yiSi/YiSiAgreement20261128', '隐私政策', 'Privacy policy'],
   ['/agreement/ExposureAgreement', '曝光协议', 'Exposure agreement'],
   ['/agreement/exposure/ExposureAgreement', '曝光协议', 'Exposure agreement'],
   ['/agreement/exposureNote/ExposureNoteAgreement', '曝光笔记要求', 'Exposure note requirements'],

@@ -157,6 +157,14 @@ export const routeTable = [
     legal: { document: 'privacy', version: '2026-11-27' },
   },
   {
+    id: 'privacy-policy-20261128',
+    kind: 'legal',
+    path: '/agreement/yiSi/YiSiAgreement20261128',
+    titles: PRIVACY_POLICY,
+    module: 'legal-document',
+    legal: { document: 'privacy', version: '2026-11-28' },
+  },
+  {
     id: 'exposure-agreement',
     kind: 'legal',
     path: '/agreement/ExposureAgreement',

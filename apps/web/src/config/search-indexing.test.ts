@@ -20,7 +20,7 @@ describe('search indexing', () => {
       '/anime_merch_web/website',
       '/anime_merch_web/agreement/vip/VipAgreement',
       '/anime_merch_web/agreement/user/UserAgreement20251015',
-      '/anime_merch_web/agreement/yiSi/YiSiAgreement20261127',
+      '/anime_merch_web/agreement/yiSi/YiSiAgreement20261128',
       '/anime_merch_web/agreement/ExposureAgreement',
       '/anime_merch_web/agreement/exposureNote/ExposureNoteAgreement',
       '/anime_merch_web/agreement/userInfoList',

@@ -183,7 +183,7 @@ export function PurchasePanel({
             {text.agreement}
           </Link>{' '}
           {text.and}{' '}
-          <Link to="/agreement/yiSi/YiSiAgreement20261127" className={styles.link}>
+          <Link to="/agreement/yiSi/YiSiAgreement20261128" className={styles.link}>
             {text.privacy}
           </Link>
         </label>

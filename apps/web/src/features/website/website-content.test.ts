@@ -30,7 +30,7 @@ describe('the content of the website', () => {
     expect(routes('zh-CN')).toEqual(
       expect.arrayContaining([
         'user-agreement-20251015',
-        'privacy-policy-20261127',
+        'privacy-policy-20261128',
         'vip-agreement',
         'exposure-agreement',
         'user-info-list',
