@@ -19,7 +19,8 @@ const QR_SVG_SIZE = 330;
 
 /**
  * The link domain is a setting, so the same address may draw another code after a change:
- * browsers keep it an hour, shared caches as long as anything else (decision 13), with an ETag.
+ * browsers keep it an hour, shared caches as long as anything else
+ * (docs/decisions/0013-shared-caches-five-seconds.md), with an ETag.
  */
 const QR_CODE_CACHE_CONTROL = `public, max-age=3600, s-maxage=${SHARE_FRESH_SECONDS}, stale-while-revalidate=${SHARE_STALE_SECONDS}`;
 
