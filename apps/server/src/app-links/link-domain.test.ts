@@ -292,9 +292,11 @@ describe('share pages', () => {
     });
     expect(page.body).toContain(`<meta name="guquan-link-origin" content="http://${LINK}">`);
     const opens = page.body.match(/<a [^>]*href="http:\/\/link\.test\/goods\/[^"]+"[^>]*>/g) ?? [];
-    // The top bar's "打开" and the main button.
-    expect(opens).toHaveLength(2);
-    expect(opens[0]).toContain(`href="http://${LINK}/goods/${GOODS}?image=0"`);
+    // The top bar's "打开", the main button, and the counts (likes, wants), which open the item in
+    // the app too: all at the item and the image on screen.
+    expect(opens).toHaveLength(4);
+    for (const open of opens)
+      expect(open).toContain(`href="http://${LINK}/goods/${GOODS}?image=0"`);
     // Safari's banner opens the app where "open" would.
     expect(page.body).toContain(`app-argument=http://${LINK}/goods/${GOODS}?image=0`);
   });
