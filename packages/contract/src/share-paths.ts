@@ -112,6 +112,15 @@ export function shareApiPath(kind: ShareKind, id = ':id'): string {
 export const SHELF_SIZE = 6;
 
 /**
+ * Whether a share's page ends with the "more from this work" shelf: a goods shown, and every page
+ * that cannot show its item. A cabinet lists its own goods and a note has none, so a shown cabinet
+ * or note carries no shelf, not even in its data.
+ */
+export function pageHasShelf(kind: ShareKind, state: string): boolean {
+  return kind === 'goods' || state !== 'ok';
+}
+
+/**
  * The API path of the shelf that ends a share's page (share-shelf.ts), e.g.
  * `/anime_merch_web/api/v1/shelf?kind=goods&id=AbCd…`; without an id (a missing or malformed
  * one), the shelf of a page that names no item.

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Language } from '@guquan/contract/language';
 import type { SharePageData } from '@guquan/contract/page-render';
 import type { ShareResult } from '@guquan/contract/share';
-import type { PublicId, ShareKind } from '@guquan/contract/share-paths';
+import { pageHasShelf, type PublicId, type ShareKind } from '@guquan/contract/share-paths';
 import type { WorkShelf } from '@guquan/contract/share-shelf';
 import type { ShareReader } from '../shares/share-reader.ts';
 import type { WorkShelfReader } from '../shares/work-shelf-reader.ts';
@@ -135,7 +135,9 @@ export function createSharePages({
     /** What the page shows now: its item as `shares` reads it, and the version of the page. */
     async read(request: SharePageRequest): Promise<ShareRead> {
       const result = await shares.read(request.kind, request.id);
-      const shelf = await shelves?.read(request.kind, request.id, result);
+      const shelf = pageHasShelf(request.kind, result.state)
+        ? await shelves?.read(request.kind, request.id, result)
+        : undefined;
       let ofShelf = pagesOfRead.get(result);
       if (!ofShelf) {
         ofShelf = new WeakMap();

@@ -1,7 +1,7 @@
 import { Suspense, use, useEffect, useState, type ReactNode } from 'react';
 import { useLoaderData, useLocation } from 'react-router';
 import type { ShareItems } from '@guquan/contract/share';
-import type { ShareKind } from '@guquan/contract/share-paths';
+import { pageHasShelf, type ShareKind } from '@guquan/contract/share-paths';
 import { shareTitle } from '@guquan/contract/share-titles';
 import { PageColumn } from '../../../components/page-column/page-column';
 import { PageFooter } from '../../../components/page-footer/page-footer';
@@ -105,7 +105,7 @@ export function SharePage<K extends ShareKind>({
                   <WeChatShareCard kind={kind} id={id ?? ''} item={loaded.item} />
                   <ViewReport kind={kind} id={id} />
                   {/* The shelf ends a goods' page; a cabinet lists its own goods, a note has none. */}
-                  {kind === 'goods' ? <WorkShelf shelf={data.shelf} /> : null}
+                  {pageHasShelf(kind, 'ok') ? <WorkShelf shelf={data.shelf} /> : null}
                 </>
               ) : (
                 failure(loaded.state)
