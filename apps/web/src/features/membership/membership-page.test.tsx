@@ -335,12 +335,13 @@ describe('MembershipPage buying', () => {
     fireEvent.click(await screen.findByRole('checkbox'));
     const buy = screen.getByRole('button', { name: 'Subscribe for ¥25.00/month' });
     fireEvent.click(buy);
-    await waitFor(() => {
-      expect(buy.getAttribute('aria-disabled')).toBe('true');
-    });
     const reason =
       'Your purchase of the Monthly membership is waiting for approval (Ask to Buy). Your membership starts once it is approved; until then you cannot buy again.';
-    expect(feedbackAfter(buy)).toBe(reason);
+    // The button is disabled while the App Store is asked too: wait for StoreKit's answer.
+    await waitFor(() => {
+      expect(feedbackAfter(buy)).toBe(reason);
+    });
+    expect(buy.getAttribute('aria-disabled')).toBe('true');
     expect(document.getElementById(buy.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
       reason,
     );
