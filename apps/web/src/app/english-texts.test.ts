@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { deletionTexts } from '../features/account-deletion/deletion-texts';
 import { legalTexts } from '../features/legal/legal-texts';
 import { membershipTexts } from '../features/membership/membership-texts';
+import { DESIGN_USES } from '@guquan/contract/design';
 import { redeemTexts } from '../features/redeem-design/redeem-texts';
 import { shareTexts } from '../features/share/share-texts';
 import { websiteTexts } from '../features/website/website-content';
@@ -12,11 +13,15 @@ import { pluralText, type PluralTexts } from '../lib/i18n/plural';
  * Every English text of every page, with each count it takes set to 1, must read "1 item", never
  * "1 items": texts with a count go through pluralText (lib/i18n/plural.ts).
  */
+// Texts about a file, a use or a plan's name, not a count: called below with such values.
+const { getsFile, getsUse, ...redeemWalked } = redeemTexts('en');
+const { awaitingApproval, ...membershipWalked } = membershipTexts('en');
+
 const ENGLISH_TEXTS = {
   shell: shellTexts('en'),
   share: shareTexts('en'),
-  redeem: redeemTexts('en'),
-  membership: membershipTexts('en'),
+  redeem: redeemWalked,
+  membership: membershipWalked,
   deletion: deletionTexts('en'),
   legal: legalTexts('en'),
   website: websiteTexts('en'),
@@ -53,12 +58,20 @@ function pluralObjectsOf(value: unknown, path: string): [string, PluralTexts][] 
 }
 
 describe('English texts', () => {
-  const texts = [
+  const texts: [string, string][] = [
     ...textsOf(ENGLISH_TEXTS, 'en'),
     // Texts whose count sits in an object or needs a whole year, which the walk cannot guess.
     ...deletionTexts('en')
       .deletedItems({ goods: 1, cabinets: 1, notes: 1, comments: 1 })
       .map((text): [string, string] => ['deletion.deletedItems', text]),
+    // What a redemption gives: a file's size and pixels (no count) and each use, or nothing said.
+    ['redeem.getsFile', getsFile({ format: 'png', width: 2048, height: 4096, bytes: 1_500_000 })],
+    ['redeem.getsFile(null)', getsFile(null)],
+    ['membership.awaitingApproval', awaitingApproval('Monthly membership')],
+    ...[...DESIGN_USES, null].map((use): [string, string] => [
+      `redeem.getsUse(${use})`,
+      getsUse(use),
+    ]),
     ...Object.values(deletionTexts('en').kept).map((kept): [string, string] => [
       'deletion.kept(12)',
       kept(12),
