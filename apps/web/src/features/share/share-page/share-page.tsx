@@ -11,7 +11,7 @@ import { OpenAppBar } from '../open-app-bar/open-app-bar';
 import { AppPromptProvider, useAppPrompt } from '../open-in-app/app-prompt';
 import { ShareFailureView } from '../share-failure/share-failure-view';
 import { fetchShare, type LoadedShare, type ShareLoaderData } from '../share-loader';
-import { preloadShareSkeleton, ShareSkeleton } from '../share-skeleton/share-skeleton-on-demand';
+import { ShareSkeleton } from '../share-skeleton/share-skeleton';
 import { PosterAction } from '../share-poster/poster-action';
 import { WeChatShareCard } from '../wechat/wechat-share-card';
 import { WorkShelf } from '../work-shelf/work-shelf';
@@ -72,9 +72,6 @@ export function SharePage<K extends ShareKind>({
   } | null>(null);
   // A retry belongs to the loader data it retried: a new navigation starts from its own.
   const result = retried?.of === data.result ? retried.result : data.result;
-
-  // The skeleton a navigation to another item shows: fetched once this page is live.
-  useEffect(preloadShareSkeleton, []);
 
   function retry() {
     setRetried({ of: data.result, result: fetchShare(kind, id) });
