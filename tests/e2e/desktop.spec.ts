@@ -138,7 +138,17 @@ test.describe('a desktop browser with a mouse', () => {
     await waitForApp(page);
     const gallery = page.locator('section[aria-roledescription="carousel"]');
     const before = await box(gallery);
-    await page.mouse.wheel(0, 400);
+    // Sticky within its article: scroll while the details still run below the gallery (the
+    // shelf and the footer follow the article, and the gallery rightly leaves with it).
+    const room = await page.evaluate(() => {
+      const article = document.querySelector('article')?.getBoundingClientRect();
+      const pictures = document
+        .querySelector('section[aria-roledescription="carousel"]')
+        ?.getBoundingClientRect();
+      return article && pictures ? article.bottom - pictures.bottom : 0;
+    });
+    expect(room, 'the details run on below the gallery').toBeGreaterThan(150);
+    await page.mouse.wheel(0, Math.min(400, room - 40));
     await expect
       .poll(() => page.evaluate(() => window.scrollY), { message: 'the page scrolled' })
       .toBeGreaterThan(100);
@@ -156,7 +166,8 @@ test.describe('a desktop browser with a mouse', () => {
       const qr = phoneQrTexts(language);
       await open(page, sharePath('cabinet', DEMO_IDS.cabinets.main, language));
       await waitForApp(page);
-      const cover = page.locator('article > img').first();
+      // The cover is a one-image gallery: tapped, it opens in the viewer.
+      const cover = page.locator('article section[aria-roledescription="carousel"]').first();
       await expectSideBySide(cover, page.getByRole('heading', { level: 1 }));
       await expect(page.getByRole('img', { name: qr.alt })).toHaveAttribute(
         'src',

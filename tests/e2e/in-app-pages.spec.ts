@@ -533,7 +533,7 @@ test.describe('delete the account @once', () => {
     const { code } = (await sms.json()) as { code: string };
 
     // Nothing happens without the explicit confirmation.
-    await page.getByLabel('SMS code').fill(code);
+    await page.getByLabel('SMS code', { exact: true }).fill(code);
     await page.getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Delete account' }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Delete your account?' });
@@ -583,7 +583,7 @@ test.describe('delete the account @once', () => {
     });
     const { code } = (await sms.json()) as { code: string };
     const wrong = code === '000000' ? '111111' : '000000';
-    await page.getByLabel('SMS code').fill(wrong);
+    await page.getByLabel('SMS code', { exact: true }).fill(wrong);
     await page.getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Delete account' }).click();
     await page
@@ -669,7 +669,7 @@ test.describe('delete the account @once', () => {
     ).toBeVisible();
     // The code field's placeholder is words, not letter-spaced like the digits.
     const spacing = await page
-      .getByLabel('SMS code')
+      .getByLabel('SMS code', { exact: true })
       .evaluate((input) => getComputedStyle(input, '::placeholder').letterSpacing);
     expect(spacing).toBe('normal');
   });
@@ -771,7 +771,7 @@ test.describe('the simulator’s Platform section @once', () => {
     });
     expect(sms.status()).toBe(200);
     const { code } = (await sms.json()) as { code: string };
-    await page.getByLabel('SMS code').fill(code);
+    await page.getByLabel('SMS code', { exact: true }).fill(code);
     await page.getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Delete account' }).click();
     await page

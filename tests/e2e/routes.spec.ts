@@ -52,9 +52,12 @@ test.describe('every route opened by its URL', () => {
         await expect(page.getByRole('main')).not.toBeEmpty();
         expect([...requests.modules]).toEqual([entry.module]);
         // The page's styles came inline with its HTML: the app does not fetch them again. (On this
-        // demo server the in-app pages also load the bridge simulator, with its own styles.)
+        // demo server the pages also load the bridge simulator's panel, with its own styles.)
         expect(
-          requests.stylesheets.filter((path) => !path.includes('/install-simulator-')),
+          requests.stylesheets.filter(
+            (path) =>
+              !path.includes('/install-simulator-') && !path.includes('/mount-simulator-panel-'),
+          ),
         ).toEqual([]);
         if (language === axeLanguage(testInfo.project.name)) await expectNoAxeViolations(page);
       }
