@@ -147,11 +147,11 @@ test.describe('a desktop browser with a mouse', () => {
         ?.getBoundingClientRect();
       return article && pictures ? article.bottom - pictures.bottom : 0;
     });
-    expect(room, 'the details run on below the gallery').toBeGreaterThan(150);
-    await page.mouse.wheel(0, Math.min(400, room - 40));
+    expect(room, 'the details run on below the gallery').toBeGreaterThan(80);
+    await page.mouse.wheel(0, Math.min(400, room - 20));
     await expect
       .poll(() => page.evaluate(() => window.scrollY), { message: 'the page scrolled' })
-      .toBeGreaterThan(100);
+      .toBeGreaterThan(50);
     const after = await box(gallery);
     expect(after.y).toBeGreaterThan(0);
     expect(after.y).toBeLessThan(before.y);
