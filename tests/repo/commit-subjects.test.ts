@@ -16,12 +16,7 @@ const MAX_SUBJECT_CHARACTERS = 72;
  * Commits already on main whose subject is longer: history is not rewritten, so such a commit is
  * named here (full or abbreviated hash) with the reason, and the check goes on for the others.
  */
-const ACCEPTED_LONG_SUBJECTS: Record<string, string> = {
-  // Issue 31's branches, merged in parallel before the check ran: merges came after them.
-  '88f24cf': 'a merge of i31-links (75 characters); later merges are built on it',
-  b1f09ac: 'i31-sheet (74 characters), merged with conflicts resolved by hand after it',
-  ff0cc1c: 'i31-inapp (75 characters), merged before the check ran on the whole history',
-};
+const ACCEPTED_LONG_SUBJECTS: Record<string, string> = {};
 
 interface Commit {
   hash: string;
