@@ -10,7 +10,7 @@ import {
   claimRedemption,
   lockUser,
   newLease,
-  userHasDebitInFlight,
+  userHasDebitAhead,
   redemptionById,
   redemptionResultOf,
   redemptionRows,
@@ -171,9 +171,10 @@ export function designRepository(db: Db, options: DesignRepositoryOptions) {
     if (design.retired_at !== null) return { kind: 'refusal', outcome: { state: 'unavailable' } };
 
     const at = now();
-    // One debit of a user in flight at a time (redemption-debits.ts): a second one waits.
+    // One debit of a user asked at a time, an asked one answered first (redemption-debits.ts):
+    // another one waits.
     await lockUser(trx, userId);
-    const lease = (await userHasDebitInFlight(trx, userId, at.toISOString()))
+    const lease = (await userHasDebitAhead(trx, userId, at.toISOString()))
       ? undefined
       : newLease(at);
     const created = await trx

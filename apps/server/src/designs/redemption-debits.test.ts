@@ -154,4 +154,33 @@ describe('redemptions spent through the platform', () => {
     expect(again.statusCode).toBe(200);
     expect(redemptionResultSchema.parse(again.json()).redemption).toEqual(view.viewer.redemption);
   }, 30_000);
+
+  it('a debit asked and not answered goes before the user’s next one: the balance is the newest', async () => {
+    // The platform answers a repeat with the balance it had then: were the next debit charged
+    // first, the repeat's older balance would be written last (a cluster test met it, a server
+    // killed during its debit).
+    const { ledger } = standInOf(t.app);
+    const token = await logIn(t.app, 'yuyuan');
+    const before = await pointsOf(t.db, 'yuyuan');
+    ledger.setNextFault('lose_answer');
+    const first = await redeem(token, DEMO_IDS.designs.shelf, randomUUID());
+    expect(first.statusCode, first.body).toBe(202);
+    const second = await redeem(token, DEMO_IDS.designs.premium, randomUUID());
+    expect([200, 201, 202], second.body).toContain(second.statusCode);
+    await settled(token, DEMO_IDS.designs.shelf);
+    const view = await settled(token, DEMO_IDS.designs.premium);
+    expect(view.viewer.redemption?.state).toBe('redeemed');
+    expect(
+      debitsOf('yuyuan')
+        .slice(-2)
+        .map((debit) => [debit.designId, debit.balance]),
+    ).toEqual([
+      [DEMO_IDS.designs.shelf, before.balance - 150],
+      [DEMO_IDS.designs.premium, before.balance - 950],
+    ]);
+    // The site shows the platform's balance now, not the one the repeat answered.
+    expect(view.viewer.balance).toBe(before.balance - 950);
+    expect(chargesOf(t.app, 'yuyuan').balance).toBe(before.balance - 950);
+    expect((await pointsOf(t.db, 'yuyuan')).balance).toBe(before.balance - 950);
+  }, 30_000);
 });

@@ -109,42 +109,63 @@ export async function lockUser(trx: Db, userId: number): Promise<void> {
 }
 
 /**
- * Whether another redemption of the user is being asked about now (its lease held). A user's
- * debits are asked one at a time: each answer's balance is then the newest when it is written.
+ * Whether another debit of the user comes before this one. A user's debits are asked one at a
+ * time, and one already asked (being asked now, asked by a server that died, or asked and not
+ * answered) is asked again, and answered, before any other is asked: the platform answers a
+ * repeat with the balance it had then, which is the newest only while nothing was charged since.
+ * `candidate`: the redemption about to be asked, and whether it was asked before (none: one
+ * being created). Of two asked ones (left by an older version of this rule), the older goes first.
  */
-export async function userHasDebitInFlight(
+export async function userHasDebitAhead(
   trx: Db,
   userId: number,
   at: string,
-  except?: number,
+  candidate?: { id: number; asked: boolean },
 ): Promise<boolean> {
   let query = trx
     .selectFrom('redemptions')
     .select('id')
     .where('user_id', '=', userId)
     .where('state', '=', 'pending')
-    .where('lease_token', 'is not', null)
-    .where('lease_until', '>', at);
-  if (except !== undefined) query = query.where('id', '<>', except);
+    .where((eb) => eb.or([eb('lease_token', 'is not', null), eb('attempts', '>', 0)]));
+  if (candidate !== undefined) {
+    query = query.where('id', '<>', candidate.id);
+    if (candidate.asked) {
+      query = query.where((eb) => eb.or([eb('id', '<', candidate.id), eb('lease_until', '>', at)]));
+    }
+  }
   return (await query.executeTakeFirst()) !== undefined;
+}
+
+/** Whether a redemption may have reached the platform: it was asked, or is being asked. */
+function wasAsked(row: { lease_token: string | null; attempts: number }): boolean {
+  return row.lease_token !== null || row.attempts > 0;
 }
 
 /**
  * Takes the lease of a pending redemption that is due and free, unless another debit of its user
- * is in flight; its token, or undefined.
+ * comes first (userHasDebitAhead); its token, or undefined.
  */
 export async function claimRedemption(db: Db, id: number, now: Date): Promise<string | undefined> {
   const at = now.toISOString();
   const lease = newLease(now);
   return db.transaction().execute(async (trx) => {
-    const row = await trx
+    const found = await trx
       .selectFrom('redemptions')
-      .select('user_id')
+      .select(['user_id', 'lease_token', 'attempts'])
       .where('id', '=', id)
       .executeTakeFirst();
-    if (!row) return undefined;
-    await lockUser(trx, row.user_id);
-    if (await userHasDebitInFlight(trx, row.user_id, at, id)) return undefined;
+    if (!found) return undefined;
+    await lockUser(trx, found.user_id);
+    // Read again under the lock: another server may have asked it meanwhile.
+    const row = await trx
+      .selectFrom('redemptions')
+      .select(['lease_token', 'attempts'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    if (await userHasDebitAhead(trx, found.user_id, at, { id, asked: wasAsked(row) })) {
+      return undefined;
+    }
     const result = await trx
       .updateTable('redemptions')
       .set({ lease_token: lease.token, lease_until: lease.until })
