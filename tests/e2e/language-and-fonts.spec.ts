@@ -142,6 +142,30 @@ test.describe('the app bar’s line at phone widths', () => {
   }
 });
 
+test.describe('the goods facts at phone widths', () => {
+  for (const language of LANGUAGES) {
+    test(`${language} at 320 px: every label on one line, none broken inside a word`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width: 320, height: 700 });
+      await open(page, withLang(GOODS_PATH, language));
+      await waitForApp(page);
+      const labels = await page.locator('article dl dt').evaluateAll((terms) =>
+        terms.map((term) => {
+          const style = getComputedStyle(term);
+          return {
+            text: term.textContent,
+            lines: Math.round(term.getBoundingClientRect().height / parseFloat(style.lineHeight)),
+          };
+        }),
+      );
+      // Series, Character, Category (作品, 角色, 品类): "Characte / r" was cut at 320 px.
+      expect(labels.length).toBeGreaterThanOrEqual(3);
+      for (const label of labels) expect(label, label.text).toMatchObject({ lines: 1 });
+    });
+  }
+});
+
 test.describe('counts', () => {
   test('read "1,024 likes" in English and 1024 in Chinese', async ({ page }) => {
     const response = await page.request.get(shareApiPath('note', DEMO_IDS.notes.rich));
