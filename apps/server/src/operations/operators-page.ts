@@ -49,11 +49,10 @@ function figure(
   heading: string,
   chart: string,
   numbers: string,
-  layout: 'narrow' | 'wide' | 'split' = 'narrow',
+  layout: 'narrow' | 'wide' = 'narrow',
 ): string {
   const section = layout === 'narrow' ? 'card' : 'card wide';
-  const inside = layout === 'split' ? ' class="split"' : '';
-  return `<section class="${section}" aria-labelledby="${id}"><h2 id="${id}">${escapeHtml(heading)}</h2><figure${inside}>${chart}${numbers}</figure></section>`;
+  return `<section class="${section}" aria-labelledby="${id}"><h2 id="${id}">${escapeHtml(heading)}</h2><figure>${chart}${numbers}</figure></section>`;
 }
 
 function countsRow(label: string, counts: EventCounts, events: readonly FunnelEvent[]): string[] {
@@ -128,7 +127,8 @@ function splitSection(
     })
     .join('');
   const numbers = `<div class="scroll" role="region" aria-label="${escapeHtml(`${heading}: ${text.scrollableTable}`)}" tabindex="0"><table><caption class="visually-hidden">${escapeHtml(heading)}</caption><thead><tr>${columns.map(th).join('')}</tr></thead><tbody>${rows}</tbody></table></div>`;
-  return figure(id, heading, chart, numbers, 'split');
+  // The chart above its table: beside it, the table's last columns scrolled out of sight at 1280 px.
+  return figure(id, heading, chart, numbers, 'wide');
 }
 
 function topItemsSection(report: FunnelReport, text: OperatorsTexts, publicOrigin: string): string {
@@ -346,7 +346,6 @@ figure { margin: 0; }
 .chart { display: block; width: 100%; height: auto; max-width: 520px; margin-bottom: 12px; }
 .chart text { fill: #1a1a1a; }
 .scroll { overflow-x: auto; }
-@media (min-width: 1100px) { figure.split { display: grid; grid-template-columns: minmax(0, 340px) minmax(0, 1fr); gap: 24px; align-items: start; } }
 .scroll:focus-visible { outline: 2px solid #0072B2; outline-offset: 2px; }
 table { border-collapse: collapse; font-size: 0.875rem; font-variant-numeric: tabular-nums; }
 th, td { padding: 6px 8px; border-bottom: 1px solid #e3e3e3; text-align: right; white-space: nowrap; }
