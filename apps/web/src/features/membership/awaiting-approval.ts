@@ -6,7 +6,9 @@ import { z } from 'zod';
  * kept for this tab (a reload, a visit to the agreement) so the page keeps saying so and offers
  * no second purchase meanwhile. Nothing leaves the device; it is forgotten once a membership is
  * active, and after a day, when Apple lets an unanswered Ask to Buy request lapse (a declined
- * one is never reported to the app).
+ * one is never reported to the app). The day is Apple's: an Ask to Buy request has a 24-hour
+ * period, and asking again consolidates into it and only restarts the timer (Apple's answer in
+ * its developer forums, https://developer.apple.com/forums/thread/706277).
  */
 export const AWAITING_APPROVAL_KEY = 'guquan.membership.awaiting-approval';
 export const AWAITING_APPROVAL_MS = 24 * 60 * 60 * 1000;
