@@ -1,12 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import type { APIRequestContext, Page } from '@playwright/test';
-import {
-  SESSION_KEY,
-  SETTINGS_KEY,
-  DEFAULT_SETTINGS,
-  type SimulatorSettings,
-} from '../../apps/web/src/features/bridge-simulator/simulator-state.ts';
-import type { DemoUserKey } from '../../apps/server/src/demo/seed/demo-ids.ts';
+import type { Page } from '@playwright/test';
 import type { DesignView } from '@guquan/contract/design';
 import type { MembershipResponse } from '@guquan/contract/membership';
 import {
@@ -18,6 +11,7 @@ import {
   test,
   waitForApp,
 } from './fixtures.ts';
+import { API, logIn, playTheApp } from './demo-app.ts';
 
 /**
  * Issue 31, section 7: the in-app pages say what matters before the tap. Membership: the benefits
@@ -27,43 +21,8 @@ import {
  * to the app's other designs. Deletion: the demo's dates are recent. Nothing here changes the demo
  * data (the one purchase asked for is never approved), at 390 and 320 px, in both languages.
  */
-const API = `${BASE_PATH}/api/v1`;
 const SHOTS = '/tmp/shots-i31-inapp';
 mkdirSync(SHOTS, { recursive: true });
-
-interface DemoSession {
-  token: string;
-  userId: string;
-}
-
-async function logIn(request: APIRequestContext, user: DemoUserKey): Promise<DemoSession> {
-  const response = await request.post(`${API}/demo/sessions`, {
-    data: { userId: DEMO_IDS.users[user] },
-  });
-  expect(response.status()).toBe(201);
-  return (await response.json()) as DemoSession;
-}
-
-/** The simulator as an app with this user logged in (as in-app-pages.spec.ts). */
-async function playTheApp(
-  page: Page,
-  session: DemoSession,
-  settings: Partial<SimulatorSettings> = {},
-): Promise<void> {
-  await page.addInitScript(
-    ([sessionKey, settingsKey, values]) => {
-      if (sessionStorage.getItem('e2e.seeded')) return;
-      sessionStorage.setItem('e2e.seeded', '1');
-      sessionStorage.setItem(sessionKey, JSON.stringify(values.session));
-      sessionStorage.setItem(settingsKey, JSON.stringify(values.settings));
-    },
-    [
-      SESSION_KEY,
-      SETTINGS_KEY,
-      { session, settings: { ...DEFAULT_SETTINGS, ...settings } },
-    ] as const,
-  );
-}
 
 const WIDTHS = [390, 320] as const;
 const LANGUAGES = [

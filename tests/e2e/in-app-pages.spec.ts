@@ -1,11 +1,4 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import {
-  SESSION_KEY,
-  SETTINGS_KEY,
-  DEFAULT_SETTINGS,
-  type SimulatorSettings,
-} from '../../apps/web/src/features/bridge-simulator/simulator-state.ts';
-import type { DemoUserKey } from '../../apps/server/src/demo/seed/demo-ids.ts';
 import type { DesignView } from '@guquan/contract/design';
 import type { MembershipResponse } from '@guquan/contract/membership';
 import {
@@ -19,12 +12,12 @@ import {
   test,
   waitForApp,
 } from './fixtures.ts';
+import { API, logIn, playTheApp, type DemoSession } from './demo-app.ts';
 
 /**
  * The in-app pages driven through the bridge simulator, as an app user would meet them: the
  * simulator plays the app (its session, its StoreKit), the real server does the rest.
  */
-const API = `${BASE_PATH}/api/v1`;
 
 /**
  * These tests change the demo data (points spent, memberships bought, a deletion requested) of
@@ -33,20 +26,6 @@ const API = `${BASE_PATH}/api/v1`;
  * its user's tokens issued before it.
  */
 test.describe.configure({ mode: 'serial' });
-
-interface DemoSession {
-  token: string;
-  userId: string;
-  expiresAt: string;
-}
-
-async function logIn(request: APIRequestContext, user: DemoUserKey): Promise<DemoSession> {
-  const response = await request.post(`${API}/demo/sessions`, {
-    data: { userId: DEMO_IDS.users[user] },
-  });
-  expect(response.status()).toBe(201);
-  return (await response.json()) as DemoSession;
-}
 
 /**
  * The app refreshing its token with the platform: the same log-in (the token's auth_time), issued
@@ -62,30 +41,6 @@ async function refreshed(request: APIRequestContext, session: DemoSession): Prom
   });
   expect(response.status()).toBe(201);
   return (await response.json()) as DemoSession;
-}
-
-/**
- * Starts the simulator as an app that already has a logged-in user (or none) and these
- * settings: what the app would have when it opens the page.
- */
-async function playTheApp(
-  page: Page,
-  session: DemoSession | null,
-  settings: Partial<SimulatorSettings> = {},
-): Promise<void> {
-  await page.addInitScript(
-    ([sessionKey, settingsKey, values]) => {
-      if (sessionStorage.getItem('e2e.seeded')) return;
-      sessionStorage.setItem('e2e.seeded', '1');
-      if (values.session) sessionStorage.setItem(sessionKey, JSON.stringify(values.session));
-      sessionStorage.setItem(settingsKey, JSON.stringify(values.settings));
-    },
-    [
-      SESSION_KEY,
-      SETTINGS_KEY,
-      { session, settings: { ...DEFAULT_SETTINGS, ...settings } },
-    ] as const,
-  );
 }
 
 function designUrl(id: string): string {

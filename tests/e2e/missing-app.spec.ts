@@ -1,13 +1,7 @@
-import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { funnelResponseSchema, type FunnelResponse } from '@guquan/contract/funnel';
 import { missingAppTexts } from '../../apps/web/src/features/share/missing-app-sheet/missing-app-texts.ts';
 import { shareTexts } from '../../apps/web/src/features/share/share-texts.ts';
-import { startBuiltServer } from '../support/built-server.ts';
 import {
   BASE_PATH,
   DEMO_IDS,
@@ -19,6 +13,7 @@ import {
   withLang,
   type Language,
 } from './fixtures.ts';
+import { ownServer } from './own-server.ts';
 
 /**
  * Issue 31, sections 1 and 2: the visitor without the app. "Open" leaves for the link domain and
@@ -33,56 +28,18 @@ const SHOTS = '/tmp/shots-i31-sheet';
 /** The stores a tap may open, answered here: no test leaves the machine. */
 const STORES = /^https:\/\/(apps\.apple\.com|sj\.qq\.com|www\.guquan\.example)\//;
 
-/** The journey's own server, its site and its operators' listener. */
-let server: ChildProcess | undefined;
-let dataDir = '';
-let origin = '';
-let ops = '';
-
-/** The day as the funnel counts it (China time). */
-function today(): string {
-  return new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10);
-}
-
-async function counts(): Promise<FunnelResponse['totals']> {
-  const answer = await fetch(
-    `${ops}/api/funnel?from=${today()}&to=${today()}&kind=goods&id=${GOODS}`,
-  );
-  return funnelResponseSchema.parse(await answer.json()).totals;
-}
-
 function gallery(page: Page) {
   return page.getByRole('region', { name: shareTexts('zh-CN').gallery }).locator('> div');
 }
 
 // The journey reads the funnel of a server of its own (one per project: a port each).
 test.describe('the journey of issue 31', () => {
-  test.beforeAll(async ({ browserName }, testInfo) => {
-    expect(browserName).toBe('chromium');
-    // A fresh demo database is seeded first (slow on a busy machine).
-    test.setTimeout(180_000);
-    await mkdir(SHOTS, { recursive: true });
-    const base = Number(process.env.E2E_PORT ?? 18080);
-    const offset = testInfo.project.name === 'android' ? 1 : 0;
-    origin = `http://127.0.0.1:${base + 63 + offset}`;
-    ops = `http://127.0.0.1:${base + 73 + offset}`;
-    dataDir = await mkdtemp(join(tmpdir(), 'guquan-e2e-missing-app-'));
-    server = await startBuiltServer({
-      port: base + 63 + offset,
-      dataDir,
-      env: { OPS_PORT: String(base + 73 + offset) },
-      output: 'ignore',
-      timeoutMs: 150_000,
-    });
-  });
+  // Its own server and operators' listener per project: E2E_PORT + 63 and + 73 (Android + 1).
+  const own = ownServer({ name: 'missing-app', port: 63, perProject: true });
+  const counts = async () => (await own.funnel({ kind: 'goods', id: GOODS })).totals;
 
-  test.afterAll(async () => {
-    if (server && server.exitCode === null && server.signalCode === null) {
-      const exited = once(server, 'exit');
-      server.kill();
-      await exited;
-    }
-    await rm(dataDir, { recursive: true, force: true });
+  test.beforeAll(async () => {
+    await mkdir(SHOTS, { recursive: true });
   });
 
   test('open without the app → back where the visitor was, the sheet → the store after a toast → back: 1 view, 1 tap', async ({
@@ -108,7 +65,7 @@ test.describe('the journey of issue 31', () => {
     const before = await counts();
 
     // The share page; the visitor swipes to the third image and reads on down the page.
-    await open(page, `${origin}${withLang(PAGE, 'zh-CN')}`);
+    await open(page, `${own.origin}${withLang(PAGE, 'zh-CN')}`);
     await waitForApp(page);
     await gallery(page).evaluate((track) => {
       track.scrollTo({ left: track.clientWidth * 2 });

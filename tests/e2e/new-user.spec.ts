@@ -3,7 +3,6 @@
  * in the simulator logs the in-app page in, the simulator shows the demo SMS code, and the share
  * pages' simulator plays the first launch after an install, naming the image one way.
  */
-import type { APIRequestContext } from '@playwright/test';
 import {
   BASE_PATH,
   DEMO_IDS,
@@ -14,15 +13,9 @@ import {
   waitForApp,
   withLang,
 } from './fixtures.ts';
+import { API, logIn } from './demo-app.ts';
 
-const API = `${BASE_PATH}/api/v1`;
 const SHOTS = '/tmp/shots-i31-newuser';
-
-async function tokenOf(request: APIRequestContext, userId: string): Promise<string> {
-  const response = await request.post(`${API}/demo/sessions`, { data: { userId } });
-  expect(response.status()).toBe(201);
-  return ((await response.json()) as { token: string }).token;
-}
 
 test('choosing a demo user logs the deletion page in, and the panel shows the SMS code @once', async ({
   page,
@@ -50,7 +43,7 @@ test('choosing a demo user logs the deletion page in, and the panel shows the SM
   await overview;
 
   // A code "sent" to the user's phone (another test may have sent one a moment ago: 429).
-  const token = await tokenOf(request, user);
+  const { token } = await logIn(request, 'beika');
   const headers = { authorization: `Bearer ${token}` };
   expect([201, 429]).toContain(
     (await request.post(`${API}/account/deletion/code`, { headers })).status(),

@@ -1,13 +1,9 @@
-import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { funnelResponseSchema, type EventCounts } from '@guquan/contract/funnel';
+import type { EventCounts } from '@guquan/contract/funnel';
 import { FUNNEL_STEPS } from '@guquan/contract/funnel-events';
-import { startBuiltServer } from '../support/built-server.ts';
 import { expect, expectNoAxeViolations, test } from './fixtures.ts';
+import { funnelDay as day, ownServer } from './own-server.ts';
 
 /**
  * The operators' funnel page as an operator uses it, at 1280 px and on a phone (390 px): the
@@ -18,43 +14,16 @@ import { expect, expectNoAxeViolations, test } from './fixtures.ts';
 // One server for the file: its tests run one after the other, in one worker.
 test.describe.configure({ mode: 'serial' });
 
-let server: ChildProcess | undefined;
-let dataDir = '';
-let ops = '';
 const SHOTS = '/tmp/shots-i31-funnel';
+// Its own server and operators' listener: E2E_PORT + 62 and + 72.
+const own = ownServer({ name: 'operators', port: 62 });
 
 test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  const base = Number(process.env.E2E_PORT ?? 18080);
-  ops = `http://127.0.0.1:${base + 72}`;
-  dataDir = await mkdtemp(join(tmpdir(), 'guquan-e2e-operators-'));
   await mkdir(SHOTS, { recursive: true });
-  server = await startBuiltServer({
-    port: base + 62,
-    dataDir,
-    env: { OPS_PORT: String(base + 72) },
-    output: 'ignore',
-    timeoutMs: 150_000,
-  });
 });
-
-test.afterAll(async () => {
-  if (server && server.exitCode === null && server.signalCode === null) {
-    const exited = once(server, 'exit');
-    server.kill();
-    await exited;
-  }
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-/** A day as the funnel counts it (China time), `back` days before today. */
-function day(back = 0): string {
-  return new Date(Date.now() + 8 * 3_600_000 - back * 86_400_000).toISOString().slice(0, 10);
-}
 
 async function totals(from: string, to: string): Promise<EventCounts> {
-  const answer = await fetch(`${ops}/api/funnel?from=${from}&to=${to}`);
-  return funnelResponseSchema.parse(await answer.json()).totals;
+  return (await own.funnel({ from, to })).totals;
 }
 
 const number = (value: number) => value.toLocaleString('en-US');
@@ -95,7 +64,7 @@ for (const { width, height, name } of [
       hasTouch: width < 800,
     });
     const page = await context.newPage();
-    const response = await page.goto(`${ops}/funnel?lang=en`);
+    const response = await page.goto(`${own.ops}/funnel?lang=en`);
     expect(response?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Share funnel · Operators');
     await expect(page.getByText(`${day(29)} to ${day(0)} (China time), 30 days.`)).toBeVisible();
@@ -168,7 +137,7 @@ test('the page in Chinese on a phone', async ({ openContext }) => {
     hasTouch: true,
   });
   const page = await context.newPage();
-  await page.goto(`${ops}/funnel?lang=zh-CN&scale=linear`);
+  await page.goto(`${own.ops}/funnel?lang=zh-CN&scale=linear`);
   await expect(page.locator('#step-handoff_claimed .step-name')).toContainText(
     '安装（口令被领取）',
   );

@@ -1,14 +1,7 @@
-import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { funnelResponseSchema, type FunnelResponse } from '@guquan/contract/funnel';
 import { EVENTS_PATH } from '@guquan/contract/funnel-events';
 import { missingAppTexts } from '../../apps/web/src/features/share/missing-app-sheet/missing-app-texts.ts';
 import { shareTexts } from '../../apps/web/src/features/share/share-texts.ts';
 import { REAL_USER_AGENTS } from '../support/real-user-agents.ts';
-import { startBuiltServer } from '../support/built-server.ts';
 import {
   BASE_PATH,
   DEMO_IDS,
@@ -19,6 +12,7 @@ import {
   waitForApp,
   withLang,
 } from './fixtures.ts';
+import { funnelDay, ownServer } from './own-server.ts';
 
 /**
  * The share funnel end to end: visitors view a share page and tap "open in app" (inside WeChat:
@@ -34,51 +28,15 @@ const SHEET = missingAppTexts('zh-CN');
 const userAgentOf = (name: string) =>
   REAL_USER_AGENTS.find((sample) => sample.name === name)?.userAgent ?? '';
 
-let server: ChildProcess | undefined;
-let dataDir = '';
-let origin = '';
-let ops = '';
-
-test.beforeAll(async () => {
-  // A fresh demo database is seeded first (slow on a busy machine).
-  test.setTimeout(120_000);
-  const base = Number(process.env.E2E_PORT ?? 18080);
-  origin = `http://127.0.0.1:${base + 61}`;
-  ops = `http://127.0.0.1:${base + 71}`;
-  dataDir = await mkdtemp(join(tmpdir(), 'guquan-e2e-funnel-'));
-  server = await startBuiltServer({
-    port: base + 61,
-    dataDir,
-    env: { OPS_PORT: String(base + 71) },
-    output: 'ignore',
-  });
-});
-
-test.afterAll(async () => {
-  if (server && server.exitCode === null && server.signalCode === null) {
-    const exited = once(server, 'exit');
-    server.kill();
-    await exited;
-  }
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-/** The day as the funnel counts it (China time). */
-function today(): string {
-  return new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10);
-}
-
-async function funnel(query: string): Promise<FunnelResponse> {
-  const answer = await fetch(`${ops}/api/funnel?from=${today()}&to=${today()}${query}`);
-  return funnelResponseSchema.parse(await answer.json());
-}
+// Its own server and operators' listener: E2E_PORT + 61 and + 71.
+const own = ownServer({ name: 'funnel', port: 61, timeoutMs: 90_000 });
 
 test('views and taps on share pages are on the operators’ page @once', async ({
   openContext,
   consoleGuard,
 }, testInfo) => {
   test.setTimeout(90_000);
-  const before = (await funnel(`&kind=goods&id=${ITEM}`)).totals;
+  const before = (await own.funnel({ kind: 'goods', id: ITEM })).totals;
 
   // Inside WeChat: a view, a tap that shows the guide, the link copied.
   const wechat = await openContext({
@@ -94,7 +52,7 @@ test('views and taps on share pages are on the operators’ page @once', async (
         body: request.postData() ?? '',
       });
   });
-  await open(inWeChat, `${origin}${PAGE}`);
+  await open(inWeChat, `${own.origin}${PAGE}`);
   await waitForApp(inWeChat);
   await inWeChat.getByRole('link', { name: OPEN_IN_APP }).click();
   const guide = inWeChat.getByRole('dialog');
@@ -123,7 +81,7 @@ test('views and taps on share pages are on the operators’ page @once', async (
   cdp.on('Page.frameRequestedNavigation', (event: { url: string }) => {
     navigations.push(event.url);
   });
-  await open(inSafari, `${origin}${PAGE}`);
+  await open(inSafari, `${own.origin}${PAGE}`);
   await waitForApp(inSafari);
   await inSafari.getByRole('link', { name: OPEN_IN_APP }).click();
   await inSafari.waitForURL(/[?&]app=missing/);
@@ -152,15 +110,15 @@ test('views and taps on share pages are on the operators’ page @once', async (
     handoff_minted: before.handoff_minted + 1,
   };
   await expect
-    .poll(async () => (await funnel(`&kind=goods&id=${ITEM}`)).totals, { timeout: 10_000 })
+    .poll(async () => (await own.funnel({ kind: 'goods', id: ITEM })).totals, { timeout: 10_000 })
     .toEqual(expected);
 
   // The operators' page shows today's numbers (its tables hold the numbers behind each chart).
-  const all = (await funnel('')).totals;
+  const all = (await own.funnel()).totals;
   const operators = await (await openContext({})).newPage();
-  await operators.goto(`${ops}/funnel?lang=en`);
+  await operators.goto(`${own.ops}/funnel?lang=en`);
   const perDay = operators.getByRole('table', { name: 'Per day' });
-  const todayRow = perDay.getByRole('row', { name: new RegExp(`^${today()}`) });
+  const todayRow = perDay.getByRole('row', { name: new RegExp(`^${funnelDay()}`) });
   await expect(todayRow.getByRole('cell').nth(0)).toHaveText(all.viewed.toLocaleString('en-US'));
   await expect(todayRow.getByRole('cell').nth(1)).toHaveText(
     all.open_tapped.toLocaleString('en-US'),

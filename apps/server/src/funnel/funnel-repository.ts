@@ -21,6 +21,19 @@ export interface FunnelCountRow {
   count: number;
 }
 
+/**
+ * One item's counts of one day and channel as rows, an event a row (a count of 0 is no row): how
+ * the demo seed and the tests write what they mean, `{ viewed: 600, open_tapped: 150 }`.
+ */
+export function funnelCountRows(
+  where: Omit<FunnelCountRow, 'event' | 'count'>,
+  counts: Partial<Record<FunnelEvent, number>>,
+): FunnelCountRow[] {
+  return (Object.entries(counts) as [FunnelEvent, number][])
+    .filter(([, count]) => count > 0)
+    .map(([event, count]) => ({ ...where, event, count }));
+}
+
 /** Rows per statement: SQLite allows 32,766 parameters, six a row. */
 const ROWS_PER_STATEMENT = 1000;
 

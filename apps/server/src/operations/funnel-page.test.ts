@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FunnelEvent, ShareChannel } from '@guquan/contract/funnel-events';
-import { addFunnelCounts, type FunnelCountRow } from '../funnel/funnel-repository.ts';
+import { addFunnelCounts, funnelCountRows } from '../funnel/funnel-repository.ts';
 import { openTestDatabase, type TestDatabase } from '../test-support/test-database.ts';
 import { createMetrics } from './metrics.ts';
 import { buildOperationsApp } from './ops-app.ts';
@@ -21,52 +21,36 @@ const ITEM = 'g_funnelpage01';
 let data: TestDatabase;
 let ops: FastifyInstance;
 
-function rows(
-  day: string,
-  channel: ShareChannel,
-  counts: Partial<Record<FunnelEvent, number>>,
-): FunnelCountRow[] {
-  return Object.entries(counts).map(([event, count]) => ({
-    day,
-    kind: 'goods',
-    itemId: ITEM,
-    channel,
-    event: event as FunnelEvent,
-    count,
-  }));
-}
+/** What is seeded: one item's counts, a day and a channel a line. */
+const SEEDED: readonly [day: string, ShareChannel, Partial<Record<FunnelEvent, number>>][] = [
+  // The period shown (2026-06-21 to 2026-06-30), its first and last day included.
+  ['2026-06-21', 'wechat', { viewed: 600, open_tapped: 150, guide_shown: 120, link_copied: 30 }],
+  [
+    '2026-06-25',
+    'safari',
+    { viewed: 400, open_tapped: 100, store_fallback: 40, handoff_minted: 30, handoff_claimed: 12 },
+  ],
+  ['2026-06-30', 'chrome', { viewed: 100 }],
+  // The ten days before (2026-06-11 to 2026-06-20).
+  ['2026-06-11', 'wechat', { viewed: 500, open_tapped: 140, link_copied: 40 }],
+  [
+    '2026-06-20',
+    'safari',
+    { viewed: 300, open_tapped: 60, store_fallback: 30, handoff_minted: 20, handoff_claimed: 8 },
+  ],
+  // Outside both: never counted.
+  ['2026-06-10', 'wechat', { viewed: 9999 }],
+  ['2026-07-01', 'safari', { viewed: 8888 }],
+];
 
 beforeAll(async () => {
   data = await openTestDatabase({ seed: false });
-  await addFunnelCounts(data.db, [
-    // The period shown (2026-06-21 to 2026-06-30), its first and last day included.
-    ...rows('2026-06-21', 'wechat', {
-      viewed: 600,
-      open_tapped: 150,
-      guide_shown: 120,
-      link_copied: 30,
-    }),
-    ...rows('2026-06-25', 'safari', {
-      viewed: 400,
-      open_tapped: 100,
-      store_fallback: 40,
-      handoff_minted: 30,
-      handoff_claimed: 12,
-    }),
-    ...rows('2026-06-30', 'chrome', { viewed: 100 }),
-    // The ten days before (2026-06-11 to 2026-06-20).
-    ...rows('2026-06-11', 'wechat', { viewed: 500, open_tapped: 140, link_copied: 40 }),
-    ...rows('2026-06-20', 'safari', {
-      viewed: 300,
-      open_tapped: 60,
-      store_fallback: 30,
-      handoff_minted: 20,
-      handoff_claimed: 8,
-    }),
-    // Outside both: never counted.
-    ...rows('2026-06-10', 'wechat', { viewed: 9999 }),
-    ...rows('2026-07-01', 'safari', { viewed: 8888 }),
-  ]);
+  await addFunnelCounts(
+    data.db,
+    SEEDED.flatMap(([day, channel, counts]) =>
+      funnelCountRows({ day, kind: 'goods', itemId: ITEM, channel }, counts),
+    ),
+  );
   ops = await buildOperationsApp({
     metrics: createMetrics({ version: 'test' }),
     readiness: createReadiness({ database: () => sql`select 1`.execute(data.db) }),

@@ -3,7 +3,11 @@ import type { FunnelEvent, ShareChannel } from '@guquan/contract/funnel-events';
 import type { ShareKind } from '@guquan/contract/share-paths';
 import type { Database } from '../../db/schema.ts';
 import { addDays, funnelDayOf } from '../../funnel/funnel-days.ts';
-import { addFunnelCounts, type FunnelCountRow } from '../../funnel/funnel-repository.ts';
+import {
+  addFunnelCounts,
+  funnelCountRows,
+  type FunnelCountRow,
+} from '../../funnel/funnel-repository.ts';
 import { seededRandom } from './seeded-random.ts';
 
 /**
@@ -79,10 +83,7 @@ export async function seedDemoFunnel(
           counts.handoff_claimed = near(toStore * 0.4, random);
           counts.link_fallback = near(viewed * 0.01, random);
         }
-        for (const [event, count] of Object.entries(counts) as [FunnelEvent, number][]) {
-          if (count > 0)
-            rows.push({ day, kind: item.kind, itemId: item.id, channel, event, count });
-        }
+        rows.push(...funnelCountRows({ day, kind: item.kind, itemId: item.id, channel }, counts));
       }
     }
   });

@@ -2,6 +2,7 @@ import { data, type LoaderFunctionArgs } from 'react-router';
 import type { SharePageData } from '@guquan/contract/page-render';
 import type { ShareItems, ShareResult } from '@guquan/contract/share';
 import {
+  pageHasShelf,
   parseShareId,
   SHARE_FAILURES,
   shareApiPath,
@@ -108,6 +109,20 @@ export async function fetchShare<K extends ShareKind>(
 }
 
 /**
+ * The shelf of a page the browser loads, asked for only when the page has one (pageHasShelf): a
+ * goods' page always does, so its shelf is fetched beside the item; a cabinet's or a note's only
+ * when it cannot be shown, which is known once the item's answer is in.
+ */
+function shelfOf<K extends ShareKind>(
+  kind: K,
+  result: Promise<LoadedShare<K>>,
+  fetchIt: () => Promise<WorkShelf | null>,
+): Promise<WorkShelf | null> {
+  if (pageHasShelf(kind, 'ok')) return fetchIt();
+  return result.then((loaded) => (pageHasShelf(kind, loaded.state) ? fetchIt() : null));
+}
+
+/**
  * The loader of a share page. On the server, the item the server read for this page (it parsed
  * the id and read it once; without one, the page shows it as not found). In the browser, `?id=`
  * only (anything else in the query is ignored), fetched from the API.
@@ -117,10 +132,11 @@ export function shareLoader<K extends ShareKind>(kind: K) {
     if (typeof document !== 'undefined') {
       // In the browser: answer at once; the page waits for the item behind its skeleton.
       const rawId = new URL(request.url).searchParams.get('id');
+      const result = fetchShare(kind, rawId, request.signal);
       return {
         kind,
-        result: fetchShare(kind, rawId, request.signal),
-        shelf: fetchShelf(kind, rawId, request.signal),
+        result,
+        shelf: shelfOf(kind, result, () => fetchShelf(kind, rawId, request.signal)),
       } satisfies ShareLoaderData<K>;
     }
     const { result, shelf } = serverShareOf(kind, context) ?? {

@@ -1,17 +1,12 @@
-import { Link, useLocation } from 'react-router';
 import type { Cabinet } from '@guquan/contract/share';
 import { useLanguage } from '../../../lib/i18n/language-context';
 import { pluralText } from '../../../lib/i18n/plural';
 import { OpenAppButton } from '../open-app-button/open-app-button';
 import { useAppPrompt } from '../open-in-app/app-prompt';
-import { formatPrice } from '@guquan/contract/price';
+import { GoodsTile, GoodsTiles } from '../goods-tile/goods-tile';
 import { PhotoGallery } from '../photo-gallery/photo-gallery';
-import { TILE_SLOT } from '../share-image/image-slots';
-import { ShareImage } from '../share-image/share-image';
-import { goodsSharePath } from '../share-links';
 import { fill, useShareTexts } from '../share-texts';
 import { StatList } from '../stat-list/stat-list';
-import { StatusBadge } from '../status-badge/status-badge';
 import { UserChip } from '../user-chip/user-chip';
 import { UserText } from '../user-text/user-text';
 import shared from '../share-view.module.css';
@@ -28,7 +23,6 @@ export function CabinetView({ cabinet }: { cabinet: Cabinet }) {
   const text = useShareTexts();
   const language = useLanguage();
   const { openApp } = useAppPrompt();
-  const { search } = useLocation();
   const hidden = cabinet.itemCount - cabinet.items.length;
   return (
     <article className={shared.layout} aria-labelledby="share-title">
@@ -57,32 +51,15 @@ export function CabinetView({ cabinet }: { cabinet: Cabinet }) {
           {text.itemsHeading}
         </h2>
         {cabinet.items.length === 0 ? <p className={shared.muted}>{text.noItems}</p> : null}
-        <ul className={styles.grid}>
+        <GoodsTiles className={styles.tiles}>
           {cabinet.items.map((item, index) => (
             <li key={`${item.id}-${index}`}>
-              <Link className={styles.tile} to={goodsSharePath(item.id, search)}>
-                <span className={styles.imageBox}>
-                  <ShareImage
-                    image={item.cover}
-                    slot={TILE_SLOT}
-                    defer={index >= TILES_LOADED_WITH_PAGE ? 'near' : undefined}
-                    fallbackAlt=""
-                    className={styles.tileImage}
-                  />
-                  <StatusBadge status={item.status} className={styles.badge} />
-                </span>
-                <span className={styles.name}>{item.name}</span>
-                {item.status === 'selling' && item.priceFen != null ? (
-                  <span className={styles.price}>
-                    <span className="visually-hidden">{text.price}：</span>
-                    {formatPrice(item.priceFen)}
-                  </span>
-                ) : null}
+              <GoodsTile goods={item} defer={index >= TILES_LOADED_WITH_PAGE ? 'near' : undefined}>
                 <span className={styles.work}>{item.work}</span>
-              </Link>
+              </GoodsTile>
             </li>
           ))}
-        </ul>
+        </GoodsTiles>
         {hidden > 0 ? (
           <button type="button" className={shared.more} onClick={openApp}>
             {pluralText(language, hidden, text.itemsMore)}

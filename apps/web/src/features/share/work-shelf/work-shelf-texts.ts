@@ -7,12 +7,10 @@ const texts = {
     /** The work's name is the platform's, shown as written. */
     ofWork: '更多「{work}」的谷子',
     newest: '看看大家最近分享的谷子',
-    price: '价格',
   },
   en: {
     ofWork: 'More from {work}',
     newest: 'Goods fans shared lately',
-    price: 'Price',
   },
 } as const satisfies Record<Language, Record<string, string>>;
 

@@ -1,12 +1,7 @@
 import { Suspense, use } from 'react';
-import { Link, useLocation } from 'react-router';
 import type { WorkShelf as Shelf } from '@guquan/contract/share-shelf';
-import { formatPrice } from '@guquan/contract/price';
-import { TILE_SLOT } from '../share-image/image-slots';
-import { ShareImage } from '../share-image/share-image';
-import { goodsSharePath } from '../share-links';
+import { GoodsTile, GoodsTiles } from '../goods-tile/goods-tile';
 import { fill } from '../share-texts';
-import { StatusBadge } from '../status-badge/status-badge';
 import shared from '../share-view.module.css';
 import { useWorkShelfTexts } from './work-shelf-texts';
 import styles from './work-shelf.module.css';
@@ -35,38 +30,19 @@ function ResolvedShelf({ shelf }: { shelf: ShelfData }) {
 
 function ShelfSection({ shelf }: { shelf: Shelf }) {
   const text = useWorkShelfTexts();
-  const { search } = useLocation();
   const heading = shelf.work === null ? text.newest : fill(text.ofWork, { work: shelf.work });
   return (
     <section className={`${shared.section} ${styles.shelf}`} aria-labelledby="work-shelf-title">
       <h2 id="work-shelf-title" className={shared.sectionTitle}>
         {heading}
       </h2>
-      <ul className={styles.grid} data-work-shelf="">
+      <GoodsTiles data-work-shelf="">
         {shelf.goods.map((goods) => (
           <li key={goods.id}>
-            <Link className={styles.tile} to={goodsSharePath(goods.id, search)}>
-              <span className={styles.imageBox}>
-                <ShareImage
-                  image={goods.cover}
-                  slot={TILE_SLOT}
-                  defer="near"
-                  fallbackAlt=""
-                  className={styles.tileImage}
-                />
-                <StatusBadge status={goods.status} className={styles.badge} />
-              </span>
-              <span className={styles.name}>{goods.name}</span>
-              {goods.status === 'selling' && goods.priceFen !== null ? (
-                <span className={styles.price}>
-                  <span className="visually-hidden">{text.price}：</span>
-                  {formatPrice(goods.priceFen)}
-                </span>
-              ) : null}
-            </Link>
+            <GoodsTile goods={goods} defer="near" lightPrice />
           </li>
         ))}
-      </ul>
+      </GoodsTiles>
     </section>
   );
 }
