@@ -235,3 +235,29 @@ test('a cabinet and a note that are shown end without a shelf', async ({ page })
     expect(await response.text()).not.toContain('data-work-shelf');
   }
 });
+
+test('on a desktop the shelf lays small tiles across the width, pictures at their size', async ({
+  page,
+  consoleGuard,
+}) => {
+  consoleGuard.allow(/Failed to load resource: the server responded with a status of 403/);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  for (const [kind, id] of [
+    ['goods', DEMO_IDS.goods.gallery],
+    ['goods', DEMO_IDS.goods.private],
+  ] as const) {
+    await open(page, pageUrl(kind, id, 'zh-CN'));
+    await waitForApp(page);
+    const tiles = page.locator('[data-work-shelf] li');
+    await expect(tiles.first()).toBeVisible();
+    const boxes = await tiles.evaluateAll((items) =>
+      items.map((item) => item.getBoundingClientRect()),
+    );
+    // Every tile of the shelf on one row at 1280 px (it had three a row, 380 px each), none
+    // wider than the 160 px its pictures are chosen for (image-slots.ts).
+    expect(new Set(boxes.map((box) => Math.round(box.top))).size).toBe(1);
+    for (const box of boxes) expect(box.width).toBeLessThanOrEqual(160);
+    const sizes = await tiles.locator('img').first().getAttribute('sizes');
+    expect(sizes).toMatch(/^\(min-width: 1024px\) 160px,/);
+  }
+});

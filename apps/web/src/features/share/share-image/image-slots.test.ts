@@ -17,7 +17,7 @@ describe('slotSrcSet', () => {
       '750:750',
       '960:960',
     ]);
-    // 127 px × 2 = 254.
+    // 160 px × 2 = 320.
     expect(widths(slotSrcSet(large, TILE_SLOT))).toEqual(['160:160', '320:320']);
     expect(widths(slotSrcSet(large, AVATAR_SLOT))).toEqual(['160:160']);
   });

@@ -26,10 +26,13 @@ export const HERO_SLOT: ImageSlot = {
   sizes: '(min-width: 1200px) 600px, (min-width: 1024px) 50vw, (min-width: 414px) 414px, 100vw',
   widest: 414,
 };
-/** Three tiles a row in the column (at most 414 px wide, 16 px margins, 8 px gaps). */
+/**
+ * Three tiles a row in the column (at most 414 px wide, 16 px margins, 8 px gaps); from 1024 px
+ * as many as fit, each 128 px and a little more (goods-tile.module.css): at most 160 px here.
+ */
 export const TILE_SLOT: ImageSlot = {
-  sizes: '(min-width: 414px) 127px, calc((100vw - 48px) / 3)',
-  widest: 127,
+  sizes: '(min-width: 1024px) 160px, (min-width: 414px) 127px, calc((100vw - 48px) / 3)',
+  widest: 160,
 };
 export const AVATAR_SLOT: ImageSlot = { sizes: '40px', widest: 40 };
 /** The full-screen viewer, where a visitor zooms in: every width the image has. */
