@@ -5,7 +5,7 @@
  * languages.
  */
 import { mkdirSync } from 'node:fs';
-import type { Locator, Page } from '@playwright/test';
+import type { Locator } from '@playwright/test';
 import { APP_MISSING_PARAM, APP_MISSING_VALUE } from '@guquan/contract/app-link-paths';
 import { sharePagePath } from '@guquan/contract/share-paths';
 import { shareTexts } from '../../apps/web/src/features/share/share-texts.ts';
@@ -64,7 +64,7 @@ function coveredPoints(element: Locator): Promise<string[]> {
   });
 }
 
-async function expectUncovered(page: Page, toggle: Locator, tappable: Locator) {
+async function expectUncovered(toggle: Locator, tappable: Locator) {
   await expect(tappable).toBeVisible();
   expect(await coveredPoints(tappable), `what covers ${await tappable.textContent()}`).toEqual([]);
   expect(overlap(await box(toggle), await box(tappable))).toBe(false);
@@ -85,10 +85,10 @@ for (const width of [320, 390] as const) {
         const toggle = page.getByRole('button', { name: 'App simulator' });
         await expect(toggle).toBeVisible();
         const bottom = page.locator('main').getByRole('link', { name: text.openInApp.goods });
-        await expectUncovered(page, toggle, bottom);
+        await expectUncovered(toggle, bottom);
         const bar = page.getByRole('complementary', { name: text.appName });
-        await expectUncovered(page, toggle, bar.getByRole('link', { name: text.appBarOpen }));
-        await expectUncovered(page, toggle, bar.getByRole('button', { name: text.appBarDismiss }));
+        await expectUncovered(toggle, bar.getByRole('link', { name: text.appBarOpen }));
+        await expectUncovered(toggle, bar.getByRole('button', { name: text.appBarDismiss }));
         // Still a thumb's reach: in the lower half of the screen, at the left.
         const placed = await box(toggle);
         expect(placed.y).toBeGreaterThan(700 / 2);
@@ -105,12 +105,10 @@ for (const width of [320, 390] as const) {
         await page.keyboard.press('Escape');
         await expect(sheet).toBeHidden();
         await expectUncovered(
-          page,
           toggle,
           page.locator('main').getByRole('link', { name: text.getApp, exact: true }),
         );
         await expectUncovered(
-          page,
           toggle,
           page.locator('main').getByRole('link', { name: text.alreadyInstalled }),
         );
