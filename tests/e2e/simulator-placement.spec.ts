@@ -93,6 +93,13 @@ for (const width of [320, 390] as const) {
         const placed = await box(toggle);
         expect(placed.y).toBeGreaterThan(700 / 2);
         expect(placed.x).toBeLessThan(width / 2);
+        // Its words are English on every page, in a Latin font first (no full-width "install’ s").
+        await expect(page.getByRole('complementary', { name: 'App simulator' })).toHaveAttribute(
+          'lang',
+          'en',
+        );
+        const font = await toggle.evaluate((element) => getComputedStyle(element).fontFamily);
+        expect(font.startsWith('"DejaVu Sans"')).toBe(true);
         await page.screenshot({ path: `${SHOTS}/simulator-${width}-${language}.png` });
 
         // Back from the link domain without the app: the taller bar, "已安装？" under its button.

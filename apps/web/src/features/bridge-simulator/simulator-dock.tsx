@@ -36,6 +36,8 @@ export function SimulatorDock({
     <aside
       className={placement === 'bottom' ? `${styles.dock} ${styles.dockBottom}` : styles.dock}
       aria-labelledby={ids.heading}
+      // The simulator speaks English on every page: read and drawn as English on a Chinese one.
+      lang="en"
     >
       <h2 id={ids.heading} className="visually-hidden">
         App simulator
