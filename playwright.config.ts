@@ -20,7 +20,8 @@ process.env.E2E_PORT ??= execFileSync(process.execPath, ['scripts/e2e-free-port.
 const port = Number(process.env.E2E_PORT);
 /** The server's operators' listener (OPS_PORT), next to the suite's ports: the funnel spec reads it. */
 export const E2E_OPS_PORT = port + 50;
-// The server starts on a fresh database, seeded with the demo data, on every run.
+// The server starts on a fresh database, seeded with the demo data, on every run, in a directory
+// scripts/e2e-server.mjs removes again when the server stops.
 const dataDir = join(tmpdir(), `guquan-e2e-data-${port}`);
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const launchOptions = {
@@ -59,7 +60,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: `rm -rf '${dataDir}' && node apps/server/dist/server.js`,
+    command: 'node scripts/e2e-server.mjs apps/server/dist/server.js',
     url: `http://127.0.0.1:${port}/anime_merch_web/api/v1/health`,
     env: {
       PORT: String(port),
@@ -70,5 +71,7 @@ export default defineConfig({
     },
     reuseExistingServer: false,
     timeout: 60_000,
+    // SIGTERM to the server's process group, so it closes and its data directory is removed.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
   },
 });

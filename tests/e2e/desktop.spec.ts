@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { APP_QR_CODE_PATH, shareQrCodePath } from '@guquan/contract/qr-codes';
-import { sharePagePath, type ShareKind } from '@guquan/contract/share-paths';
+import { shareApiPath, sharePagePath, type ShareKind } from '@guquan/contract/share-paths';
 import { decodeQrCodes } from '../../apps/server/src/test-support/pictures.ts';
 import { shareTexts } from '../../apps/web/src/features/share/share-texts.ts';
 import { phoneQrTexts } from '../../apps/web/src/features/share/phone-qr/phone-qr-texts.ts';
@@ -12,6 +12,7 @@ import {
   expect,
   expectNoAxeViolations,
   LANGUAGES,
+  navigateInApp,
   open,
   routeById,
   samplePath,
@@ -74,6 +75,51 @@ async function scan(code: Locator): Promise<string[]> {
   return decodeQrCodes(await code.screenshot());
 }
 
+/** The states a share page shows instead of its item, each at an address that leads to it. */
+const FAILURES = [
+  { state: 'private', kind: 'goods', id: DEMO_IDS.goods.private, status: 403 },
+  { state: 'removed', kind: 'goods', id: DEMO_IDS.goods.removed, status: 410 },
+  { state: 'not_found', kind: 'cabinet', id: DEMO_IDS.unknown, status: 404 },
+  { state: 'invalid_id', kind: 'note', id: 'bad.id', status: 400 },
+] as const;
+
+/** A failure state's parts: its icon's place, its heading and its first button. */
+function failureParts(page: Page, state: string) {
+  const failure = page.locator(`main [data-state="${state}"]`);
+  return {
+    failure,
+    icon: failure.locator('> span').first(),
+    heading: page.getByRole('heading', { level: 1 }),
+    button: failure.getByRole('button').first(),
+  };
+}
+
+/**
+ * A goods page while its item loads (after a navigation in the browser): the skeleton, until
+ * `release` lets the held answer through. Its hero shape and the block of lines beside or below.
+ */
+async function holdSkeleton(page: Page, id: string, language: Language) {
+  await open(page, withLang(samplePath(websiteRoute), language));
+  await waitForApp(page);
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(`**${shareApiPath('goods', id)}`, async (route) => {
+    await released;
+    await route.continue();
+  });
+  await navigateInApp(page, sharePath('goods', id, language));
+  const skeleton = page.locator('main [aria-busy="true"]');
+  await expect(skeleton).toBeVisible();
+  return {
+    skeleton,
+    hero: skeleton.locator('> div').first(),
+    lines: skeleton.locator('> div[aria-hidden="true"]'),
+    release,
+  };
+}
+
 test.describe('a desktop browser with a mouse', () => {
   test.use({ ...DESKTOP, locale: 'zh-CN' });
   // Several pages, screenshots and axe on long documents a test.
@@ -128,6 +174,64 @@ test.describe('a desktop browser with a mouse', () => {
         });
         await page.screenshot({ path: `${SHOTS}/goods-${width}-${language}.png` });
         await expectNoAxeViolations(page);
+      });
+    }
+  }
+
+  for (const language of LANGUAGES) {
+    for (const width of [1280, 1440] as const) {
+      test(`loading and failure states at ${width} px (${language}): two columns, centred`, async ({
+        page,
+        consoleGuard,
+      }) => {
+        await page.setViewportSize({ width, height: 800 });
+        // The skeleton: the picture's shape on the left, the lines beside it, where the item's
+        // own gallery and details then come (nothing moves when it arrives).
+        const loading = await holdSkeleton(page, DEMO_IDS.goods.gallery, language);
+        const hero = await box(loading.hero);
+        const lines = await box(loading.lines);
+        expect(hero.x + hero.width).toBeLessThanOrEqual(lines.x);
+        expect(Math.abs(hero.y - lines.y)).toBeLessThan(8);
+        expect(hero.width).toBeGreaterThan(400);
+        expect(hero.width).toBeLessThan(720);
+        expect(hero.height).toBeLessThan(800);
+        expect(Math.abs((hero.x + lines.x + lines.width) / 2 - width / 2)).toBeLessThan(20);
+        // No axe here: the skeleton has no heading yet (axe's page-has-heading-one), its markup
+        // as before; axe reads every failure state below, and the item's page in the tests above.
+        await page.screenshot({ path: `${SHOTS}/skeleton-${width}-${language}.png` });
+        loading.release();
+        const gallery = page.locator('section[aria-roledescription="carousel"]');
+        await expect(gallery).toBeVisible();
+        const arrived = await box(gallery);
+        expect(Math.abs(arrived.x - hero.x)).toBeLessThanOrEqual(2);
+        expect(Math.abs(arrived.y - hero.y)).toBeLessThanOrEqual(2);
+        expect(Math.abs(arrived.width - hero.width)).toBeLessThanOrEqual(2);
+
+        for (const { state, kind, id, status } of FAILURES) {
+          consoleGuard.allow(
+            new RegExp(`Failed to load resource: the server responded with a status of ${status}`),
+          );
+          const response = await open(page, sharePath(kind, id, language));
+          expect(response.status()).toBe(status);
+          await waitForApp(page);
+          await expectRootFontRule(page, width);
+          const parts = failureParts(page, state);
+          const icon = await box(parts.icon);
+          const heading = await box(parts.heading);
+          const button = await box(parts.button);
+          const failure = await box(parts.failure);
+          // The picture's place on the left, the words and the buttons beside it, from one edge.
+          expect(icon.x + icon.width).toBeLessThanOrEqual(heading.x);
+          expect(icon.width).toBeGreaterThan(400);
+          expect(heading.y).toBeLessThan(icon.y + icon.height);
+          expect(Math.abs(button.x - heading.x)).toBeLessThanOrEqual(2);
+          expect(button.width).toBeLessThanOrEqual(360);
+          // The whole within the page's column, in the middle of the screen.
+          expect(failure.width).toBeLessThanOrEqual(1200);
+          expect(Math.abs(failure.x + failure.width / 2 - width / 2)).toBeLessThan(20);
+          await page.screenshot({ path: `${SHOTS}/failure-${state}-${width}-${language}.png` });
+          await expectNoAxeViolations(page);
+        }
       });
     }
   }
@@ -266,6 +370,39 @@ test.describe('a phone at 390 px, as before', () => {
       await expect(gallery.getByRole('button', { name: arrows.viewerNext })).toBeHidden();
       await expect(page.getByRole('img', { name: phoneQrTexts(language).alt })).toHaveCount(0);
       await page.screenshot({ path: `${SHOTS}/goods-390-${language}.png` });
+    });
+  }
+
+  for (const language of LANGUAGES) {
+    test(`loading and failure states (${language}): one column, as before`, async ({
+      page,
+      consoleGuard,
+    }) => {
+      const loading = await holdSkeleton(page, DEMO_IDS.goods.gallery, language);
+      await expectRootFontRule(page, 390);
+      const hero = await box(loading.hero);
+      expect(hero.width).toBe(390);
+      expect((await box(loading.lines)).y).toBeGreaterThanOrEqual(hero.y + hero.height);
+      await page.screenshot({ path: `${SHOTS}/skeleton-390-${language}.png` });
+      loading.release();
+      await expect(page.locator('section[aria-roledescription="carousel"]')).toBeVisible();
+
+      for (const { state, kind, id, status } of FAILURES) {
+        consoleGuard.allow(
+          new RegExp(`Failed to load resource: the server responded with a status of ${status}`),
+        );
+        await open(page, sharePath(kind, id, language));
+        await waitForApp(page);
+        await expectRootFontRule(page, 390);
+        const parts = failureParts(page, state);
+        const icon = await box(parts.icon);
+        const heading = await box(parts.heading);
+        // The icon above the words, both in the middle of the phone.
+        expect(heading.y).toBeGreaterThanOrEqual(icon.y + icon.height);
+        expect(Math.abs(icon.x + icon.width / 2 - 195)).toBeLessThan(4);
+        expect(Math.abs(heading.x + heading.width / 2 - 195)).toBeLessThan(4);
+        await page.screenshot({ path: `${SHOTS}/failure-${state}-390-${language}.png` });
+      }
     });
   }
 

@@ -5,8 +5,8 @@ import styles from './simulator-panel.module.css';
 
 /**
  * The simulator on a share page, which asks nothing of the app: only what a share page leads to,
- * the app's first launch after an install (after "下载谷圈App" copied the share text). Bottom
- * left, clear of the page's top bar.
+ * the app's first launch after an install (after "下载谷圈App" copied the share text). Lower
+ * left, clear of the page's top bar and above its bottom bar (simulator-panel.module.css).
  */
 export function ShareSimulatorPanel({ store }: { store: SimulatorStore }) {
   return (

@@ -6,7 +6,7 @@ export interface SimulatorDockProps {
   store: SimulatorStore;
   /** Dismissing a notice: the app's way (it may resume the page), or just the store's. */
   onDismissNotice: (id: number) => void;
-  /** Top right (in-app pages), or bottom left, clear of a share page's top bar and its "打开". */
+  /** Top right (in-app pages), or lower left: above a share page's bottom bar, below its top bar. */
   placement?: 'top' | 'bottom';
   /** The panel's controls. */
   children: ReactNode;
@@ -36,6 +36,8 @@ export function SimulatorDock({
     <aside
       className={placement === 'bottom' ? `${styles.dock} ${styles.dockBottom}` : styles.dock}
       aria-labelledby={ids.heading}
+      // The simulator speaks English on every page: read and drawn as English on a Chinese one.
+      lang="en"
     >
       <h2 id={ids.heading} className="visually-hidden">
         App simulator
