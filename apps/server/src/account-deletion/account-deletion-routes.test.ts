@@ -292,6 +292,25 @@ describe('requesting and cancelling', () => {
   });
 });
 
+describe('the demo SMS code', () => {
+  it('answers 204 while none was sent (no 404 for the panel to log), then the code', async () => {
+    const own = await start();
+    try {
+      const authorization = await login('beika', { app: own.app });
+      const none = await own.app.inject({ url: DEMO_LATEST_SMS_PATH, headers: { authorization } });
+      expect(none.statusCode).toBe(204);
+      expect(none.body).toBe('');
+      expect(none.headers['cache-control']).toBe('no-store');
+      expect((await sendCode(authorization, own.app)).statusCode).toBe(201);
+      const sent = await own.app.inject({ url: DEMO_LATEST_SMS_PATH, headers: { authorization } });
+      expect(sent.statusCode).toBe(200);
+      expect(sent.json<{ code: string }>().code).toMatch(/^\d{6}$/);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe('codes', () => {
   it('refuses a missing, expired or exhausted code', async () => {
     const authorization = await login('satoru');

@@ -80,7 +80,7 @@ export function createFakeDemoServer(): FakeDemoServer {
       const sms = smsByUser.get(userId);
       return sms
         ? json(200, sms)
-        : json(404, { error: { code: 'not_found', message: 'No code has been sent.' } });
+        : new Response(null, { status: 204 });
     }
     return json(404, { error: { code: 'not_found', message: 'No such endpoint.' } });
   };

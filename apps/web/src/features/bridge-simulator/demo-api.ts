@@ -117,7 +117,7 @@ export function createDemoApi(fetchFn: Fetch): DemoApi {
       const body = await send(
         DEMO_PATHS.latestSms,
         { headers: { authorization: `Bearer ${token}` } },
-        404,
+        204,
       );
       if (body === null) return null;
       const parsed = demoLatestSmsSchema.safeParse(body);
