@@ -44,6 +44,18 @@ async function expectReadable(page: Page): Promise<void> {
         .map((name) => name.textContent),
     );
   expect(cut).toEqual([]);
+  // On a desktop every table shows all its columns: none scrolls sideways (by channel's last
+  // column, the previous period's installs, sat out of sight at 1280 px beside its chart).
+  if ((page.viewportSize()?.width ?? 0) >= 1024) {
+    const scrolled = await page
+      .locator('.scroll')
+      .evaluateAll((boxes) =>
+        boxes
+          .filter((box) => box.scrollWidth > box.clientWidth + 1)
+          .map((box) => box.closest('section')?.getAttribute('aria-labelledby')),
+      );
+    expect(scrolled).toEqual([]);
+  }
 }
 
 for (const { width, height, name } of [
