@@ -96,5 +96,6 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     name: 'web',
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
+    setupFiles: ['src/test-support/load-share-texts.ts'],
   },
 }));

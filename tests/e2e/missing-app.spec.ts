@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { funnelResponseSchema, type FunnelResponse } from '@guquan/contract/funnel';
 import { missingAppTexts } from '../../apps/web/src/features/share/missing-app-sheet/missing-app-texts.ts';
-import { shareTexts } from '../../apps/web/src/features/share/share-texts.ts';
+import { shareTexts } from '../../apps/web/src/features/share/all-share-texts.ts';
 import { startBuiltServer } from '../support/built-server.ts';
 import {
   BASE_PATH,

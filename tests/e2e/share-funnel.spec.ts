@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { funnelResponseSchema, type FunnelResponse } from '@guquan/contract/funnel';
 import { EVENTS_PATH } from '@guquan/contract/funnel-events';
 import { missingAppTexts } from '../../apps/web/src/features/share/missing-app-sheet/missing-app-texts.ts';
-import { shareTexts } from '../../apps/web/src/features/share/share-texts.ts';
+import { shareTexts } from '../../apps/web/src/features/share/all-share-texts.ts';
 import { REAL_USER_AGENTS } from '../support/real-user-agents.ts';
 import { startBuiltServer } from '../support/built-server.ts';
 import {

@@ -3,6 +3,7 @@ import {
   ShareRoutePage,
   shareShouldRevalidate,
 } from '../../features/share/share-pages';
+import { prepareShareTexts } from '../../features/share/share-texts';
 
 /**
  * Every share page (goods, cabinet, note): one module, one chunk. The route table's `share` says
@@ -12,6 +13,8 @@ import {
  */
 export const loaderOf = shareLoader;
 export const shouldRevalidate = shareShouldRevalidate;
+/** The texts of the page's language, loaded before it renders (its chunk preloads with the page). */
+export const prepare = prepareShareTexts;
 
 export function Component() {
   return <ShareRoutePage />;
