@@ -1,9 +1,9 @@
 import {
+  prepareSharePages,
   shareLoader,
   ShareRoutePage,
   shareShouldRevalidate,
 } from '../../features/share/share-pages';
-import { prepareShareTexts } from '../../features/share/share-texts';
 
 /**
  * Every share page (goods, cabinet, note): one module, one chunk. The route table's `share` says
@@ -13,8 +13,8 @@ import { prepareShareTexts } from '../../features/share/share-texts';
  */
 export const loaderOf = shareLoader;
 export const shouldRevalidate = shareShouldRevalidate;
-/** The texts of the page's language, loaded before it renders (its chunk preloads with the page). */
-export const prepare = prepareShareTexts;
+/** The texts of the page's language (its chunk preloads with the page), and more on the server. */
+export const prepare = prepareSharePages;
 
 export function Component() {
   return <ShareRoutePage />;
