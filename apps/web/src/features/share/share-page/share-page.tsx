@@ -10,10 +10,9 @@ import { takeFirstView } from '../../../lib/funnel/view-memory';
 import { OpenAppBar } from '../open-app-bar/open-app-bar';
 import { AppPromptProvider, useAppPrompt } from '../open-in-app/app-prompt';
 import { fetchShare, type LoadedShare, type ShareLoaderData } from '../share-loader';
-import { ShareSkeleton } from '../share-skeleton/share-skeleton';
 import { PosterAction } from '../share-poster/poster-action';
 import { WeChatShareCard } from '../wechat/wechat-share-card';
-import { LaterFailureView, LaterWorkShelf, preloadFailureView } from './drawn-later';
+import { LaterFailureView, LaterSkeleton, LaterWorkShelf, preloadAfterStart } from './drawn-later';
 
 /**
  * The item once it is there: at once when it already is (server, hydration), else suspending
@@ -72,8 +71,8 @@ export function SharePage<K extends ShareKind>({
   // A retry belongs to the loader data it retried: a new navigation starts from its own.
   const result = retried?.of === data.result ? retried.result : data.result;
 
-  // Once hydrated: a later failure of the network must find the failure view's code here.
-  useEffect(preloadFailureView, []);
+  // Once hydrated: what fetching another item (or a retry) may show, even when the network fails.
+  useEffect(preloadAfterStart, []);
 
   function retry() {
     setRetried({ of: data.result, result: fetchShare(kind, id) });
@@ -93,7 +92,7 @@ export function SharePage<K extends ShareKind>({
         {/* Known at once on the server and at hydration: a failure promises no return to it. */}
         <OpenAppBar noItem={!(result instanceof Promise) && result.state !== 'ok'} />
         {/* Keyed by the item: another item of the same page shows the skeleton, not the last one. */}
-        <Suspense key={id ?? ''} fallback={<ShareSkeleton kind={kind} />}>
+        <Suspense key={id ?? ''} fallback={<LaterSkeleton kind={kind} />}>
           <Resolved result={result}>
             {(loaded) =>
               loaded.state === 'ok' ? (
