@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { IMAGE_PARAM } from '@guquan/contract/app-link-paths';
+import { APP_MISSING_PARAM, IMAGE_PARAM } from '@guquan/contract/app-link-paths';
 import type { ClientInfo } from '@guquan/contract/client-info';
 import type { Language } from '@guquan/contract/language';
 import { BASE_PATH } from '@guquan/contract/site-paths';
@@ -73,25 +73,38 @@ type SheetProps = Omit<MissingAppLayerProps, 'sheet' | 'toast'> & {
   client: ClientInfo;
 };
 
-/** Back where "open" left the visitor: the scroll position, and the image of a gallery. */
+/**
+ * Back where "open" left the visitor: the scroll position, and the image of a gallery. And the
+ * link domain's `app=missing` out of the address (every other parameter and the hash kept): the
+ * sheet has been shown, so a reload, or the way back from a store, does not show it again. The
+ * page still knows the app is missing (app-prompt.tsx keeps it for the item).
+ */
 function useReturnSpot(target: AppTarget, returned: boolean) {
   const navigate = useNavigate();
   const { pathname, search, hash } = useLocation();
   const done = useRef(false);
   useLayoutEffect(() => {
-    if (!returned || !target || done.current) return;
+    if (!returned || done.current) return;
     done.current = true;
-    const spot = takeReturnSpot(target.kind, target.id);
-    if (!spot) return;
+    const spot = target ? takeReturnSpot(target.kind, target.id) : undefined;
     const query = new URLSearchParams(search);
-    if (spot.image !== undefined && !query.has(IMAGE_PARAM)) {
+    query.delete(APP_MISSING_PARAM);
+    if (spot?.image !== undefined && !query.has(IMAGE_PARAM)) {
       query.set(IMAGE_PARAM, String(spot.image));
       void navigate(
         { pathname, search: `?${query.toString()}`, hash },
         { replace: true, preventScrollReset: true },
       );
+    } else {
+      // Only the address: a navigation of the router would scroll the page to the top.
+      const rest = query.toString();
+      window.history.replaceState(
+        window.history.state,
+        '',
+        `${BASE_PATH}${pathname}${rest ? `?${rest}` : ''}${hash}`,
+      );
     }
-    window.scrollTo({ top: spot.scrollY, behavior: 'instant' });
+    if (spot) window.scrollTo({ top: spot.scrollY, behavior: 'instant' });
   }, [returned, target, navigate, pathname, search, hash]);
 }
 

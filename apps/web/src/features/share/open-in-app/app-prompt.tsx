@@ -92,7 +92,12 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
     : undefined;
   const image = chosenImage ?? startImage;
   const target = shareTarget(kind, search, image ?? 0);
-  const appMissing = new URLSearchParams(search).get(APP_MISSING_PARAM) === APP_MISSING_VALUE;
+  const query = new URLSearchParams(search);
+  const toldMissing = query.get(APP_MISSING_PARAM) === APP_MISSING_VALUE;
+  // The link domain's word holds for the item it was about after the sheet took it out of the
+  // address (missing-app-layer.tsx): the page goes on offering to get the app, not to open it.
+  const [missingFor] = useState(() => (toldMissing ? query.get('id') : undefined));
+  const appMissing = toldMissing || (missingFor !== undefined && missingFor === query.get('id'));
   const {
     openApp,
     getApp,
