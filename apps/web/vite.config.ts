@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { legalMarkdownPlugin } from './build/legal-markdown-plugin.ts';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const contentDir = fileURLToPath(new URL('../../content', import.meta.url));
@@ -38,9 +39,24 @@ const SHELL_MODULES = new RegExp(
   ].join('|'),
 );
 
+/**
+ * A CSS module imported for its stylesheet alone (`import './x.module.css'`) keeps it in the
+ * importer's chunk. Vite marks CSS modules free of side effects, so such an import would be
+ * dropped, and the stylesheet would go with a lazy chunk that uses the classes: share pages draw
+ * some parts on the server whose code comes later (share-page/drawn-later.ts), and their styles
+ * must be inlined with the page's, not fetched.
+ */
+const stylesheetOnlyImports: Plugin = {
+  name: 'stylesheet-only-imports',
+  enforce: 'post',
+  transform(code, id) {
+    return /\.module\.css$/.test(id) ? { code, moduleSideEffects: 'no-treeshake' } : undefined;
+  },
+};
+
 export default defineConfig(({ command, isSsrBuild }) => ({
   base: '/anime_merch_web/',
-  plugins: [react(), legalMarkdownPlugin(contentDir)],
+  plugins: [react(), legalMarkdownPlugin(contentDir), stylesheetOnlyImports],
   resolve: {
     alias: [
       // Texts, facts and documents live in /content, outside the app's code.
@@ -96,5 +112,6 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     name: 'web',
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
+    setupFiles: ['src/test-support/prepare-share-pages.ts'],
   },
 }));

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { missingAppTexts } from '../../apps/web/src/features/share/missing-app-sheet/missing-app-texts.ts';
-import { shareTexts } from '../../apps/web/src/features/share/share-texts.ts';
+import { shareTexts } from '../../apps/web/src/features/share/all-share-texts.ts';
 import {
   BASE_PATH,
   DEMO_IDS,
@@ -165,6 +165,36 @@ for (const width of [390, 360]) {
     });
   }
 }
+
+test('once shown, the sheet leaves the address: a reload shows the page without it', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(60_000);
+  const sheetText = missingAppTexts('zh-CN');
+  const text = shareTexts('zh-CN');
+  await open(page, `${withLang(`${PAGE}&app=missing&utm_source=wechat`, 'zh-CN')}#comments`);
+  await waitForApp(page);
+  const sheet = page.getByRole('dialog', { name: sheetText.title });
+  await expect(sheet).toBeVisible();
+  // The link domain's word leaves the address; every other parameter and the hash stay.
+  await expect.poll(() => new URL(page.url()).searchParams.has('app')).toBe(false);
+  const url = new URL(page.url());
+  expect(Object.fromEntries(url.searchParams)).toEqual({
+    id: GOODS,
+    utm_source: 'wechat',
+    lang: 'zh-CN',
+  });
+  expect(url.hash).toBe('#comments');
+  // The page still knows the app is missing: its bar offers to get it.
+  const bar = page.getByRole('complementary', { name: text.appName });
+  await expect(bar).toContainText(text.appMissingBarText);
+  await page.screenshot({ path: `${SHOTS}/sheet-left-address-${testInfo.project.name}.png` });
+
+  await page.reload();
+  await waitForApp(page);
+  await expect(bar).toContainText(text.appBarText);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+});
 
 test('a Xiaomi phone gets its maker’s store first; a removed item promises nothing', async ({
   openContext,

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import type { Cabinet, Goods, Note } from '@guquan/contract/share';
 import { shareApiPath, sharePagePath, type ShareKind } from '@guquan/contract/share-paths';
 import { missingAppTexts } from '../../apps/web/src/features/share/missing-app-sheet/missing-app-texts.ts';
-import { shareTexts, fill } from '../../apps/web/src/features/share/share-texts.ts';
+import { shareTexts, fill } from '../../apps/web/src/features/share/all-share-texts.ts';
 import { pluralText } from '../../apps/web/src/lib/i18n/plural.ts';
 import {
   BASE_PATH,

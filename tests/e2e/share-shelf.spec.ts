@@ -10,7 +10,7 @@ import {
 } from '@guquan/contract/share-paths';
 import type { WorkShelf } from '@guquan/contract/share-shelf';
 import { shareFailureTexts } from '../../apps/web/src/features/share/share-failure/share-failure-texts.ts';
-import { fill, shareTexts } from '../../apps/web/src/features/share/share-texts.ts';
+import { fill, shareTexts } from '../../apps/web/src/features/share/all-share-texts.ts';
 import { workShelfTexts } from '../../apps/web/src/features/share/work-shelf/work-shelf-texts.ts';
 import {
   BASE_PATH,

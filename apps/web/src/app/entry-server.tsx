@@ -15,8 +15,9 @@ import type {
 import type { Language } from '@guquan/contract/language';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { clientClassSamples, detectClient } from '@guquan/contract/client-info';
-import { fullPath, NOT_FOUND_ROUTE_ID, routeTable } from '../config/route-table';
+import { fullPath, NOT_FOUND_ROUTE_ID, routeTable, type RouteEntry } from '../config/route-table';
 import type { ShareLoaderContext } from '../features/share/share-loader';
+import { shareTextsSource } from '../features/share/share-texts';
 import { indexedPagePaths, searchHeadOf } from '../config/search-indexing';
 import { isStaticRoute } from '../config/static-routes';
 import { titleForMatches } from '../lib/routing/document-title';
@@ -37,10 +38,18 @@ function statusOf(context: StaticHandlerContext): number {
   return leaf?.route.id === NOT_FOUND_ROUTE_ID ? 404 : context.statusCode;
 }
 
-function modulesOf(context: StaticHandlerContext): string[] {
+/**
+ * The modules a page of a route starts with beyond the shell, which the server preloads with it:
+ * its route module, and on a share page the texts of the page's language (share-texts.ts).
+ */
+export function pageModules(entry: RouteEntry, language: Language): string[] {
+  return [routeModuleSource(entry.module), ...(entry.share ? [shareTextsSource(language)] : [])];
+}
+
+function modulesOf(context: StaticHandlerContext, language: Language): string[] {
   return context.matches.flatMap((match) => {
     const entry = routeTable.find((route) => route.id === match.route.id);
-    return entry ? [routeModuleSource(entry.module)] : [];
+    return entry ? pageModules(entry, language) : [];
   });
 }
 
@@ -80,7 +89,7 @@ export async function renderPage({
       pathname: context.location.pathname,
       search: context.location.search,
     }),
-    modules: modulesOf(context),
+    modules: modulesOf(context, language),
     head: await headOf(context, language, linkOrigin),
   };
 }

@@ -8,6 +8,8 @@ export interface RouteModule {
   loader?: LoaderFunction;
   /** When the router reloads the route's data (share pages: only for another item). */
   shouldRevalidate?: ShouldRevalidateFunction;
+  /** What must be loaded before the page renders (share pages: the texts of its language). */
+  prepare?: () => Promise<void>;
 }
 
 // One chunk per route module, fetched only when its route is visited.
@@ -33,6 +35,7 @@ export async function loadRouteModule(
   name: string,
 ): Promise<Pick<RouteModule, 'Component' | 'loader' | 'shouldRevalidate'>> {
   const module = await importRouteModule(name);
+  await module.prepare?.();
   return {
     Component: module.Component,
     ...(module.loader ? { loader: module.loader } : {}),

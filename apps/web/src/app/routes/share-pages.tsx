@@ -1,4 +1,5 @@
 import {
+  prepareSharePages,
   shareLoader,
   ShareRoutePage,
   shareShouldRevalidate,
@@ -12,6 +13,8 @@ import {
  */
 export const loaderOf = shareLoader;
 export const shouldRevalidate = shareShouldRevalidate;
+/** The texts of the page's language (its chunk preloads with the page), and more on the server. */
+export const prepare = prepareSharePages;
 
 export function Component() {
   return <ShareRoutePage />;

@@ -15,7 +15,7 @@ import { pluralText } from '../../lib/i18n/plural';
 import { HERO_SLOT, slotSrcSet } from './share-image/image-slots';
 import { appBanner, shareTarget } from './open-in-app/app-link';
 import type { ShareLoaderData } from './share-loader';
-import { fill, shareTexts } from './share-texts';
+import { fill, loadedShareTexts } from './share-texts';
 
 /** The width of the page's first image, preloaded: its largest paint. */
 const PREVIEW_WIDTH = 750;
@@ -46,7 +46,7 @@ const TEXTLESS_SUMMARIES: {
 } = {
   goods: (goods) => [goods.work, goods.character, goods.category].filter(Boolean).join(' · '),
   cabinet: (cabinet, language) =>
-    fill(pluralText(language, cabinet.itemCount, shareTexts(language).cabinetSummary), {
+    fill(pluralText(language, cabinet.itemCount, loadedShareTexts(language).cabinetSummary), {
       owner: cabinet.owner.nickname,
     }),
   note: (note) => note.title,
@@ -59,7 +59,7 @@ function summaryOf<K extends ShareKind>(kind: K, item: ShareItems[K], language: 
 
 /** What was shared, by its own name (a note by its title), and the app's: "… - 谷圈". */
 function previewTitleOf<K extends ShareKind>(kind: K, item: ShareItems[K], language: Language) {
-  return fill(shareTexts(language).previewTitle, {
+  return fill(loadedShareTexts(language).previewTitle, {
     name: truncate(shareTitle(kind, item), PREVIEW_TITLE_LENGTH),
   });
 }

@@ -6,7 +6,9 @@ import { CabinetView } from './cabinet-view/cabinet-view';
 import { GoodsView } from './goods-view/goods-view';
 import { NoteView } from './note-view/note-view';
 import type { ShareLoaderData } from './share-loader';
+import { loadDrawnLater } from './share-page/drawn-later';
 import { SharePage } from './share-page/share-page';
+import { prepareShareTexts } from './share-texts';
 
 /**
  * What each kind of share shows once its item is there. The share pages are one module on
@@ -27,6 +29,16 @@ function viewOf<K extends ShareKind>(kind: K): (item: ShareItems[K]) => ReactNod
 export function ShareRoutePage() {
   const { kind } = useLoaderData<ShareLoaderData<ShareKind>>();
   return <SharePage kind={kind}>{viewOf(kind)}</SharePage>;
+}
+
+/**
+ * What a share page needs before it renders (its route's `prepare`): the texts of its language,
+ * and, on the server, the parts the browser hydrates later (share-page/drawn-later.ts), drawn in
+ * full there.
+ */
+export async function prepareSharePages(): Promise<void> {
+  const onServer = typeof document === 'undefined';
+  await Promise.all([prepareShareTexts(), onServer ? loadDrawnLater() : undefined]);
 }
 
 export { shareLoader } from './share-loader';

@@ -1,238 +1,18 @@
-import type { Language } from '@guquan/contract/language';
-import type { GoodsStatus } from '@guquan/contract/share';
-import type { ShareKind } from '@guquan/contract/share-paths';
+import { LANGUAGES, type Language } from '@guquan/contract/language';
+import { loadWithRecovery } from '../../lib/chunks/page-load-recovery';
+import { documentLanguage } from '../../lib/i18n/document-language';
 import { useLanguage } from '../../lib/i18n/language-context';
+import type { chineseShareTexts } from './share-texts.zh-CN';
 
 /**
- * Every text of the share pages, in both languages. `{n}`, `{total}`, `{app}` are filled in. Texts
- * with a count are PluralTexts (lib/i18n/plural.ts): English has a form for one and for other.
+ * Every text of the share pages, one module per language (share-texts.<language>.ts), Chinese
+ * giving the shape; all-share-texts.ts has both at once, for tests. A page carries its own
+ * language only: the route's `prepare` loads it before the page renders (`prepareShareTexts`),
+ * and the server preloads its chunk with the page (`shareTextsSource`); the server, which renders
+ * both languages, loads both.
  */
-const texts = {
-  'zh-CN': {
-    appName: '谷圈',
-    previewTitle: '{name} - 谷圈',
-    appBarText: '打开谷圈 App，看更多同好的谷子',
-    appBarOpen: '打开',
-    appBarDismiss: '关闭提示',
-    appMissingBarText: '还没有安装？下载后回到这里',
-    /** The app is missing and the page shows no item (removed, private…): no "come back here". */
-    appMissingNoItemBarText: '还没有安装？下载谷圈 App',
-    appBarGet: '下载',
-    getApp: '下载谷圈 App',
-    copyNote: '下载时会复制分享口令，安装后打开谷圈即可回到这里',
-    alreadyInstalled: '已安装？在 App 中打开',
-    openInApp: {
-      goods: 'App 内查看这件谷子',
-      cabinet: 'App 内逛逛这个痛柜',
-      // The whole note is on the page: the app adds commenting and saving, not more text.
-      note: '去 App 评论、收藏这篇笔记',
-    } satisfies Record<ShareKind, string>,
-    openApp: '打开谷圈 App',
-    poster: '分享海报',
-    toWebsite: '前往谷圈官网',
-    retry: '重试',
-    loading: '正在加载…',
-    status: { display: '展示', selling: '出', wanted: '收' } satisfies Record<GoodsStatus, string>,
-    statusLabel: '状态',
-    work: '作品',
-    character: '角色',
-    category: '品类',
-    price: '价格',
-    noPrice: '未标价',
-    likes: { other: '喜欢' },
-    wants: { other: '想要' },
-    collects: { other: '收藏' },
-    comments: { other: '评论' },
-    counts: '互动数据',
-    owner: '谷主',
-    author: '作者',
-    commenter: '评论者',
-    tags: '标签',
-    gallery: '图片',
-    slide: '第 {n} 张，共 {total} 张',
-    viewLarge: '查看大图',
-    imageAlt: '{name}的第 {n} 张图片',
-    viewer: '大图查看',
-    viewerClose: '关闭大图',
-    viewerPrevious: '上一张',
-    viewerNext: '下一张',
-    cover: '{name}的封面',
-    itemCount: { other: '共 {n} 件谷子' },
-    cabinetSummary: { other: '{owner} 的痛柜，共 {n} 件谷子' },
-    itemsHeading: '柜中谷子',
-    itemsMore: { other: '还有 {n} 件谷子，打开 App 查看' },
-    noItems: '柜子里还没有公开的谷子',
-    topComments: '热门评论',
-    allComments: { other: '在 App 内查看全部 {n} 条评论' },
-    noComments: '还没有评论，来 App 里抢沙发吧',
-    moreInApp: '更多精彩内容在谷圈 App',
-    publishedOn: '发布于 {date}',
-    commentLikes: { other: '{n} 人赞过' },
-    this: { goods: '这件谷子', cabinet: '这个痛柜', note: '这篇笔记' } satisfies Record<
-      ShareKind,
-      string
-    >,
-    failures: {
-      not_found: {
-        heading: '{this}不存在',
-        body: '链接可能不完整，或内容已被删除。打开谷圈 App，看看更多同好的分享。',
-      },
-      removed: {
-        heading: '{this}已被删除',
-        body: '作者或平台已删除这条内容。打开谷圈 App，看看更多同好的分享。',
-      },
-      private: {
-        heading: '{this}仅作者自己可见',
-        body: '作者已将它设为私密。如果你是作者，可以在谷圈 App 内查看。',
-      },
-      invalid_id: {
-        heading: '分享链接不完整',
-        body: '链接缺少或带有错误的内容编号，请让分享的同好重新分享一次。',
-      },
-      network: {
-        heading: '加载失败',
-        body: '网络似乎不太稳定，请检查网络后重试。',
-      },
-    },
-    guide: {
-      title: '请在浏览器中打开',
-      steps: ['点击右上角的 ··· 按钮', '在菜单中选择「在浏览器打开」'],
-      hint: '{app}内无法直接打开谷圈 App，在浏览器中打开本页后即可打开或下载。',
-      copyIntro: '也可以复制本页链接，粘贴到浏览器地址栏中打开。',
-      linkLabel: '本页链接',
-      copy: '复制链接',
-      copied: '链接已复制，请粘贴到浏览器中打开',
-      copyFailed: '无法自动复制，请长按上方链接手动复制',
-      close: '我知道了',
-    },
-    inAppNames: {
-      wechat: '微信',
-      qq: 'QQ',
-      qqbrowser: 'QQ 浏览器',
-      qzone: 'QQ 空间',
-      weibo: '微博',
-      alipay: '支付宝',
-      dingtalk: '钉钉',
-      douyin: '抖音',
-    },
-  },
-  en: {
-    appName: 'Goods Circle',
-    previewTitle: '{name} - Goods Circle',
-    appBarText: 'Open the Goods Circle app for more fans’ merch',
-    appBarOpen: 'Open',
-    appBarDismiss: 'Dismiss',
-    appMissingBarText: 'No app yet? Get it and come back here',
-    appMissingNoItemBarText: 'No app yet? Get Goods Circle',
-    appBarGet: 'Get',
-    getApp: 'Get the Goods Circle app',
-    copyNote: 'Getting the app copies a code that brings you back here',
-    alreadyInstalled: 'Already installed? Open it in the app',
-    openInApp: {
-      goods: 'View this item in the app',
-      cabinet: 'Browse this cabinet in the app',
-      note: 'Comment and save it in the app',
-    },
-    openApp: 'Open the Goods Circle app',
-    poster: 'Share poster',
-    toWebsite: 'Go to the Goods Circle website',
-    retry: 'Try again',
-    loading: 'Loading…',
-    status: { display: 'On show', selling: 'For sale', wanted: 'Wanted' },
-    statusLabel: 'Status',
-    work: 'Series',
-    character: 'Character',
-    category: 'Category',
-    price: 'Price',
-    noPrice: 'No price set',
-    likes: { one: 'like', other: 'likes' },
-    wants: { one: 'want', other: 'wants' },
-    collects: { one: 'save', other: 'saves' },
-    comments: { one: 'comment', other: 'comments' },
-    counts: 'Reactions',
-    owner: 'Owner',
-    author: 'Author',
-    commenter: 'Comment by',
-    tags: 'Tags',
-    gallery: 'Photos',
-    slide: 'Photo {n} of {total}',
-    viewLarge: 'View full screen',
-    imageAlt: 'Photo {n} of {name}',
-    viewer: 'Photo viewer',
-    viewerClose: 'Close photo viewer',
-    viewerPrevious: 'Previous photo',
-    viewerNext: 'Next photo',
-    cover: 'Cover of {name}',
-    itemCount: { one: '{n} item', other: '{n} items' },
-    cabinetSummary: {
-      one: '{n} item in {owner}’s cabinet',
-      other: '{n} items in {owner}’s cabinet',
-    },
-    itemsHeading: 'In this cabinet',
-    itemsMore: { one: '{n} more item in the app', other: '{n} more items in the app' },
-    noItems: 'No public items in this cabinet yet',
-    topComments: 'Top comments',
-    allComments: { one: 'See the comment in the app', other: 'See all {n} comments in the app' },
-    noComments: 'No comments yet: be the first in the app',
-    moreInApp: 'More in the Goods Circle app',
-    publishedOn: 'Posted {date}',
-    commentLikes: { one: '{n} like', other: '{n} likes' },
-    this: { goods: 'This item', cabinet: 'This cabinet', note: 'This note' },
-    failures: {
-      not_found: {
-        heading: '{this} does not exist',
-        body: 'The link may be incomplete, or the content was deleted. Open the Goods Circle app to see what other fans share.',
-      },
-      removed: {
-        heading: '{this} has been removed',
-        body: 'Its author or the platform removed it. Open the Goods Circle app to see what other fans share.',
-      },
-      private: {
-        heading: '{this} is private',
-        body: 'Only its author can see it. If it is yours, open it in the Goods Circle app.',
-      },
-      invalid_id: {
-        heading: 'This share link is incomplete',
-        body: 'The link is missing the id of what was shared, or has a wrong one. Ask for it to be shared again.',
-      },
-      network: {
-        heading: 'Could not load',
-        body: 'The network seems unstable. Check your connection and try again.',
-      },
-    },
-    guide: {
-      title: 'Open this page in your browser',
-      steps: [
-        'Tap the ··· button in the top right corner',
-        'Choose "Open in Browser" from the menu',
-      ],
-      hint: 'The Goods Circle app cannot be opened from inside {app}. Open this page in your browser to open or download it.',
-      copyIntro: 'Or copy the link to this page and paste it into the address bar of your browser.',
-      linkLabel: 'Link to this page',
-      copy: 'Copy link',
-      copied: 'Link copied: paste it into your browser to open it',
-      copyFailed:
-        'The link could not be copied automatically: press and hold the link above to copy it',
-      close: 'Got it',
-    },
-    inAppNames: {
-      wechat: 'WeChat',
-      qq: 'QQ',
-      qqbrowser: 'QQ Browser',
-      qzone: 'Qzone',
-      weibo: 'Weibo',
-      alipay: 'Alipay',
-      dingtalk: 'DingTalk',
-      douyin: 'Douyin',
-    },
-  },
-} as const;
-
-type ChineseTexts = (typeof texts)['zh-CN'];
+type ChineseTexts = typeof chineseShareTexts;
 export type ShareFailureState = keyof ChineseTexts['failures'];
-
-// Typed against the Chinese texts: an English text missing or misshapen fails the type check.
-const byLanguage: Readonly<Record<Language, DeepStrings<ChineseTexts>>> = texts;
 
 type DeepStrings<T> = T extends string
   ? string
@@ -242,12 +22,44 @@ type DeepStrings<T> = T extends string
 
 export type ShareTexts = DeepStrings<ChineseTexts>;
 
-export function shareTexts(language: Language): ShareTexts {
-  return byLanguage[language];
+const TEXT_MODULES: Readonly<Record<Language, () => Promise<ShareTexts>>> = {
+  'zh-CN': () => import('./share-texts.zh-CN').then((module) => module.chineseShareTexts),
+  en: () => import('./share-texts.en').then((module) => module.englishShareTexts),
+};
+
+/** The module of a language's texts, as the build manifest names it (the server preloads it). */
+export function shareTextsSource(language: Language): string {
+  return `src/features/share/share-texts.${language}.ts`;
+}
+
+const loaded: Partial<Record<Language, ShareTexts>> = {};
+
+/** Loads a language's texts (once): a share page renders only once its language's are here. */
+export async function loadShareTexts(language: Language): Promise<void> {
+  loaded[language] ??= await loadWithRecovery(TEXT_MODULES[language]);
+}
+
+/**
+ * Before a share page renders: in the browser, the texts of the page's language (the one the
+ * server chose, fixed for the page's life); on the server, which renders every language, all.
+ */
+export async function prepareShareTexts(): Promise<void> {
+  const languages =
+    typeof document === 'undefined'
+      ? LANGUAGES
+      : [documentLanguage(document, window.location, navigator.languages)];
+  await Promise.all(languages.map(loadShareTexts));
+}
+
+/** A loaded language's texts: loadShareTexts must have run (a share route's `prepare` did). */
+export function loadedShareTexts(language: Language): ShareTexts {
+  const texts = loaded[language];
+  if (!texts) throw new Error(`The share texts in ${language} are not loaded (loadShareTexts)`);
+  return texts;
 }
 
 export function useShareTexts(): ShareTexts {
-  return shareTexts(useLanguage());
+  return loadedShareTexts(useLanguage());
 }
 
 /** Fills `{name}` placeholders: `fill('第 {n} 张', { n: 2 })`. */

@@ -66,3 +66,17 @@ describe('a component loaded on demand', () => {
     expect(load).toHaveBeenCalledTimes(2);
   });
 });
+
+describe('a part the server draws, hydrated once its code is here', () => {
+  it('draws at once, without a suspended frame, once loaded', async () => {
+    const { Component, load } = onDemand(() => Promise.resolve(Greeting));
+    await load();
+    render(<Component name="即刻" onClose={() => undefined} />);
+    expect(screen.getByText('Hello 即刻')).toBeDefined();
+  });
+
+  it('lets the caller wait for the code, and says when it cannot be had', async () => {
+    const { load } = onDemand(() => Promise.reject(new Error('chunk gone')));
+    await expect(load()).rejects.toThrow('chunk gone');
+  });
+});

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 
 /**
  * A component whose code only a tap needs (a dialog, a sheet, a viewer): it stays out of the
@@ -7,10 +7,17 @@ import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'r
  * removed it), `unavailable` runs once with the props (e.g. to close what was being opened) and
  * nothing is drawn, for the rest of the page's life: a tap that cannot be answered must not break
  * the page (a reload fetches the new deployment's chunks).
+ *
+ * Once its code is here, it draws at once (no empty frame). So it also serves a part the server
+ * draws but the page's start-up code need not carry (a state that is rare, the end of a page): the
+ * server awaits `load` before it renders, and the browser hydrates the server's HTML of the part
+ * once the chunk has come (React keeps that HTML on screen until then).
  */
 export interface OnDemand<P extends object> {
   Component: (props: P) => ReactNode;
   preload: () => void;
+  /** Resolves once the code is here, rejects where it cannot be had (e.g. the server, before rendering). */
+  load: () => Promise<void>;
 }
 
 export function onDemand<P extends object>(
@@ -18,11 +25,18 @@ export function onDemand<P extends object>(
   unavailable?: (props: P) => void,
 ): OnDemand<P> {
   let loading: Promise<ComponentType<P>> | undefined;
+  let loaded: ComponentType<P> | undefined;
   const loadOnce = (): Promise<ComponentType<P>> => {
-    loading ??= load().catch((error: unknown) => {
-      loading = undefined; // a later preload tries again
-      throw error;
-    });
+    loading ??= load().then(
+      (component) => {
+        loaded = component;
+        return component;
+      },
+      (error: unknown) => {
+        loading = undefined; // a later preload tries again
+        throw error;
+      },
+    );
     return loading;
   };
 
@@ -42,14 +56,24 @@ export function onDemand<P extends object>(
     ),
   );
 
+  /** The loaded component where it already is when this mounts, else the lazy one (kept after). */
+  function Loaded(props: P): ReactNode {
+    const [Drawn] = useState<ComponentType<P>>(() => loaded ?? Lazy);
+    return <Drawn {...props} />;
+  }
+
   return {
+    // Always the same boundary, so the server's HTML and the hydrating tree match.
     Component: (props: P) => (
       <Suspense fallback={null}>
-        <Lazy {...props} />
+        <Loaded {...props} />
       </Suspense>
     ),
     preload: () => {
       void loadOnce().catch(() => undefined);
+    },
+    load: async () => {
+      await loadOnce();
     },
   };
 }

@@ -1,13 +1,4 @@
-import {
-  createContext,
-  lazy,
-  Suspense,
-  useContext,
-  useEffect,
-  useRef,
-  useState,
-  type ReactNode,
-} from 'react';
+import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import type { ShareKind } from '@guquan/contract/share-paths';
 import { OpenInBrowserGuide } from '../../../components/open-in-browser-guide/open-in-browser-guide-on-demand';
@@ -26,23 +17,16 @@ import {
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { useLinkOrigin } from '../../../lib/app-links/link-origin';
 import { useHydrated } from '../../../lib/dom/use-hydrated';
-import { useLanguage } from '../../../lib/i18n/language-context';
 import { keepLanguage } from '../share-links';
 import {
   schemeLink,
   shareTarget,
-  storeDestination,
   universalLink,
   WEBSITE_DOWNLOAD_PATH,
   type AppTarget,
 } from './app-link';
-import { loadMissingAppLayer } from './missing-app-loader';
+import { MissingAppLayer } from '../missing-app-sheet/missing-app-on-demand';
 import { useOpenInApp, type AppTap, type OpenInApp } from './use-open-in-app';
-
-/** The sheet and the toast: their code arrives only when one of them is first needed. */
-const MissingAppLayer = lazy(() =>
-  loadMissingAppLayer().then((module) => ({ default: module.MissingAppLayer })),
-);
 
 interface AppPrompt {
   /** Opens the shared item (and the image being viewed) in the app, or shows the way there. */
@@ -108,7 +92,12 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
     : undefined;
   const image = chosenImage ?? startImage;
   const target = shareTarget(kind, search, image ?? 0);
-  const appMissing = new URLSearchParams(search).get(APP_MISSING_PARAM) === APP_MISSING_VALUE;
+  const query = new URLSearchParams(search);
+  const toldMissing = query.get(APP_MISSING_PARAM) === APP_MISSING_VALUE;
+  // The link domain's word holds for the item it was about after the sheet took it out of the
+  // address (missing-app-layer.tsx): the page goes on offering to get the app, not to open it.
+  const [missingFor] = useState(() => (toldMissing ? query.get('id') : undefined));
+  const appMissing = toldMissing || (missingFor !== undefined && missingFor === query.get('id'));
   const {
     openApp,
     getApp,
@@ -136,7 +125,6 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
   const linkOrigin = useLinkOrigin();
   const { inAppBrowser } = client;
   const text = useShareTexts();
-  const language = useLanguage();
   return (
     <AppPromptContext
       value={{
@@ -156,18 +144,13 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
     >
       {children}
       {missingApp.sheet || missingApp.toast ? (
-        <Suspense fallback={null}>
-          <MissingAppLayer
-            language={language}
-            sheet={missingApp.sheet}
-            toast={missingApp.toast}
-            promise={title !== ''}
-            client={client}
-            store={storeDestination(client)}
-            onStore={hopToStore}
-            onClose={closeSheet}
-          />
-        </Suspense>
+        <MissingAppLayer
+          sheet={missingApp.sheet}
+          toast={missingApp.toast}
+          promise={title !== ''}
+          onStore={hopToStore}
+          onClose={closeSheet}
+        />
       ) : null}
       {needsBrowserForStores(client) ? (
         <OpenInBrowserGuide

@@ -4,12 +4,12 @@ import { useLinkOrigin } from '../../../lib/app-links/link-origin';
 import { useClientInfo } from '../../../lib/client/client-info-context';
 import { useLanguage } from '../../../lib/i18n/language-context';
 import { reportShareEvent } from '../../../lib/funnel/report-share-event';
+import { loadMissingAppLayer } from '../missing-app-sheet/missing-app-on-demand';
 import { keepLanguage } from '../share-links';
 import { watchAppLaunch } from './app-fallback';
 import { launchPlan, storeDestination, type AppTarget, type Destination } from './app-link';
 import { browserLocation } from './browser-location';
 import { copyHandoffText } from './handoff-clipboard';
-import { loadMissingAppLayer } from './missing-app-loader';
 import { saveReturnSpot } from './return-spot';
 
 /** A tap on "open" or "get the app": a link in the server's HTML, taken over once the code runs. */
@@ -154,7 +154,7 @@ export function useOpenInApp({
 
   /** Once the copy is done: the toast (the sheet's dialog would cover it, so that closes), then the store. */
   function toastThenGo(copied: Promise<boolean>, destination: Destination) {
-    void Promise.all([copied, loadMissingAppLayer().catch(() => null)])
+    void Promise.all([copied, loadMissingAppLayer().catch(() => undefined)])
       .then(([wasCopied]) => {
         setMissingApp({ sheet: null, toast: { copied: wasCopied } });
         return wait(STORE_TOAST_MS);

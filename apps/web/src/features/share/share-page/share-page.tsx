@@ -9,12 +9,10 @@ import { reportShareEvent } from '../../../lib/funnel/report-share-event';
 import { takeFirstView } from '../../../lib/funnel/view-memory';
 import { OpenAppBar } from '../open-app-bar/open-app-bar';
 import { AppPromptProvider, useAppPrompt } from '../open-in-app/app-prompt';
-import { ShareFailureView } from '../share-failure/share-failure-view';
 import { fetchShare, type LoadedShare, type ShareLoaderData } from '../share-loader';
-import { ShareSkeleton } from '../share-skeleton/share-skeleton';
 import { PosterAction } from '../share-poster/poster-action';
 import { WeChatShareCard } from '../wechat/wechat-share-card';
-import { WorkShelf } from '../work-shelf/work-shelf';
+import { LaterFailureView, LaterSkeleton, LaterWorkShelf, preloadAfterStart } from './drawn-later';
 
 /**
  * The item once it is there: at once when it already is (server, hydration), else suspending
@@ -73,15 +71,18 @@ export function SharePage<K extends ShareKind>({
   // A retry belongs to the loader data it retried: a new navigation starts from its own.
   const result = retried?.of === data.result ? retried.result : data.result;
 
+  // Once hydrated: what fetching another item (or a retry) may show, even when the network fails.
+  useEffect(preloadAfterStart, []);
+
   function retry() {
     setRetried({ of: data.result, result: fetchShare(kind, id) });
   }
 
   const failure = (state: Exclude<LoadedShare<K>['state'], 'ok'>) => (
     <>
-      <ShareFailureView kind={kind} state={state} onRetry={retry} />
+      <LaterFailureView kind={kind} state={state} onRetry={retry} />
       {/* After a network failure the shelf most likely failed too: the retry comes first. */}
-      {state === 'network' ? null : <WorkShelf shelf={data.shelf} />}
+      {state === 'network' ? null : <LaterWorkShelf shelf={data.shelf} />}
     </>
   );
 
@@ -91,7 +92,7 @@ export function SharePage<K extends ShareKind>({
         {/* Known at once on the server and at hydration: a failure promises no return to it. */}
         <OpenAppBar noItem={!(result instanceof Promise) && result.state !== 'ok'} />
         {/* Keyed by the item: another item of the same page shows the skeleton, not the last one. */}
-        <Suspense key={id ?? ''} fallback={<ShareSkeleton kind={kind} />}>
+        <Suspense key={id ?? ''} fallback={<LaterSkeleton kind={kind} />}>
           <Resolved result={result}>
             {(loaded) =>
               loaded.state === 'ok' ? (
@@ -102,7 +103,7 @@ export function SharePage<K extends ShareKind>({
                   <WeChatShareCard kind={kind} id={id ?? ''} item={loaded.item} />
                   <ViewReport kind={kind} id={id} />
                   {/* The shelf ends a goods' page; a cabinet lists its own goods, a note has none. */}
-                  {pageHasShelf(kind, 'ok') ? <WorkShelf shelf={data.shelf} /> : null}
+                  {pageHasShelf(kind, 'ok') ? <LaterWorkShelf shelf={data.shelf} /> : null}
                 </>
               ) : (
                 failure(loaded.state)

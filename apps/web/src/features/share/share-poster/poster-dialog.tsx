@@ -1,9 +1,9 @@
-import { useEffect, useId, useRef, useState, type RefObject } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { Poster } from '@guquan/contract/poster';
 import type { ShareKind } from '@guquan/contract/share-paths';
 import { useClientInfo } from '../../../lib/client/client-info-context';
 import { useLanguage } from '../../../lib/i18n/language-context';
-import { ModalDialog } from '../../../components/modal-dialog/modal-dialog';
+import { LabelledDialog } from '../../../components/modal-dialog/labelled-dialog';
 import buttons from '../../../components/button.module.css';
 import { fetchPoster } from './poster-api';
 import { posterTexts } from './poster-texts';
@@ -29,8 +29,6 @@ export function PosterDialog({ kind, id, onClose, returnFocus }: PosterDialogPro
   const language = useLanguage();
   const text = posterTexts(language);
   const inWeChat = useClientInfo().inAppBrowser === 'wechat';
-  const titleId = useId();
-  const hintId = useId();
   const closeRef = useRef<HTMLButtonElement>(null);
   const [phase, setPhase] = useState<Phase>({ type: 'making' });
   const [attempt, setAttempt] = useState(0);
@@ -53,75 +51,80 @@ export function PosterDialog({ kind, id, onClose, returnFocus }: PosterDialogPro
   const ready = phase.type === 'ready' ? phase : undefined;
 
   return (
-    <ModalDialog
-      labelledBy={titleId}
-      describedBy={hintId}
+    <LabelledDialog
+      title={text.title}
+      titleClassName={styles.title}
       onClose={onClose}
       initialFocus={closeRef}
       returnFocus={returnFocus}
       className={styles.dialog}
     >
-      <div className={styles.bar}>
-        <h2 id={titleId} className={styles.title}>
-          {text.title}
-        </h2>
-        <button ref={closeRef} type="button" className={styles.close} onClick={onClose}>
-          <span aria-hidden="true">×</span>
-          <span className="visually-hidden">{text.close}</span>
-        </button>
-      </div>
-      <div className={styles.stage} aria-busy={phase.type === 'making' || (ready && !ready.shown)}>
-        {ready ? (
-          <img
-            className={styles.poster}
-            src={ready.poster.url}
-            alt={ready.poster.alt}
-            width={ready.poster.width}
-            height={ready.poster.height}
-            onLoad={() => {
-              setPhase({ ...ready, shown: true });
-            }}
-            onError={() => {
-              setPhase({ type: 'failed' });
-            }}
-          />
-        ) : null}
-        {phase.type === 'making' || (ready && !ready.shown) ? (
-          <p role="status" className={styles.status}>
-            {text.making}
-          </p>
-        ) : null}
-        {phase.type === 'failed' ? (
-          <div className={styles.failed}>
-            <p role="alert">{text.failed}</p>
-            <button type="button" className={buttons.secondary} onClick={retry}>
-              {text.retry}
+      {({ heading, descriptionId: hintId }) => (
+        <>
+          <div className={styles.bar}>
+            {heading}
+            <button ref={closeRef} type="button" className={styles.close} onClick={onClose}>
+              <span aria-hidden="true">×</span>
+              <span className="visually-hidden">{text.close}</span>
             </button>
           </div>
-        ) : null}
-      </div>
-      <div className={styles.actions}>
-        {inWeChat ? (
-          <p id={hintId} className={styles.hint}>
-            {text.longPress}
-          </p>
-        ) : (
-          <>
-            {ready?.shown ? (
-              <a
-                className={`${buttons.primary} ${styles.save}`}
-                href={ready.poster.url}
-                download={`guquan-${kind}-${id}.jpg`}
-              >
-                {text.save}
-              </a>
+          <div
+            className={styles.stage}
+            aria-busy={phase.type === 'making' || (ready && !ready.shown)}
+          >
+            {ready ? (
+              <img
+                className={styles.poster}
+                src={ready.poster.url}
+                alt={ready.poster.alt}
+                width={ready.poster.width}
+                height={ready.poster.height}
+                onLoad={() => {
+                  setPhase({ ...ready, shown: true });
+                }}
+                onError={() => {
+                  setPhase({ type: 'failed' });
+                }}
+              />
             ) : null}
-            <p id={hintId} className={styles.hint}>
-              {text.afterSave}
-            </p>
-          </>
-        )}
-      </div>
-    </ModalDialog>
+            {phase.type === 'making' || (ready && !ready.shown) ? (
+              <p role="status" className={styles.status}>
+                {text.making}
+              </p>
+            ) : null}
+            {phase.type === 'failed' ? (
+              <div className={styles.failed}>
+                <p role="alert">{text.failed}</p>
+                <button type="button" className={buttons.secondary} onClick={retry}>
+                  {text.retry}
+                </button>
+              </div>
+            ) : null}
+          </div>
+          <div className={styles.actions}>
+            {inWeChat ? (
+              <p id={hintId} className={styles.hint}>
+                {text.longPress}
+              </p>
+            ) : (
+              <>
+                {ready?.shown ? (
+                  <a
+                    className={`${buttons.primary} ${styles.save}`}
+                    href={ready.poster.url}
+                    download={`guquan-${kind}-${id}.jpg`}
+                  >
+                    {text.save}
+                  </a>
+                ) : null}
+                <p id={hintId} className={styles.hint}>
+                  {text.afterSave}
+                </p>
+              </>
+            )}
+          </div>
+        </>
+      )}
+    </LabelledDialog>
   );
 }
