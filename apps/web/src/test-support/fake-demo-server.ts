@@ -78,9 +78,7 @@ export function createFakeDemoServer(): FakeDemoServer {
       const userId = token === undefined ? undefined : tokens.get(token);
       if (!userId) return json(401, { error: { code: 'unauthorized', message: 'Log in again.' } });
       const sms = smsByUser.get(userId);
-      return sms
-        ? json(200, sms)
-        : new Response(null, { status: 204 });
+      return sms ? json(200, sms) : new Response(null, { status: 204 });
     }
     return json(404, { error: { code: 'not_found', message: 'No such endpoint.' } });
   };
