@@ -261,3 +261,36 @@ test('on a desktop the shelf lays small tiles across the width, pictures at thei
     expect(sizes).toMatch(/^\(min-width: 1024px\) 160px,/);
   }
 });
+
+test('a failure page keeps its sentence and its shelf on screen while it hydrates', async ({
+  page,
+  consoleGuard,
+}) => {
+  consoleGuard.allow(/Failed to load resource: the server responded with a status of 410/);
+  // Every frame from the first: how many headings and shelf links are drawn. They blinked out
+  // for 50–600 ms when their code came after hydration began (share-page/drawn-later.ts).
+  await page.addInitScript(() => {
+    const frames: [number, number][] = [];
+    Object.assign(window, { e2eFrames: frames });
+    const count = () => {
+      frames.push([
+        document.querySelectorAll('h1').length,
+        document.querySelectorAll('[data-work-shelf] a').length,
+      ]);
+      if (frames.length < 240) requestAnimationFrame(count);
+    };
+    requestAnimationFrame(count);
+  });
+  await open(page, pageUrl('goods', DEMO_IDS.goods.removed, 'zh-CN'));
+  await waitForApp(page);
+  await page.waitForTimeout(1_500);
+  const frames = await page.evaluate(
+    () => (window as unknown as { e2eFrames: [number, number][] }).e2eFrames,
+  );
+  // From the first frame that has them, none without them.
+  const drawn = frames.findIndex(([headings, tiles]) => headings > 0 && tiles > 0);
+  expect(drawn).toBeGreaterThanOrEqual(0);
+  expect(frames.slice(drawn).filter(([headings, tiles]) => headings === 0 || tiles === 0)).toEqual(
+    [],
+  );
+});

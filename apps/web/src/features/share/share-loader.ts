@@ -1,14 +1,7 @@
 import { data, type LoaderFunctionArgs } from 'react-router';
 import type { SharePageData } from '@guquan/contract/page-render';
-import type { ShareItems, ShareResult } from '@guquan/contract/share';
-import {
-  pageHasShelf,
-  parseShareId,
-  SHARE_FAILURES,
-  shareApiPath,
-  shelfApiPath,
-  type ShareKind,
-} from '@guquan/contract/share-paths';
+import type { ShareResult } from '@guquan/contract/share';
+import { SHARE_FAILURES, type ShareKind } from '@guquan/contract/share-paths';
 import type { WorkShelf } from '@guquan/contract/share-shelf';
 
 /** A share as the page has it: the server's answer, or a network failure the visitor can retry. */
@@ -48,81 +41,6 @@ function serverShareOf<K extends ShareKind>(
 }
 
 /**
- * Reads the shelf that ends a share's page from the API; null (no shelf) on any failure, which is
- * never worth an error of its own: the page is whole without it.
- */
-export async function fetchShelf(
-  kind: ShareKind,
-  rawId: string | null,
-  signal?: AbortSignal,
-): Promise<WorkShelf | null> {
-  const id = parseShareId(rawId);
-  try {
-    const response = await fetch(shelfApiPath(kind, id), {
-      headers: { accept: 'application/json' },
-      signal,
-    });
-    if (!response.ok) return null;
-    const { workShelfSchema } = await import('@guquan/contract/share-shelf');
-    return workShelfSchema.parse(await response.json());
-  } catch {
-    return null;
-  }
-}
-
-const failureOfStatus = new Map<number, keyof typeof SHARE_FAILURES>(
-  Object.entries(SHARE_FAILURES).map(([failure, status]) => [
-    status,
-    failure as keyof typeof SHARE_FAILURES,
-  ]),
-);
-
-/** Reads a share from the API; any answer that is not one the contract allows is a failure. */
-export async function fetchShare<K extends ShareKind>(
-  kind: K,
-  rawId: string | null,
-  signal?: AbortSignal,
-): Promise<LoadedShare<K>> {
-  const id = parseShareId(rawId);
-  if (id === undefined) return { state: 'invalid_id' };
-  let response: Response;
-  try {
-    response = await fetch(shareApiPath(kind, id), {
-      headers: { accept: 'application/json' },
-      signal,
-    });
-  } catch {
-    return { state: 'network' };
-  }
-  const failure = failureOfStatus.get(response.status);
-  if (failure) return { state: failure };
-  if (!response.ok) return { state: 'network' };
-  try {
-    // The schemas (and zod) load only when the browser fetches a share itself: a page the server
-    // rendered never needs them.
-    const { shareSchemas } = await import('@guquan/contract/share');
-    const item = shareSchemas[kind].parse(await response.json()) as ShareItems[K];
-    return { state: 'ok', item };
-  } catch {
-    return { state: 'network' };
-  }
-}
-
-/**
- * The shelf of a page the browser loads, asked for only when the page has one (pageHasShelf): a
- * goods' page always does, so its shelf is fetched beside the item; a cabinet's or a note's only
- * when it cannot be shown, which is known once the item's answer is in.
- */
-function shelfOf<K extends ShareKind>(
-  kind: K,
-  result: Promise<LoadedShare<K>>,
-  fetchIt: () => Promise<WorkShelf | null>,
-): Promise<WorkShelf | null> {
-  if (pageHasShelf(kind, 'ok')) return fetchIt();
-  return result.then((loaded) => (pageHasShelf(kind, loaded.state) ? fetchIt() : null));
-}
-
-/**
  * The loader of a share page. On the server, the item the server read for this page (it parsed
  * the id and read it once; without one, the page shows it as not found). In the browser, `?id=`
  * only (anything else in the query is ignored), fetched from the API.
@@ -131,12 +49,24 @@ export function shareLoader<K extends ShareKind>(kind: K) {
   return ({ request, context }: LoaderFunctionArgs) => {
     if (typeof document !== 'undefined') {
       // In the browser: answer at once; the page waits for the item behind its skeleton.
+      // The fetching code loads with the first page the browser fetches itself: a page the
+      // server rendered never needs it (share-fetch.ts).
       const rawId = new URL(request.url).searchParams.get('id');
-      const result = fetchShare(kind, rawId, request.signal);
+      const fetching = import('./share-fetch');
+      // Offline, the chunk itself may not come: that is the network failure the page offers
+      // to retry, and no shelf, as when the API cannot be reached.
+      const result: Promise<LoadedShare<K>> = fetching.then(
+        ({ fetchShare }) => fetchShare(kind, rawId, request.signal),
+        () => ({ state: 'network' }) as const,
+      );
       return {
         kind,
         result,
-        shelf: shelfOf(kind, result, () => fetchShelf(kind, rawId, request.signal)),
+        shelf: fetching.then(
+          ({ shelfOf, fetchShelf }) =>
+            shelfOf(kind, result, () => fetchShelf(kind, rawId, request.signal)),
+          () => null,
+        ),
       } satisfies ShareLoaderData<K>;
     }
     const { result, shelf } = serverShareOf(kind, context) ?? {

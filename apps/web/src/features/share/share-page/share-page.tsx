@@ -9,10 +9,12 @@ import { reportShareEvent } from '../../../lib/funnel/report-share-event';
 import { takeFirstView } from '../../../lib/funnel/view-memory';
 import { OpenAppBar } from '../open-app-bar/open-app-bar';
 import { AppPromptProvider, useAppPrompt } from '../open-in-app/app-prompt';
-import { fetchShare, type LoadedShare, type ShareLoaderData } from '../share-loader';
+import type { LoadedShare, ShareLoaderData } from '../share-loader';
 import { PosterAction } from '../share-poster/poster-action';
 import { WeChatShareCard } from '../wechat/wechat-share-card';
-import { LaterFailureView, LaterSkeleton, LaterWorkShelf, preloadAfterStart } from './drawn-later';
+import { ShareFailureView } from '../share-failure/share-failure-view';
+import { WorkShelf } from '../work-shelf/work-shelf';
+import { LaterSkeleton, preloadAfterStart } from './drawn-later';
 
 /**
  * The item once it is there: at once when it already is (server, hydration), else suspending
@@ -71,18 +73,22 @@ export function SharePage<K extends ShareKind>({
   // A retry belongs to the loader data it retried: a new navigation starts from its own.
   const result = retried?.of === data.result ? retried.result : data.result;
 
-  // Once hydrated: what fetching another item (or a retry) may show, even when the network fails.
+  // Once hydrated: what fetching another item shows meanwhile.
   useEffect(preloadAfterStart, []);
 
   function retry() {
-    setRetried({ of: data.result, result: fetchShare(kind, id) });
+    const result: Promise<LoadedShare<K>> = import('../share-fetch').then(
+      ({ fetchShare }) => fetchShare(kind, id),
+      () => ({ state: 'network' }) as const,
+    );
+    setRetried({ of: data.result, result });
   }
 
   const failure = (state: Exclude<LoadedShare<K>['state'], 'ok'>) => (
     <>
-      <LaterFailureView kind={kind} state={state} onRetry={retry} />
+      <ShareFailureView kind={kind} state={state} onRetry={retry} />
       {/* After a network failure the shelf most likely failed too: the retry comes first. */}
-      {state === 'network' ? null : <LaterWorkShelf shelf={data.shelf} />}
+      {state === 'network' ? null : <WorkShelf shelf={data.shelf} />}
     </>
   );
 
@@ -103,7 +109,7 @@ export function SharePage<K extends ShareKind>({
                   <WeChatShareCard kind={kind} id={id ?? ''} item={loaded.item} />
                   <ViewReport kind={kind} id={id} />
                   {/* The shelf ends a goods' page; a cabinet lists its own goods, a note has none. */}
-                  {pageHasShelf(kind, 'ok') ? <LaterWorkShelf shelf={data.shelf} /> : null}
+                  {pageHasShelf(kind, 'ok') ? <WorkShelf shelf={data.shelf} /> : null}
                 </>
               ) : (
                 failure(loaded.state)
