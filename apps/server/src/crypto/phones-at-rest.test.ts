@@ -33,47 +33,49 @@ afterEach(async () => {
 });
 
 describe('phone numbers at rest', () => {
-  it('are nowhere in the database files of a seeded server in use', async () => {
-    started = await buildTestAppWithDb();
-    const { app } = started;
-    // Use the numbers: a code is sent, confirmed, the request cancelled, another code sent.
-    const authorization = `Bearer ${await logIn(app, 'satoru')}`;
-    expect(
-      (
-        await app.inject({
-          method: 'POST',
-          url: ACCOUNT_DELETION_CODE_PATH,
-          headers: { authorization },
-        })
-      ).statusCode,
-    ).toBe(201);
-    const { code } = (
-      await app.inject({ url: DEMO_LATEST_SMS_PATH, headers: { authorization } })
-    ).json<{ code: string }>();
-    const confirmed = await app.inject({
-      method: 'POST',
-      url: ACCOUNT_DELETION_PATH,
-      headers: { authorization },
-      payload: { code, confirm: true },
-    });
-    expect(confirmed.statusCode).toBe(201);
-    const overview = await app.inject({ url: ACCOUNT_DELETION_PATH, headers: { authorization } });
-    // Once in a full run under load this read no maskedPhone: say what the answer was.
-    expect(overview.statusCode, overview.body).toBe(200);
-    expect(overview.json<{ maskedPhone: string }>().maskedPhone).toBe('138****0002');
+  // A seeded server built and its files read: slow on a busy machine.
+  it(
+    'are nowhere in the database files of a seeded server in use',
+    { timeout: 30_000 },
+    async () => {
+      started = await buildTestAppWithDb();
+      const { app } = started;
+      // Use the numbers: a code is sent, confirmed, the request cancelled, another code sent.
+      const authorization = `Bearer ${await logIn(app, 'satoru')}`;
+      const sent = await app.inject({
+        method: 'POST',
+        url: ACCOUNT_DELETION_CODE_PATH,
+        headers: { authorization },
+      });
+      expect(sent.statusCode).toBe(201);
+      // Read back from the stored number, masked.
+      expect(sent.json<{ maskedPhone: string }>().maskedPhone).toBe('138****0002');
+      const { code } = (
+        await app.inject({ url: DEMO_LATEST_SMS_PATH, headers: { authorization } })
+      ).json<{ code: string }>();
+      const confirmed = await app.inject({
+        method: 'POST',
+        url: ACCOUNT_DELETION_PATH,
+        headers: { authorization },
+        payload: { code, confirm: true },
+      });
+      expect(confirmed.statusCode).toBe(201);
+      // (No read with this token after the confirmation: a token issued in an earlier second is
+      // revoked by it, as another device's would be; the page asks the app for a fresh one.)
 
-    const raw = await rawDatabase(started.dataDir);
-    expect(raw.length).toBeGreaterThan(10_000);
-    for (const number of NUMBERS) expect(raw.includes(number), number).toBe(false);
-    // The numbers are there, encrypted: the app's key reads them back.
-    const stored = await started.db.selectFrom('users').select('phone_encrypted').execute();
-    const readable = stored.flatMap((row) =>
-      row.phone_encrypted ? [started?.phones.decrypt(row.phone_encrypted)] : [],
-    );
-    // As the platform sends them (E.164); a national number is in its E.164 form, so the raw
-    // files were searched for both above.
-    expect(readable.sort()).toEqual(NUMBERS.map((number) => `+86${number}`).sort());
-  });
+      const raw = await rawDatabase(started.dataDir);
+      expect(raw.length).toBeGreaterThan(10_000);
+      for (const number of NUMBERS) expect(raw.includes(number), number).toBe(false);
+      // The numbers are there, encrypted: the app's key reads them back.
+      const stored = await started.db.selectFrom('users').select('phone_encrypted').execute();
+      const readable = stored.flatMap((row) =>
+        row.phone_encrypted ? [started?.phones.decrypt(row.phone_encrypted)] : [],
+      );
+      // As the platform sends them (E.164); a national number is in its E.164 form, so the raw
+      // files were searched for both above.
+      expect(readable.sort()).toEqual(NUMBERS.map((number) => `+86${number}`).sort());
+    },
+  );
 
   it('are encrypted by the migration, and the plain ones leave no trace in the files', async () => {
     const temp = await makeTempDataDir();
