@@ -42,9 +42,9 @@ const SHELL_MODULES = new RegExp(
 /**
  * A CSS module imported for its stylesheet alone (`import './x.module.css'`) keeps it in the
  * importer's chunk. Vite marks CSS modules free of side effects, so such an import would be
- * dropped, and the stylesheet would go with a lazy chunk that uses the classes: share pages draw
- * some parts on the server whose code comes later (share-page/drawn-later.ts), and their styles
- * must be inlined with the page's, not fetched.
+ * dropped, and the stylesheet would go with a lazy chunk that uses the classes: a share page's
+ * skeleton, whose code comes after the page has started (share-page/drawn-later.ts), must find its
+ * styles inlined with the page's, not fetched.
  */
 const stylesheetOnlyImports: Plugin = {
   name: 'stylesheet-only-imports',

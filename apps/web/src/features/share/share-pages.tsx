@@ -6,7 +6,6 @@ import { CabinetView } from './cabinet-view/cabinet-view';
 import { GoodsView } from './goods-view/goods-view';
 import { NoteView } from './note-view/note-view';
 import type { ShareLoaderData } from './share-loader';
-import { loadDrawnLater } from './share-page/drawn-later';
 import { SharePage } from './share-page/share-page';
 import { prepareShareTexts } from './share-texts';
 
@@ -32,13 +31,11 @@ export function ShareRoutePage() {
 }
 
 /**
- * What a share page needs before it renders (its route's `prepare`): the texts of its language,
- * and, on the server, the parts the browser hydrates later (share-page/drawn-later.ts), drawn in
- * full there.
+ * What a share page needs before it renders (its route's `prepare`): the texts of its language.
+ * (The skeleton, whose code comes later, is never drawn by the server: it has the item.)
  */
 export async function prepareSharePages(): Promise<void> {
-  const onServer = typeof document === 'undefined';
-  await Promise.all([prepareShareTexts(), onServer ? loadDrawnLater() : undefined]);
+  await prepareShareTexts();
 }
 
 export { shareLoader } from './share-loader';

@@ -25,7 +25,7 @@ export function preloadAfterStart(): void {
   skeleton.preload();
 }
 
-/** On the server (and in unit tests), before a share page renders: drawn in full there. */
+/** Unit tests, before they render share pages: the skeleton drawn at once, as once preloaded. */
 export async function loadDrawnLater(): Promise<void> {
   await skeleton.load();
 }
