@@ -13,7 +13,7 @@ import {
 import { browserLocation } from './browser-location';
 import { RETURN_SPOT_KEY } from './return-spot';
 import { useAppPrompt } from './app-prompt';
-import { STORE_TOAST_MS } from './use-open-in-app';
+import { STORE_TOAST_MS } from './app-taps';
 
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
