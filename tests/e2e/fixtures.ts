@@ -101,12 +101,33 @@ export function gotoRoute(page: Page, entry: RouteEntry, language: Language): Pr
   return open(page, routeUrl(entry, language));
 }
 
-/** Waits until React has taken over the page: its <main> belongs to a rendered tree. */
+/**
+ * Waits until React has taken over the page: its <main> belongs to a rendered tree. On a share
+ * page, also until its tap code (open-in-app/app-taps.ts) is here: it loads once the page has
+ * hydrated, and a tap before it follows the server's link instead of the browser's plan. Its
+ * chunk is found among the page's resources (the share pages' chunk loaded means a share page),
+ * then imported here too, which resolves once it has run; the page's own import has then taken it.
+ */
 export async function waitForApp(page: Page): Promise<void> {
   await page.waitForFunction(() => {
     const main = document.querySelector('#root main');
     return main !== null && Object.keys(main).some((key) => key.startsWith('__reactFiber$'));
   });
+  const tapCode = await page.waitForFunction(() => {
+    const loaded = performance.getEntriesByType('resource').map((entry) => entry.name);
+    if (!loaded.some((name) => /\/assets\/share-pages-[\w-]+\.js$/.test(name))) return 'none';
+    // Every module the page has asked for so far is here (the tap code's own imports included).
+    const asked = [...document.querySelectorAll<HTMLLinkElement>('link[rel=modulepreload]')];
+    if (asked.some((link) => !loaded.includes(link.href))) return false;
+    return loaded.find((name) => /\/assets\/app-taps-[\w-]+\.js$/.test(name)) ?? false;
+  });
+  const chunk = await tapCode.jsonValue();
+  if (typeof chunk !== 'string' || chunk === 'none') return;
+  await page.evaluate(async (url) => {
+    await import(url);
+    // The page's own import of it resolves in the same turn or the next.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }, chunk);
 }
 
 /** Navigates inside the app, as React Router's browser history does, without a new document. */

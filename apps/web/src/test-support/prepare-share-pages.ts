@@ -1,8 +1,9 @@
 import { LANGUAGES } from '@guquan/contract/language';
+import { appTapCode } from '../features/share/open-in-app/app-taps-on-demand';
 import { loadDrawnLater } from '../features/share/share-page/drawn-later';
 import { loadShareTexts } from '../features/share/share-texts';
 
 // The unit tests render share pages as the server does (a share route's `prepare`): the texts of
-// both languages are loaded first, and the skeleton's code as a started page has it preloaded
-// (vite.config.ts, setupFiles).
-await Promise.all([...LANGUAGES.map(loadShareTexts), loadDrawnLater()]);
+// both languages are loaded first, and the skeleton's code and the taps' code as a started page
+// has them loaded (vite.config.ts, setupFiles).
+await Promise.all([...LANGUAGES.map(loadShareTexts), loadDrawnLater(), appTapCode.load()]);

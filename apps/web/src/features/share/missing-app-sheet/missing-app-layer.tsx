@@ -8,12 +8,8 @@ import { LabelledDialog } from '../../../components/modal-dialog/labelled-dialog
 import buttons from '../../../components/button.module.css';
 import { useClientInfo } from '../../../lib/client/client-info-context';
 import { useLanguage } from '../../../lib/i18n/language-context';
-import {
-  schemeLink,
-  storeDestination,
-  type AppTarget,
-  type Destination,
-} from '../open-in-app/app-link';
+import { schemeLink, type AppTarget, type Destination } from '../open-in-app/app-link';
+import { storeDestination } from '../open-in-app/launch-plan';
 import { keepLanguage } from '../share-links';
 import { androidStoreChoices } from './android-stores';
 import { missingAppTexts, type MissingAppTexts } from './missing-app-texts';

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  appPath,
-  isAndroidChrome,
-  launchPlan,
-  schemeLink,
-  storeDestination,
-  universalLink,
-  type AppLinkConfig,
-  type StoreUrls,
-} from './app-link';
+import { appPath, schemeLink, universalLink, type AppLinkConfig } from './app-link';
+import { isAndroidChrome, launchPlan, storeDestination, type StoreUrls } from './launch-plan';
 import { detectClient } from '@guquan/contract/client-info';
 import { REAL_USER_AGENTS } from '../../../../../../tests/support/real-user-agents';
 

@@ -10,10 +10,11 @@ import {
   stubLayoutApis,
   TEST_LINK_ORIGIN,
 } from '../../../test-support/share-route';
+import { appTapCode } from './app-taps-on-demand';
 import { browserLocation } from './browser-location';
 import { RETURN_SPOT_KEY } from './return-spot';
 import { useAppPrompt } from './app-prompt';
-import { STORE_TOAST_MS } from './use-open-in-app';
+import { STORE_TOAST_MS } from './app-taps';
 
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -364,5 +365,98 @@ describe('openInApp, for any tap', () => {
     await vi.waitFor(() => {
       expect(mints[0]?.body).toEqual({ target: { kind: 'note', id: 'noteBBBBBBBBBBB1' } });
     });
+  });
+});
+
+describe('a tap before the tap code is here (it loads once the page has hydrated)', () => {
+  /** Whether the page took over each click (`defaultPrevented`), seen after React's handlers. */
+  let prevented: boolean[];
+  let beacons: string[];
+  let stopNavigation: (event: Event) => void;
+  let tapCodeHere: { mockRestore: () => void };
+  let tapCodeLoad: { mock: { calls: unknown[] } };
+
+  beforeEach(() => {
+    tapCodeHere = vi.spyOn(appTapCode, 'get').mockReturnValue(undefined);
+    tapCodeLoad = vi.spyOn(appTapCode, 'load').mockReturnValue(new Promise(() => undefined));
+    prevented = [];
+    beacons = [];
+    // After the page's handlers: note what they did, then keep jsdom from navigating.
+    stopNavigation = (event) => {
+      prevented.push(event.defaultPrevented);
+      event.preventDefault();
+    };
+    document.addEventListener('click', stopNavigation);
+    Object.defineProperty(navigator, 'sendBeacon', {
+      configurable: true,
+      value: (_url: string, body: string) => {
+        beacons.push(body);
+        return true;
+      },
+    });
+  });
+
+  afterEach(() => {
+    document.removeEventListener('click', stopNavigation);
+    Reflect.deleteProperty(navigator, 'sendBeacon');
+  });
+
+  async function openTaps(): Promise<number> {
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    return beacons.filter((body) => body.includes('open_tapped')).length;
+  }
+
+  it('"open" follows its link (no preventDefault, nothing counted); once the code is here, the plan', async () => {
+    setUserAgent(ANDROID_CHROME);
+    await renderGoods({ platform: 'android', inAppBrowser: 'none' });
+    const open = screen.getByRole('link', { name: '打开' });
+    fireEvent.click(open);
+    expect(prevented).toEqual([false]);
+    expect(assign).not.toHaveBeenCalled();
+    expect(tapCodeLoad.mock.calls.length).toBeGreaterThan(0);
+    // The link domain counts the tap its link brings (its fallback): the page does not too.
+    expect(await openTaps()).toBe(0);
+
+    tapCodeHere.mockRestore();
+    fireEvent.click(open);
+    expect(prevented).toEqual([false, true]);
+    expect(assign).toHaveBeenCalledTimes(1);
+    expect(assign).toHaveBeenCalledWith(`${TEST_LINK_ORIGIN}/goods/goodsAAAAAAAAAA1?image=0`);
+    expect(await openTaps()).toBe(1);
+  });
+
+  it('"get the app" follows its link to the download section', async () => {
+    setUserAgent(IPHONE);
+    await renderGoods(
+      { platform: 'ios', inAppBrowser: 'none' },
+      '/AppShare/goodsShare?id=goodsAAAAAAAAAA1&lang=zh-CN&app=missing',
+    );
+    fireEvent.click(screen.getByRole('link', { name: '下载谷圈 App' }));
+    expect(prevented).toEqual([false]);
+    expect(assign).not.toHaveBeenCalled();
+    expect(clipboardText).toBeUndefined();
+    expect(beacons.filter((body) => body.includes('store_fallback'))).toEqual([]);
+  });
+
+  it('a tap on something that is not a link goes where its link would: the Universal Link', async () => {
+    setUserAgent(IPHONE);
+    renderShareRoute({
+      element: (
+        <SharePage kind="goods">
+          {(item) => (
+            <>
+              <GoodsView goods={item} />
+              <OtherTap />
+            </>
+          )}
+        </SharePage>
+      ),
+      loader: () => ({ kind: 'goods', result: { state: 'ok', item: goodsFixture } }),
+      client: { platform: 'ios', inAppBrowser: 'none' },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'other tap' }));
+    expect(assign).toHaveBeenCalledTimes(1);
+    expect(assign).toHaveBeenCalledWith(`${TEST_LINK_ORIGIN}/note/noteBBBBBBBBBBB1`);
+    expect(await openTaps()).toBe(0);
   });
 });

@@ -4,13 +4,13 @@ import { useLinkOrigin } from '../../../lib/app-links/link-origin';
 import { useClientInfo } from '../../../lib/client/client-info-context';
 import { useLanguage } from '../../../lib/i18n/language-context';
 import { reportShareEvent } from '../../../lib/funnel/report-share-event';
+import { BASE_PATH } from '@guquan/contract/site-paths';
 import { loadMissingAppLayer } from '../missing-app-sheet/missing-app-on-demand';
 import { keepLanguage } from '../share-links';
-import { watchAppLaunch } from './app-fallback';
-import { launchPlan, storeDestination, type AppTarget, type Destination } from './app-link';
+import { universalLink, WEBSITE_DOWNLOAD_PATH, type AppTarget, type Destination } from './app-link';
+import { appTapCode, preloadAppTaps } from './app-taps-on-demand';
+import type { TapContext } from './app-taps';
 import { browserLocation } from './browser-location';
-import { copyHandoffText } from './handoff-clipboard';
-import { saveReturnSpot } from './return-spot';
 
 /** A tap on "open" or "get the app": a link in the server's HTML, taken over once the code runs. */
 export type AppTap = (event?: MouseEvent<HTMLElement>) => void;
@@ -22,9 +22,6 @@ export type AppTap = (event?: MouseEvent<HTMLElement>) => void;
  * server's HTML does not also navigate.
  */
 export type OpenInApp = (target: AppTarget, event?: MouseEvent<HTMLElement>) => void;
-
-/** How long the toast before a store stays readable before the store opens. */
-export const STORE_TOAST_MS = 1_600;
 
 export interface MissingAppState {
   /** The sheet is open, about this target; `returned`: the link domain just sent the visitor back. */
@@ -50,14 +47,17 @@ export interface OpenInAppControls {
   closeGuide: () => void;
 }
 
-function wait(ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    setTimeout(resolve, ms);
-  });
-}
-
-function sameTarget(a: AppTarget, b: AppTarget): boolean {
-  return a?.kind === b?.kind && a?.id === b?.id;
+/**
+ * A tap before the tap code is here (app-taps-on-demand.ts: it loads once the page has hydrated):
+ * a link follows its own `href`, as in the server's HTML (the Universal Link, the website's
+ * download section): no preventDefault, nothing counted (the link domain counts its fallback).
+ * Anything else tapped (a "more" button, a comment) goes where its link would: `href`.
+ */
+function beforeTapCode(href: string, event: MouseEvent<HTMLElement> | undefined): void {
+  preloadAppTaps();
+  const tapped = event?.currentTarget;
+  if (tapped instanceof HTMLAnchorElement && tapped.hasAttribute('href')) return;
+  browserLocation.assign(href);
 }
 
 /**
@@ -67,7 +67,9 @@ function sameTarget(a: AppTarget, b: AppTarget): boolean {
  * custom scheme, then the store (iOS) or the sheet (Android, which offers the stores of the phone).
  * Every way to a store copies the share text in the same tap
  * (docs/decisions/0017-app-links-and-handoffs.md) and says so in a toast before the store opens.
- * Where the browser opens neither app nor store (WeChat, …): the guide.
+ * Where the browser opens neither app nor store (WeChat, …): the guide. What a tap decides is
+ * app-taps.ts, loaded once the page has hydrated and run synchronously within the tap; this hook
+ * keeps the state it sets (the sheet, the toast, the guide).
  */
 export function useOpenInApp({
   target,
@@ -91,6 +93,11 @@ export function useOpenInApp({
   const [missingApp, setMissingApp] = useState<MissingAppState>({ sheet: null, toast: null });
   const cancelWatch = useRef<(() => void) | null>(null);
 
+  useEffect(() => {
+    // The page has hydrated: the code of its taps comes now, not with its start-up.
+    preloadAppTaps();
+  }, []);
+
   useEffect(
     () => () => {
       cancelWatch.current?.();
@@ -98,25 +105,10 @@ export function useOpenInApp({
     [],
   );
 
-  /** The share funnel's count of this step (docs/decisions/0018-share-funnel-and-operators-listener.md); nothing without an item. */
-  function report(
-    event: 'open_tapped' | 'store_fallback' | 'guide_shown',
-    about: AppTarget,
-    leaving = event === 'store_fallback',
-  ) {
-    // A tap that leaves the page (the app, the link domain, a store): its beacon goes before,
-    // with whatever waits (the view), as a page that is navigating away may not send it later.
-    if (about) reportShareEvent(event, about.kind, about.id, { sendNow: leaving });
-  }
-
   function showGuide(about: AppTarget = target) {
-    report('guide_shown', about);
+    // The funnel's count of the guide (docs/decisions/0018-share-funnel-and-operators-listener.md).
+    if (about) reportShareEvent('guide_shown', about.kind, about.id);
     setGuideOpen(true);
-  }
-
-  function go(destination: Destination) {
-    if (destination.type === 'url') browserLocation.assign(destination.href);
-    else void navigate(keepLanguage(destination.to, search));
   }
 
   function showSheet(forTarget: AppTarget, returned = false) {
@@ -127,117 +119,47 @@ export function useOpenInApp({
     setMissingApp((state) => ({ ...state, sheet: null }));
   }
 
-  /**
-   * To a store: the share text copied first (started now, within the tap), then a toast that
-   * says so, readable for a moment, then the store.
-   */
-  function hopToStore(destination: Destination | 'guide', forTarget: AppTarget) {
-    if (destination === 'guide') {
-      closeSheet();
-      showGuide(forTarget);
-      return;
-    }
-    report('store_fallback', forTarget);
-    if (destination.type === 'route') {
-      closeSheet();
-      go(destination);
-      return;
-    }
-    const copied = copyHandoffText({
-      target: forTarget,
-      title: sameTarget(forTarget, target) ? title : '',
-      linkOrigin,
-      language,
-    });
-    toastThenGo(copied, destination);
-  }
-
-  /** Once the copy is done: the toast (the sheet's dialog would cover it, so that closes), then the store. */
-  function toastThenGo(copied: Promise<boolean>, destination: Destination) {
-    void Promise.all([copied, loadMissingAppLayer().catch(() => undefined)])
-      .then(([wasCopied]) => {
-        setMissingApp({ sheet: null, toast: { copied: wasCopied } });
-        return wait(STORE_TOAST_MS);
-      })
-      .then(() => {
-        go(destination);
-        setMissingApp((state) => ({ ...state, toast: null }));
-      });
-  }
-
-  /** "Get the app" for a target: the one store of this browser, or (Android) the sheet's list. */
-  function getAppFor(forTarget: AppTarget) {
-    const destination = storeDestination(client);
-    if (destination === 'guide') setGuideOpen(true);
-    else if (client.platform === 'android' && destination.type === 'url') showSheet(forTarget);
-    else hopToStore(destination, forTarget);
-  }
-
-  const openInApp: OpenInApp = (tapped, event) => {
-    // The link in the server's HTML is for taps before this code arrived; now the plan decides.
-    event?.preventDefault();
-    const plan = launchPlan(tapped, client, navigator.userAgent, linkOrigin);
-    report('open_tapped', tapped, plan.type !== 'guide' && !appMissing);
-    if (plan.type === 'guide') {
-      showGuide(tapped);
-      return;
-    }
-    if (appMissing) {
-      // The link domain already said so in this visit: no round trip to learn it again.
-      showSheet(tapped);
-      return;
-    }
-    if (plan.type === 'download') {
-      getAppFor(tapped);
-      return;
-    }
-    cancelWatch.current?.();
-    cancelWatch.current = null;
-    if (plan.type === 'link') {
-      // The link domain sends a visitor without the app back to a new page: it starts here.
-      if (target)
-        saveReturnSpot(target.kind, target.id, {
-          scrollY: Math.max(0, Math.round(window.scrollY)),
-          ...(image === undefined ? {} : { image }),
-        });
-    } else {
-      const iosStore = client.platform === 'ios' && plan.fallback.type === 'url';
-      // iOS has one store, which follows without another tap: copy now, in this one. Android
-      // offers its stores in the sheet, whose tap copies.
-      const copied = iosStore
-        ? copyHandoffText({ target: tapped, title, linkOrigin, language })
-        : null;
-      cancelWatch.current = watchAppLaunch(document, window, plan.fallbackDelayMs, () => {
-        cancelWatch.current = null;
-        if (!copied) {
-          if (plan.fallback.type === 'url') showSheet(tapped);
-          else {
-            report('store_fallback', tapped);
-            go(plan.fallback);
-          }
-          return;
-        }
-        report('store_fallback', tapped);
-        toastThenGo(copied, plan.fallback);
-      });
-    }
-    browserLocation.assign(plan.href);
+  const page: TapContext = {
+    client,
+    linkOrigin,
+    language,
+    navigate,
+    search,
+    target,
+    title,
+    image,
+    appMissing,
+    setMissingApp,
+    showGuide,
+    openGuide: () => {
+      setGuideOpen(true);
+    },
+    loadToast: loadMissingAppLayer,
+    cancelWatch,
   };
 
-  const openApp: AppTap = (event) => {
-    openInApp(target, event);
+  const openInApp: OpenInApp = (tapped, event) => {
+    const taps = appTapCode.get();
+    if (taps) taps.openInApp(page, tapped, event);
+    else beforeTapCode(universalLink(linkOrigin, tapped), event);
   };
 
   const getApp: AppTap = (event) => {
-    event?.preventDefault();
-    getAppFor(target);
+    const taps = appTapCode.get();
+    if (taps) taps.getApp(page, event);
+    else beforeTapCode(`${BASE_PATH}${keepLanguage(WEBSITE_DOWNLOAD_PATH, search)}`, event);
   };
 
   return {
-    openApp,
+    openApp: (event) => {
+      openInApp(target, event);
+    },
     getApp,
     openInApp,
-    hopToStore,
+    // The sheet loads the tap code with its own (missing-app-on-demand.ts): here by its tap.
+    hopToStore: (destination, forTarget) => {
+      appTapCode.get()?.hopToStore(page, destination, forTarget);
+    },
     showSheet,
     closeSheet,
     missingApp,
