@@ -1,8 +1,15 @@
 import { LANGUAGES } from '@guquan/contract/language';
 import { loadDrawnLater } from '../features/share/share-page/drawn-later';
+import { loadShareFailureTexts } from '../features/share/share-failure/share-failure-texts';
+import { ALL_SHARE_PARTS, loadSharePart } from '../features/share/share-parts';
 import { loadShareTexts } from '../features/share/share-texts';
 
 // The unit tests render share pages as the server does (a share route's `prepare`): the texts of
-// both languages are loaded first, and the skeleton's code as a started page has it preloaded
-// (vite.config.ts, setupFiles).
-await Promise.all([...LANGUAGES.map(loadShareTexts), loadDrawnLater()]);
+// both languages and every part of a page (share-parts.tsx) are loaded first, and the skeleton's
+// code as a started page has it preloaded (vite.config.ts, setupFiles).
+await Promise.all([
+  ...LANGUAGES.map(loadShareTexts),
+  ...LANGUAGES.map(loadShareFailureTexts),
+  ...ALL_SHARE_PARTS.map((part) => loadSharePart(part)),
+  loadDrawnLater(),
+]);
