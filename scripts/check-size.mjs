@@ -76,23 +76,40 @@ if (!entryKey) throw new Error('The build manifest has no entry: run `npm run bu
 const shell = staticClosure(entryKey);
 
 /**
- * [name, kind, chunk keys per language]: the shell, then each route module once (several routes
- * share one); a page is measured in each language (share pages load their language's texts).
+ * [name, kind, chunk keys per language]: the shell, then each page once (several routes share
+ * one); a page is measured in each language (share pages load their language's texts).
  */
 const pages = [['shell', 'shell', [shell]]];
-const seenModules = new Set();
+/**
+ * What a route's page can show, by its loader data: a share page starts with the part it shows
+ * (the item's view, or the failure states: share-parts.tsx), so each is measured.
+ */
+const OUTCOMES = [
+  ['', undefined],
+  ['shown', { result: { state: 'ok' } }],
+  ['failure', { result: { state: 'not_found' } }],
+];
+const seenPages = new Set();
 for (const route of routeTable) {
-  if (seenModules.has(route.module)) continue;
-  seenModules.add(route.module);
-  const perLanguage = LANGUAGES.map((language) => {
-    const keys = new Set(shell);
-    for (const moduleKey of pageModules(route, language)) {
-      if (!manifest[moduleKey]) throw new Error(`The build has no chunk for ${moduleKey}`);
-      staticClosure(moduleKey, keys);
-    }
-    return keys;
-  });
-  pages.push([route.module, route.kind, perLanguage]);
+  for (const [outcome, loaderData] of route.share ? OUTCOMES.slice(1) : OUTCOMES.slice(0, 1)) {
+    // Routes that start with the same modules are one page here (the legal routes, the share
+    // pages' failures).
+    const startsWith = pageModules(route, LANGUAGES[0], loaderData);
+    if (seenPages.has(startsWith.join(' '))) continue;
+    seenPages.add(startsWith.join(' '));
+    const perLanguage = LANGUAGES.map((language) => {
+      const keys = new Set(shell);
+      for (const moduleKey of pageModules(route, language, loaderData)) {
+        if (!manifest[moduleKey]) throw new Error(`The build has no chunk for ${moduleKey}`);
+        staticClosure(moduleKey, keys);
+      }
+      return keys;
+    });
+    const name = route.share
+      ? `${route.module} (${outcome === 'shown' ? route.share : outcome})`
+      : route.module;
+    pages.push([name, route.kind, perLanguage]);
+  }
 }
 
 const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;

@@ -3,6 +3,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { legalMarkdownPlugin } from './build/legal-markdown-plugin.ts';
+import { pagePartsChunks } from './build/page-parts-chunks.ts';
+import { preloadLists } from './build/preload-lists.ts';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
@@ -54,64 +56,93 @@ const stylesheetOnlyImports: Plugin = {
   },
 };
 
-export default defineConfig(({ command, isSsrBuild }) => ({
-  base: '/anime_merch_web/',
-  plugins: [react(), legalMarkdownPlugin(contentDir), stylesheetOnlyImports],
-  resolve: {
-    alias: [
-      // Texts, facts and documents live in /content, outside the app's code.
-      { find: '@content', replacement: contentDir },
-      // The browser's build only: the server's keeps importing the package, as Node resolves it.
-      ...(command === 'build' && !isSsrBuild ? reactRouterProduction : []),
+/** A share page's own code in one chunk, each part's (share-parts.tsx) in its own. */
+function sharePageChunks() {
+  return pagePartsChunks({
+    route: /[\\/]src[\\/]app[\\/]routes[\\/]share-pages\.tsx$/,
+    parts: /[\\/]src[\\/]features[\\/]share[\\/]share-parts\.tsx$/,
+    entry: /[\\/]src[\\/]app[\\/]entry-client\.tsx$/,
+    routes: /[\\/]src[\\/]app[\\/]routes[\\/][\w-]+\.tsx$/,
+    ownCode: /[\\/]apps[\\/]web[\\/]src[\\/]|[\\/]packages[\\/]contract[\\/]src[\\/]/,
+  });
+}
+
+export default defineConfig(({ command, isSsrBuild }) => {
+  const sharePage = sharePageChunks();
+  const preloads = preloadLists();
+  return {
+    base: '/anime_merch_web/',
+    plugins: [
+      react(),
+      legalMarkdownPlugin(contentDir),
+      stylesheetOnlyImports,
+      sharePage.plugin,
+      preloads.plugin,
     ],
-  },
-  // No `html.cspNonce`: pages carry no nonce, their policy lists the hashes of their one inline
-  // script and style (apps/server/src/pages/page-csp.ts), so the same HTML can be cached and sent
-  // to everyone. Vite's preload helper then adds its <link>s without a nonce, which script-src and
-  // style-src 'self' allow (they load from our origin).
-  build: {
-    outDir: 'dist/client',
-    manifest: true,
-    emptyOutDir: true,
-    rolldownOptions: {
-      output: {
-        // React and the router change rarely: one chunk of their own stays cached across releases.
-        codeSplitting: {
-          groups: [
-            {
-              name: 'react',
-              test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,
-              priority: 2,
-            },
-            {
-              // What every page starts with: one file, not eight small ones, so a phone starts
-              // fewer requests before it can hydrate.
-              name: 'shell',
-              test: SHELL_MODULES,
-              priority: 1,
-            },
-          ],
-        },
-        // Name each legal document's chunk after it (they would all be called after their date).
-        chunkFileNames: (chunk) => {
-          const legal = /[\\/]legal[\\/]([\w-]+)[\\/]([\w-]+)\.md$/.exec(
-            chunk.facadeModuleId ?? '',
-          );
-          return legal
-            ? `assets/legal-${legal[1]}-${legal[2]}-[hash].js`
-            : 'assets/[name]-[hash].js';
+    resolve: {
+      alias: [
+        // Texts, facts and documents live in /content, outside the app's code.
+        { find: '@content', replacement: contentDir },
+        // The browser's build only: the server's keeps importing the package, as Node resolves it.
+        ...(command === 'build' && !isSsrBuild ? reactRouterProduction : []),
+      ],
+    },
+    // No `html.cspNonce`: pages carry no nonce, their policy lists the hashes of their one inline
+    // script and style (apps/server/src/pages/page-csp.ts), so the same HTML can be cached and sent
+    // to everyone. Vite's preload helper then adds its <link>s without a nonce, which script-src and
+    // style-src 'self' allow (they load from our origin).
+    build: {
+      outDir: 'dist/client',
+      manifest: true,
+      modulePreload: preloads.modulePreload,
+      emptyOutDir: true,
+      rolldownOptions: {
+        output: {
+          // React and the router change rarely: one chunk of their own stays cached across releases.
+          codeSplitting: {
+            groups: [
+              {
+                name: 'react',
+                test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,
+                priority: 2,
+              },
+              {
+                // What every page starts with: one file, not eight small ones, so a phone starts
+                // fewer requests before it can hydrate.
+                name: 'shell',
+                test: SHELL_MODULES,
+                priority: 1,
+              },
+              {
+                name: 'share-pages',
+                test: sharePage.test,
+                // Only what the test names: their imports that other pages start with too stay in
+                // the chunks those pages load.
+                includeDependenciesRecursively: false,
+              },
+            ],
+          },
+          // Name each legal document's chunk after it (they would all be called after their date).
+          chunkFileNames: (chunk) => {
+            const legal = /[\\/]legal[\\/]([\w-]+)[\\/]([\w-]+)\.md$/.exec(
+              chunk.facadeModuleId ?? '',
+            );
+            return legal
+              ? `assets/legal-${legal[1]}-${legal[2]}-[hash].js`
+              : 'assets/[name]-[hash].js';
+          },
         },
       },
     },
-  },
-  ssr: {
-    // The contract package exports TypeScript source: bundle it into the server build.
-    noExternal: ['@guquan/contract'],
-  },
-  test: {
-    name: 'web',
-    environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
-    setupFiles: ['src/test-support/prepare-share-pages.ts'],
-  },
-}));
+    ssr: {
+      // The contract package exports TypeScript source: bundle it into the server build.
+      noExternal: ['@guquan/contract'],
+    },
+    test: {
+      name: 'web',
+      environment: 'jsdom',
+      include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
+      setupFiles: ['src/test-support/prepare-share-pages.ts'],
+    },
+  };
+});

@@ -3,6 +3,7 @@ import type { Cabinet, Goods, Note } from '@guquan/contract/share';
 import { shareApiPath, sharePagePath, type ShareKind } from '@guquan/contract/share-paths';
 import { missingAppTexts } from '../../apps/web/src/features/share/missing-app-sheet/missing-app-texts.ts';
 import { shareTexts, fill } from '../../apps/web/src/features/share/all-share-texts.ts';
+import { shareFailureTexts } from '../../apps/web/src/features/share/share-failure/all-failure-texts.ts';
 import { pluralText } from '../../apps/web/src/lib/i18n/plural.ts';
 import {
   BASE_PATH,
@@ -355,7 +356,7 @@ test.describe('share states', () => {
       expect(response.status()).toBe(status);
       await waitForApp(page);
       const text = shareTexts(language);
-      const heading = fill(text.failures[state].heading, { this: text.this[kind] });
+      const heading = fill(shareFailureTexts(language).heading[state], { this: text.this[kind] });
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
       await expect(page.locator(`main a[href*="${fullPath(websiteRoute)}"]`).first()).toBeVisible();
       await expect(page.getByRole('button', { name: text.openApp }).first()).toBeVisible();
@@ -377,7 +378,7 @@ test.describe('share states', () => {
     await navigateInApp(page, withLang(sharePath('goods', goods.id), 'zh-CN'));
     const text = shareTexts('zh-CN');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(
-      fill(text.failures.network.heading, { this: text.this.goods }),
+      fill(shareFailureTexts('zh-CN').heading.network, { this: text.this.goods }),
     );
 
     // The retry: the answer is slow this time, and the skeleton shows until it comes.

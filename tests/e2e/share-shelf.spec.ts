@@ -9,7 +9,7 @@ import {
   type ShareKind,
 } from '@guquan/contract/share-paths';
 import type { WorkShelf } from '@guquan/contract/share-shelf';
-import { shareFailureTexts } from '../../apps/web/src/features/share/share-failure/share-failure-texts.ts';
+import { shareFailureTexts } from '../../apps/web/src/features/share/share-failure/all-failure-texts.ts';
 import { fill, shareTexts } from '../../apps/web/src/features/share/all-share-texts.ts';
 import { workShelfTexts } from '../../apps/web/src/features/share/work-shelf/work-shelf-texts.ts';
 import {
@@ -133,7 +133,7 @@ for (const language of LANGUAGES) {
       } else {
         const failureText = shareFailureTexts(language);
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(
-          fill(text.failures[state].heading, { this: text.this[kind] }),
+          fill(failureText.heading[state], { this: text.this[kind] }),
         );
         await expect(page.getByText(failureText.why[state])).toBeVisible();
         await expect(

@@ -17,6 +17,7 @@ import { BASE_PATH } from '@guquan/contract/site-paths';
 import { clientClassSamples, detectClient } from '@guquan/contract/client-info';
 import { fullPath, NOT_FOUND_ROUTE_ID, routeTable, type RouteEntry } from '../config/route-table';
 import type { ShareLoaderContext } from '../features/share/share-loader';
+import { sharePartsSources } from '../features/share/share-parts';
 import { shareTextsSource } from '../features/share/share-texts';
 import { indexedPagePaths, searchHeadOf } from '../config/search-indexing';
 import { isStaticRoute } from '../config/static-routes';
@@ -40,16 +41,22 @@ function statusOf(context: StaticHandlerContext): number {
 
 /**
  * The modules a page of a route starts with beyond the shell, which the server preloads with it:
- * its route module, and on a share page the texts of the page's language (share-texts.ts).
+ * its route module, and on a share page the texts of the page's language (share-texts.ts) and
+ * the part of the page its loader data shows (share-parts.tsx: the item's view, or the failure).
  */
-export function pageModules(entry: RouteEntry, language: Language): string[] {
-  return [routeModuleSource(entry.module), ...(entry.share ? [shareTextsSource(language)] : [])];
+export function pageModules(entry: RouteEntry, language: Language, loaderData?: unknown): string[] {
+  return [
+    routeModuleSource(entry.module),
+    ...(entry.share
+      ? [shareTextsSource(language), ...sharePartsSources(entry.share, loaderData, language)]
+      : []),
+  ];
 }
 
 function modulesOf(context: StaticHandlerContext, language: Language): string[] {
   return context.matches.flatMap((match) => {
     const entry = routeTable.find((route) => route.id === match.route.id);
-    return entry ? pageModules(entry, language) : [];
+    return entry ? pageModules(entry, language, context.loaderData[match.route.id]) : [];
   });
 }
 

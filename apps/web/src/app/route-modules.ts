@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import type { LoaderFunction, ShouldRevalidateFunction } from 'react-router';
+import type { RouteEntry } from '../config/route-table';
 import { loadWithRecovery } from '../lib/chunks/page-load-recovery';
 
 /** What a lazily loaded route module (src/app/routes/<name>.tsx) exports. */
@@ -8,8 +9,12 @@ export interface RouteModule {
   loader?: LoaderFunction;
   /** When the router reloads the route's data (share pages: only for another item). */
   shouldRevalidate?: ShouldRevalidateFunction;
-  /** What must be loaded before the page renders (share pages: the texts of its language). */
-  prepare?: () => Promise<void>;
+  /**
+   * What must be loaded before a route's page renders (share pages: the texts of its language,
+   * and the part of the page the server rendered). `serverData`: before hydration, the route's
+   * loader data the server sent with its page.
+   */
+  prepare?: (entry: RouteEntry, serverData: unknown) => Promise<void>;
 }
 
 // One chunk per route module, fetched only when its route is visited.
@@ -30,12 +35,21 @@ async function importRouteModule(name: string): Promise<RouteModule> {
   return loadWithRecovery(load);
 }
 
-/** What the router takes from a route module (lazy() accepts route properties only). */
+/**
+ * What the router takes from a route's module (lazy() accepts route properties only), once what
+ * its page needs is loaded.
+ */
 export async function loadRouteModule(
-  name: string,
+  entry: RouteEntry,
 ): Promise<Pick<RouteModule, 'Component' | 'loader' | 'shouldRevalidate'>> {
-  const module = await importRouteModule(name);
-  await module.prepare?.();
+  const module = await importRouteModule(entry.module);
+  // Before hydration the server's data is there (entry-client.tsx); on the server, in the
+  // request's context instead.
+  const serverData =
+    typeof window === 'undefined'
+      ? undefined
+      : window.__staticRouterHydrationData?.loaderData?.[entry.id];
+  await module.prepare?.(entry, serverData);
   return {
     Component: module.Component,
     ...(module.loader ? { loader: module.loader } : {}),

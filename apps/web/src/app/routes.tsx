@@ -43,7 +43,7 @@ export function createRoutes(): RouteObject[] {
           id: entry.id,
           path: entry.path === '*' ? '*' : entry.path.slice(1),
           handle,
-          lazy: () => loadRouteModule(entry.module),
+          lazy: () => loadRouteModule(entry),
           ...(legal ? { loader: legalRouteLoader(legal) } : {}),
           ...(share ? { loader: shareRouteLoader(share) } : {}),
         };

@@ -1,9 +1,17 @@
 import { LANGUAGES } from '@guquan/contract/language';
 import { appTapCode } from '../features/share/open-in-app/app-taps-on-demand';
 import { loadDrawnLater } from '../features/share/share-page/drawn-later';
+import { loadShareFailureTexts } from '../features/share/share-failure/share-failure-texts';
+import { ALL_SHARE_PARTS, loadSharePart } from '../features/share/share-parts';
 import { loadShareTexts } from '../features/share/share-texts';
 
 // The unit tests render share pages as the server does (a share route's `prepare`): the texts of
-// both languages are loaded first, and the skeleton's code and the taps' code as a started page
-// has them loaded (vite.config.ts, setupFiles).
-await Promise.all([...LANGUAGES.map(loadShareTexts), loadDrawnLater(), appTapCode.load()]);
+// both languages and every part of a page (share-parts.tsx) are loaded first, and the skeleton's
+// code and the taps' code as a started page has them loaded (vite.config.ts, setupFiles).
+await Promise.all([
+  ...LANGUAGES.map(loadShareTexts),
+  ...LANGUAGES.map(loadShareFailureTexts),
+  ...ALL_SHARE_PARTS.map((part) => loadSharePart(part)),
+  loadDrawnLater(),
+  appTapCode.load(),
+]);

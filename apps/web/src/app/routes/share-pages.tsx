@@ -1,3 +1,4 @@
+import type { RouteEntry } from '../../config/route-table';
 import {
   prepareSharePages,
   shareLoader,
@@ -13,8 +14,15 @@ import {
  */
 export const loaderOf = shareLoader;
 export const shouldRevalidate = shareShouldRevalidate;
-/** The texts of the page's language (its chunk preloads with the page), and more on the server. */
-export const prepare = prepareSharePages;
+/**
+ * The texts of the page's language and the part the server's page shows (their chunks preload
+ * with the page); on the server, all of them.
+ */
+export function prepare(entry: RouteEntry, serverData: unknown): Promise<void> {
+  if (!entry.share)
+    throw new Error(`The share pages' module serves ${entry.id}, not a share route`);
+  return prepareSharePages(entry.share, serverData);
+}
 
 export function Component() {
   return <ShareRoutePage />;

@@ -3,6 +3,7 @@ import type { SharePageData } from '@guquan/contract/page-render';
 import type { ShareResult } from '@guquan/contract/share';
 import { SHARE_FAILURES, type ShareKind } from '@guquan/contract/share-paths';
 import type { WorkShelf } from '@guquan/contract/share-shelf';
+import { loadSharePart, withPart } from './share-parts';
 
 /** A share as the page has it: the server's answer, or a network failure the visitor can retry. */
 export type LoadedShare<K extends ShareKind> = ShareResult<K> | { readonly state: 'network' };
@@ -55,9 +56,15 @@ export function shareLoader<K extends ShareKind>(kind: K) {
       const fetching = import('./share-fetch');
       // Offline, the chunk itself may not come: that is the network failure the page offers
       // to retry, and no shelf, as when the API cannot be reached.
-      const result: Promise<LoadedShare<K>> = fetching.then(
-        ({ fetchShare }) => fetchShare(kind, rawId, request.signal),
-        () => ({ state: 'network' }) as const,
+      // The item comes with the part that shows it (share-parts.tsx): its view, fetched beside
+      // the item (most items are shown), or the failure states.
+      void loadSharePart(kind).catch(() => undefined);
+      const result: Promise<LoadedShare<K>> = withPart(
+        kind,
+        fetching.then(
+          ({ fetchShare }) => fetchShare(kind, rawId, request.signal),
+          () => ({ state: 'network' }) as const,
+        ),
       );
       return {
         kind,

@@ -63,28 +63,6 @@ const texts = {
   publishedOn: 'Posted {date}',
   commentLikes: { one: '{n} like', other: '{n} likes' },
   this: { goods: 'This item', cabinet: 'This cabinet', note: 'This note' },
-  failures: {
-    not_found: {
-      heading: '{this} does not exist',
-      body: 'The link may be incomplete, or the content was deleted. Open the Goods Circle app to see what other fans share.',
-    },
-    removed: {
-      heading: '{this} has been removed',
-      body: 'Its author or the platform removed it. Open the Goods Circle app to see what other fans share.',
-    },
-    private: {
-      heading: '{this} is private',
-      body: 'Only its author can see it. If it is yours, open it in the Goods Circle app.',
-    },
-    invalid_id: {
-      heading: 'This share link is incomplete',
-      body: 'The link is missing the id of what was shared, or has a wrong one. Ask for it to be shared again.',
-    },
-    network: {
-      heading: 'Could not load',
-      body: 'The network seems unstable. Check your connection and try again.',
-    },
-  },
   guide: {
     title: 'Open this page in your browser',
     steps: ['Tap the ··· button in the top right corner', 'Choose "Open in Browser" from the menu'],

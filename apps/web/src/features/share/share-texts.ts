@@ -12,7 +12,6 @@ import type { chineseShareTexts } from './share-texts.zh-CN';
  * both languages, loads both.
  */
 type ChineseTexts = typeof chineseShareTexts;
-export type ShareFailureState = keyof ChineseTexts['failures'];
 
 type DeepStrings<T> = T extends string
   ? string
@@ -40,15 +39,18 @@ export async function loadShareTexts(language: Language): Promise<void> {
 }
 
 /**
- * Before a share page renders: in the browser, the texts of the page's language (the one the
+ * The languages a share page's texts are loaded in: in the browser, the page's (the one the
  * server chose, fixed for the page's life); on the server, which renders every language, all.
  */
+export function pageLanguages(): readonly Language[] {
+  return typeof document === 'undefined'
+    ? LANGUAGES
+    : [documentLanguage(document, window.location, navigator.languages)];
+}
+
+/** Before a share page renders: the texts of its language (pageLanguages). */
 export async function prepareShareTexts(): Promise<void> {
-  const languages =
-    typeof document === 'undefined'
-      ? LANGUAGES
-      : [documentLanguage(document, window.location, navigator.languages)];
-  await Promise.all(languages.map(loadShareTexts));
+  await Promise.all(pageLanguages().map(loadShareTexts));
 }
 
 /** A loaded language's texts: loadShareTexts must have run (a share route's `prepare` did). */

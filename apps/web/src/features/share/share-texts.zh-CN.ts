@@ -70,28 +70,6 @@ export const chineseShareTexts = {
     ShareKind,
     string
   >,
-  failures: {
-    not_found: {
-      heading: '{this}不存在',
-      body: '链接可能不完整，或内容已被删除。打开谷圈 App，看看更多同好的分享。',
-    },
-    removed: {
-      heading: '{this}已被删除',
-      body: '作者或平台已删除这条内容。打开谷圈 App，看看更多同好的分享。',
-    },
-    private: {
-      heading: '{this}仅作者自己可见',
-      body: '作者已将它设为私密。如果你是作者，可以在谷圈 App 内查看。',
-    },
-    invalid_id: {
-      heading: '分享链接不完整',
-      body: '链接缺少或带有错误的内容编号，请让分享的同好重新分享一次。',
-    },
-    network: {
-      heading: '加载失败',
-      body: '网络似乎不太稳定，请检查网络后重试。',
-    },
-  },
   guide: {
     title: '请在浏览器中打开',
     steps: ['点击右上角的 ··· 按钮', '在菜单中选择「在浏览器打开」'],

@@ -1,4 +1,4 @@
-import type { ShareFailureState } from '../share-texts';
+import type { ShareFailureState } from './share-failure-texts';
 
 /** One line drawing per state, in the brand's colour: a picture of what happened, never a code. */
 const PATHS: Readonly<Record<ShareFailureState, string>> = {

@@ -5,8 +5,8 @@ import { BASE_PATH } from '@guquan/contract/site-paths';
 import { renderShareRoute, stubLayoutApis } from '../../../test-support/share-route';
 import { GoodsView } from '../goods-view/goods-view';
 import { SharePage } from '../share-page/share-page';
-import type { ShareFailureState } from '../share-texts';
-import { shareFailureTexts } from './share-failure-texts';
+import type { ShareFailureState } from './share-failure-texts';
+import { shareFailureTexts } from './all-failure-texts';
 
 beforeEach(stubLayoutApis);
 afterEach(cleanup);

@@ -4,9 +4,9 @@ import { StatusView } from '../../../components/status-view/status-view';
 import buttons from '../../../components/button.module.css';
 import { useAppPrompt } from '../open-in-app/app-prompt';
 import { keepLanguage, WEBSITE_PATH } from '../share-links';
-import { fill, useShareTexts, type ShareFailureState } from '../share-texts';
+import { fill, useShareTexts } from '../share-texts';
 import { FailureIcon } from './failure-icon';
-import { useShareFailureTexts } from './share-failure-texts';
+import { useShareFailureTexts, type ShareFailureState } from './share-failure-texts';
 import styles from './share-failure-view.module.css';
 
 /** The HTTP status, in small print after the words (for whoever reports the problem). */
@@ -36,7 +36,6 @@ export function ShareFailureView({
   const failureText = useShareFailureTexts();
   const { openApp, getApp, appMissing } = useAppPrompt();
   const { search } = useLocation();
-  const failure = text.failures[state];
   const code = CODES[state];
   return (
     <div className={styles.failure} data-state={state}>
@@ -45,7 +44,7 @@ export function ShareFailureView({
       </span>
       <StatusView
         code={code === undefined ? undefined : fill(failureText.code, { code })}
-        heading={fill(failure.heading, { this: text.this[kind] })}
+        heading={fill(failureText.heading[state], { this: text.this[kind] })}
         body={failureText.why[state]}
         action={
           <div className={styles.actions}>

@@ -12,7 +12,7 @@ import { AppPromptProvider, useAppPrompt } from '../open-in-app/app-prompt';
 import type { LoadedShare, ShareLoaderData } from '../share-loader';
 import { PosterAction } from '../share-poster/poster-action';
 import { WeChatShareCard } from '../wechat/wechat-share-card';
-import { ShareFailureView } from '../share-failure/share-failure-view';
+import { ShareFailurePart, withPart } from '../share-parts';
 import { WorkShelf } from '../work-shelf/work-shelf';
 import { LaterSkeleton, preloadAfterStart } from './drawn-later';
 
@@ -77,16 +77,19 @@ export function SharePage<K extends ShareKind>({
   useEffect(preloadAfterStart, []);
 
   function retry() {
-    const result: Promise<LoadedShare<K>> = import('../share-fetch').then(
-      ({ fetchShare }) => fetchShare(kind, id),
-      () => ({ state: 'network' }) as const,
+    const result: Promise<LoadedShare<K>> = withPart(
+      kind,
+      import('../share-fetch').then(
+        ({ fetchShare }) => fetchShare(kind, id),
+        () => ({ state: 'network' }) as const,
+      ),
     );
     setRetried({ of: data.result, result });
   }
 
   const failure = (state: Exclude<LoadedShare<K>['state'], 'ok'>) => (
     <>
-      <ShareFailureView kind={kind} state={state} onRetry={retry} />
+      <ShareFailurePart kind={kind} state={state} onRetry={retry} />
       {/* After a network failure the shelf most likely failed too: the retry comes first. */}
       {state === 'network' ? null : <WorkShelf shelf={data.shelf} />}
     </>

@@ -1,0 +1,166 @@
+import type { ComponentProps, ReactNode } from 'react';
+import type { Language } from '@guquan/contract/language';
+import type { ShareItems } from '@guquan/contract/share';
+import { SHARE_KINDS, type ShareKind } from '@guquan/contract/share-paths';
+import buttons from '../../components/button.module.css';
+import { StatusView } from '../../components/status-view/status-view';
+import { loadWithRecovery } from '../../lib/chunks/page-load-recovery';
+import { useShellTexts } from '../../lib/i18n/shell-texts';
+import type { ShareFailureView } from './share-failure/share-failure-view';
+import {
+  loadShareFailureTexts,
+  shareFailureTextsSource,
+} from './share-failure/share-failure-texts';
+import type { LoadedShare } from './share-loader';
+import { pageLanguages } from './share-texts';
+
+/**
+ * The parts of a share page that only some pages show, each a chunk of its own: the view of each
+ * kind's item, and the failure states. A goods page does not carry the cabinet's and the note's
+ * code, a shown item not the failure's, a failure not the views'.
+ *
+ * A part is always here before the page renders it, never hydrated later (a part hydrated after
+ * the page blinks out: share-page/drawn-later.ts): the server preloads the parts of the page it
+ * sends (`sharePartsOf`, entry-server.tsx) and the route's `prepare` awaits them before
+ * hydration; a page the browser fetches itself waits for its part with its item (`withPart`).
+ */
+export type SharePart = ShareKind | 'failure';
+
+export type ShareView<K extends ShareKind> = (item: ShareItems[K]) => ReactNode;
+type ShareViews = { [K in ShareKind]: ShareView<K> };
+type FailureView = typeof ShareFailureView;
+
+interface Parts extends ShareViews {
+  failure: FailureView;
+}
+
+const PART_MODULES: { [P in SharePart]: () => Promise<Parts[P]> } = {
+  goods: () =>
+    import('./goods-view/goods-view').then(({ GoodsView }) => (goods) => (
+      <GoodsView goods={goods} />
+    )),
+  cabinet: () =>
+    import('./cabinet-view/cabinet-view').then(({ CabinetView }) => (cabinet) => (
+      <CabinetView cabinet={cabinet} />
+    )),
+  note: () =>
+    import('./note-view/note-view').then(({ NoteView }) => (note) => <NoteView note={note} />),
+  // The failure states come with their texts in the page's language (all, on the server).
+  failure: async () => {
+    const [{ ShareFailureView }] = await Promise.all([
+      import('./share-failure/share-failure-view'),
+      ...pageLanguages().map(loadShareFailureTexts),
+    ]);
+    return ShareFailureView;
+  },
+};
+
+/** Each part's module, as the build manifest names it (the server preloads a page's parts). */
+const PART_SOURCES: Readonly<Record<SharePart, string>> = {
+  goods: 'src/features/share/goods-view/goods-view.tsx',
+  cabinet: 'src/features/share/cabinet-view/cabinet-view.tsx',
+  note: 'src/features/share/note-view/note-view.tsx',
+  failure: 'src/features/share/share-failure/share-failure-view.tsx',
+};
+
+export const ALL_SHARE_PARTS: readonly SharePart[] = [...SHARE_KINDS, 'failure'];
+
+const loaded: Partial<Parts> = {};
+const loading: Partial<Record<SharePart, Promise<void>>> = {};
+
+/**
+ * Loads a part (once). Before the page renders (its route's `prepare`) through the page-load
+ * recovery, as the page's own code: a chunk a new deployment removed reloads the page once.
+ */
+export function loadSharePart(part: SharePart, recover = false): Promise<void> {
+  const load = async () => {
+    const module = PART_MODULES[part] as () => Promise<Parts[SharePart]>;
+    (loaded as Record<SharePart, Parts[SharePart]>)[part] = await (recover
+      ? loadWithRecovery(module)
+      : module());
+  };
+  loading[part] ??= load().catch((error: unknown) => {
+    delete loading[part]; // a later page tries again
+    throw error;
+  });
+  return loading[part];
+}
+
+/** The part a share page shows for its outcome: the item's view, or the failure. */
+export function partOf(kind: ShareKind, loadedShare: LoadedShare<ShareKind>): SharePart {
+  return loadedShare.state === 'ok' ? kind : 'failure';
+}
+
+/**
+ * The part the server's page shows, from its loader data (`ShareLoaderData`: an item's outcome
+ * there is never a promise), or none where it is not a share page's.
+ */
+export function serverPartOf(kind: ShareKind, loaderData: unknown): SharePart | undefined {
+  const result = (loaderData as { result?: unknown } | undefined)?.result;
+  if (typeof result !== 'object' || result === null || !('state' in result)) return undefined;
+  return result.state === 'ok' ? kind : 'failure';
+}
+
+/**
+ * The modules of the part a share page of `kind` shows in `language`, by its loader data (the
+ * server preloads them with the page); none where the loader data names no outcome.
+ */
+export function sharePartsSources(
+  kind: ShareKind,
+  loaderData: unknown,
+  language: Language,
+): string[] {
+  const part = serverPartOf(kind, loaderData);
+  if (!part) return [];
+  return part === 'failure'
+    ? [PART_SOURCES.failure, shareFailureTextsSource(language)]
+    : [PART_SOURCES[part]];
+}
+
+/**
+ * An item the browser fetched, once the part that shows it is here. A part that cannot be had
+ * (offline, say) makes it a network failure, which the page offers to retry.
+ */
+export async function withPart<K extends ShareKind>(
+  kind: K,
+  result: Promise<LoadedShare<K>>,
+): Promise<LoadedShare<K>> {
+  const share = await result;
+  try {
+    await loadSharePart(partOf(kind, share));
+    return share;
+  } catch {
+    return { state: 'network' };
+  }
+}
+
+/** A loaded kind's view: its part must be loaded (see `withPart` and the route's `prepare`). */
+export function loadedShareView<K extends ShareKind>(kind: K): ShareView<K> {
+  const view = loaded[kind] as ShareView<K> | undefined;
+  if (!view) throw new Error(`The share view of ${kind} is not loaded (loadSharePart)`);
+  return view;
+}
+
+/**
+ * The failure states' view; where its code could not be had (offline before it came), the
+ * shell's own "could not be loaded", whose retry fetches the item and the part again.
+ */
+export function ShareFailurePart(props: ComponentProps<FailureView>): ReactNode {
+  const Failure = loaded.failure;
+  return Failure ? <Failure {...props} /> : <PartUnavailable onRetry={props.onRetry} />;
+}
+
+function PartUnavailable({ onRetry }: { onRetry: () => void }) {
+  const text = useShellTexts();
+  return (
+    <StatusView
+      heading={text.errorHeading}
+      body={text.errorBody}
+      action={
+        <button type="button" className={buttons.primary} onClick={onRetry}>
+          {text.retry}
+        </button>
+      }
+    />
+  );
+}
