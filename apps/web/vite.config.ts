@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,12 @@ import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const contentDir = fileURLToPath(new URL('../../content', import.meta.url));
+
+/** What the build writes into the code (src/build-constants.d.ts). */
+const site = JSON.parse(readFileSync(join(contentDir, 'site.json'), 'utf8')) as {
+  appLinks: { scheme: string };
+};
+const BUILD_CONSTANTS = { __APP_SCHEME__: JSON.stringify(site.appLinks.scheme) };
 
 /**
  * React Router 7 exports only its development build (remix-run/react-router#14102): dev warnings
@@ -72,6 +79,7 @@ export default defineConfig(({ command, isSsrBuild }) => {
   const preloads = preloadLists();
   return {
     base: '/anime_merch_web/',
+    define: BUILD_CONSTANTS,
     plugins: [
       react(),
       legalMarkdownPlugin(contentDir),

@@ -13,9 +13,15 @@ import {
 import { shareTitle } from '@guquan/contract/share-titles';
 import { pluralText } from '../../lib/i18n/plural';
 import { HERO_SLOT, slotSrcSet } from './share-image/image-slots';
-import { appBanner, shareTarget } from './open-in-app/app-link';
+import { download } from '@content/site.json';
+import { shareTarget, universalLink, type AppTarget } from './open-in-app/app-link';
 import type { ShareLoaderData } from './share-loader';
 import { fill, loadedShareTexts } from './share-texts';
+
+/** Safari's Smart App Banner for a target: the app, opening where "open in app" would. */
+function appBanner(target: AppTarget, linkOrigin: string): { appId: string; appArgument: string } {
+  return { appId: download.ios.appStoreId, appArgument: universalLink(linkOrigin, target) };
+}
 
 /** The width of the page's first image, preloaded: its largest paint. */
 const PREVIEW_WIDTH = 750;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { appPath, schemeLink, universalLink, type AppLinkConfig } from './app-link';
+import { appPath, schemeLink, universalLink } from './app-link';
+import type { AppLinkConfig } from './launch-plan';
 import { isAndroidChrome, launchPlan, storeDestination, type StoreUrls } from './launch-plan';
 import { detectClient } from '@guquan/contract/client-info';
 import { REAL_USER_AGENTS } from '../../../../../../tests/support/real-user-agents';
@@ -41,7 +42,7 @@ describe('app links', () => {
   });
 
   it('the custom scheme', () => {
-    expect(schemeLink(goods, config)).toBe('guquan://goods/goodsAAAAAAAAAA1?image=2');
+    expect(schemeLink(goods, config.scheme)).toBe('guquan://goods/goodsAAAAAAAAAA1?image=2');
   });
 
   it('get the app: the platform’s store, the website elsewhere, the guide where stores are blocked', () => {

@@ -1,4 +1,3 @@
-import { appLinks, download } from '@content/site.json';
 import {
   appPath,
   opensAtImage,
@@ -14,14 +13,14 @@ import { parseShareId, type ShareKind } from '@guquan/contract/share-paths';
  * What the page draws, and what a tap follows before the page's tap code has come. What a tap
  * decides once that code is here (the browser's plan, the stores) is launch-plan.ts, loaded after
  * the page has started. Pure functions of the target, the link domain (the server's LINK_ORIGIN)
- * and content/site.json.
+ * and the app's scheme.
  */
-export interface AppLinkConfig {
-  scheme: string;
-  fallbackDelayMs: number;
-}
 
-export const APP_LINKS: AppLinkConfig = appLinks;
+/**
+ * The app's custom scheme (content/site.json's `appLinks.scheme`), written into the code by the
+ * build (vite.config.ts): a page's start-up code carries the scheme, not the rest of site.json.
+ */
+export const APP_SCHEME: string = __APP_SCHEME__;
 
 /** The website's download section (its id is `download`), for visitors on other platforms. */
 export const WEBSITE_DOWNLOAD_PATH = '/website#download';
@@ -41,16 +40,8 @@ export function shareTarget(kind: ShareKind, search: string, image = 0): AppTarg
   return id ? { kind, id, ...(opensAtImage(kind) ? { image } : {}) } : null;
 }
 
-/** Safari's Smart App Banner for a target: the app, opening where "open in app" would. */
-export function appBanner(
-  target: AppTarget,
-  linkOrigin: string,
-): { appId: string; appArgument: string } {
-  return { appId: download.ios.appStoreId, appArgument: universalLink(linkOrigin, target) };
-}
-
 export { appPath, universalLink };
 
-export function schemeLink(target: AppTarget, config: AppLinkConfig = APP_LINKS): string {
-  return `${config.scheme}://${appPath(target)}`;
+export function schemeLink(target: AppTarget, scheme: string = APP_SCHEME): string {
+  return `${scheme}://${appPath(target)}`;
 }

@@ -1,12 +1,10 @@
-import { download } from '@content/site.json';
+import { appLinks, download } from '@content/site.json';
 import type { ClientInfo } from '@guquan/contract/client-info';
 import { appOpening } from '../../../lib/client/app-opening';
 import {
-  APP_LINKS,
   schemeLink,
   universalLink,
   WEBSITE_DOWNLOAD_PATH,
-  type AppLinkConfig,
   type AppTarget,
   type Destination,
 } from './app-link';
@@ -18,6 +16,13 @@ import {
  * (app-taps.ts), after the page has started. Pure functions of the target, the visitor's browser,
  * the link domain and content/site.json.
  */
+export interface AppLinkConfig {
+  scheme: string;
+  fallbackDelayMs: number;
+}
+
+export const APP_LINKS: AppLinkConfig = appLinks;
+
 export interface StoreUrls {
   ios: string;
   android: string;
@@ -85,14 +90,24 @@ export function launchPlan(
   if (client.platform === 'ios') {
     if (opening.universalLinks) return { type: 'link', href: universalLink(linkOrigin, target) };
     if (opening.schemes)
-      return { type: 'launch', href: schemeLink(target, config), fallback: store, fallbackDelayMs };
+      return {
+        type: 'launch',
+        href: schemeLink(target, config.scheme),
+        fallback: store,
+        fallbackDelayMs,
+      };
     return { type: 'download', destination: store };
   }
   if (client.platform === 'android') {
     if (client.inAppBrowser === 'none' && isAndroidChrome(userAgent))
       return { type: 'link', href: universalLink(linkOrigin, target) };
     if (!opening.schemes) return { type: 'download', destination: store };
-    return { type: 'launch', href: schemeLink(target, config), fallback: store, fallbackDelayMs };
+    return {
+      type: 'launch',
+      href: schemeLink(target, config.scheme),
+      fallback: store,
+      fallbackDelayMs,
+    };
   }
   return { type: 'download', destination: store };
 }
