@@ -14,7 +14,7 @@ import type { chineseShareTexts } from './share-texts.zh-CN';
 type ChineseTexts = typeof chineseShareTexts;
 export type ShareFailureState = keyof ChineseTexts['failures'];
 
-type DeepStrings<T> = T extends string
+export type DeepStrings<T> = T extends string
   ? string
   : T extends readonly string[]
     ? readonly string[]

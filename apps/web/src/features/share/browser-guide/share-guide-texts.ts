@@ -1,0 +1,10 @@
+import type { DeepStrings } from '../share-texts';
+import type { chineseShareGuideTexts } from './share-guide-texts.zh-CN';
+
+/**
+ * The texts of the share pages' "open in the browser" guide, one module per language
+ * (share-guide-texts.<language>.ts), Chinese giving the shape. Only the guide shows them, so they
+ * load with it, in the page's language (share-guide-on-demand.tsx); all-share-guide-texts.ts has
+ * both at once, for tests.
+ */
+export type ShareGuideTexts = DeepStrings<typeof chineseShareGuideTexts>;
