@@ -599,7 +599,7 @@ test.describe('opening the app', () => {
     const userAgent = testInfo.project.use.userAgent ?? '';
     const context = await openContext({ userAgent: `${userAgent} MicroMessenger/8.0.47` });
     const page = await context.newPage();
-    const guideTexts = { en: guideTextsChunk('en'), 'zh-CN': guideTextsChunk('zh-CN') };
+    const guideIn = { en: guideChunk('en'), 'zh-CN': guideChunk('zh-CN') };
     const requested: string[] = [];
     page.on('request', (request) => {
       requested.push(new URL(request.url()).pathname);
@@ -607,8 +607,8 @@ test.describe('opening the app', () => {
     const goods = await readShare<Goods>(page, 'goods', DEMO_IDS.goods.gallery);
     await open(page, withLang(sharePath('goods', goods.id), 'en'));
     await waitForApp(page);
-    // The page starts without the guide's texts (nor preloads them).
-    expect(requested.filter((path) => path.endsWith(guideTexts.en))).toEqual([]);
+    // The page starts without the guide and its texts (nor preloads them).
+    expect(requested.filter((path) => path.endsWith(guideIn.en))).toEqual([]);
     const preloaded = await page
       .locator('link[rel="modulepreload"]')
       .evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
@@ -622,20 +622,20 @@ test.describe('opening the app', () => {
     await expect(guide.getByRole('listitem')).toContainText([...text.guide.steps]);
     await expect(guide.getByRole('button', { name: text.guide.close })).toBeVisible();
     await expectNoAxeViolations(page, '[role="dialog"]');
-    expect(requested.filter((path) => path.endsWith(guideTexts.en))).toHaveLength(1);
-    expect(requested.filter((path) => path.endsWith(guideTexts['zh-CN']))).toEqual([]);
+    expect(requested.filter((path) => path.endsWith(guideIn.en))).toHaveLength(1);
+    expect(requested.filter((path) => path.endsWith(guideIn['zh-CN']))).toEqual([]);
   });
 });
 
-/** The file of a language's share-guide texts, as the web build's manifest names it. */
-function guideTextsChunk(language: 'zh-CN' | 'en'): string {
+/** The file of the share guide with its texts in a language, as the web build's manifest names it. */
+function guideChunk(language: 'zh-CN' | 'en'): string {
   const manifest = JSON.parse(
     readFileSync(
       new URL('../../apps/web/dist/client/.vite/manifest.json', import.meta.url),
       'utf8',
     ),
   ) as Record<string, { file: string } | undefined>;
-  const file = manifest[`src/features/share/browser-guide/share-guide-texts.${language}.ts`]?.file;
-  if (!file) throw new Error(`The web build has no chunk for the guide's texts in ${language}`);
+  const file = manifest[`src/features/share/browser-guide/share-guide.${language}.tsx`]?.file;
+  if (!file) throw new Error(`The web build has no chunk for the guide in ${language}`);
   return `/${file}`;
 }

@@ -1,34 +1,20 @@
 import type { Language } from '@guquan/contract/language';
-import { onDemand } from '../../../lib/chunks/on-demand';
+import { onDemand, type OnDemand } from '../../../lib/chunks/on-demand';
 import { useLanguage } from '../../../lib/i18n/language-context';
 import type { ShareGuideProps } from './share-guide';
-import type { ShareGuideTexts } from './share-guide-texts';
 
-/**
- * The guide and its texts in one language, fetched together (side by side, not one after the
- * other) when it first opens. Where either cannot be had, the guide closes again.
- */
-function guideIn(loadTexts: () => Promise<ShareGuideTexts>) {
-  return onDemand<ShareGuideProps>(
-    async () => {
-      const [{ ShareGuide }, texts] = await Promise.all([import('./share-guide'), loadTexts()]);
-      return function ShareGuideInLanguage(props: ShareGuideProps) {
-        return <ShareGuide {...props} texts={texts} />;
-      };
-    },
-    (props) => {
-      props.onClose();
-    },
-  );
+/** Where the guide's code cannot be had, the guide closes again. */
+function close(props: ShareGuideProps): void {
+  props.onClose();
 }
 
-const GUIDES: Readonly<Record<Language, ReturnType<typeof guideIn>>> = {
-  'zh-CN': guideIn(() =>
-    import('./share-guide-texts.zh-CN').then((module) => module.chineseShareGuideTexts),
+/** The guide in each language: its code and that language's texts (share-guide.<language>.tsx). */
+const GUIDES: Readonly<Record<Language, OnDemand<ShareGuideProps>>> = {
+  'zh-CN': onDemand(
+    () => import('./share-guide.zh-CN').then((module) => module.ChineseShareGuide),
+    close,
   ),
-  en: guideIn(() =>
-    import('./share-guide-texts.en').then((module) => module.englishShareGuideTexts),
-  ),
+  en: onDemand(() => import('./share-guide.en').then((module) => module.EnglishShareGuide), close),
 };
 
 /**

@@ -2,8 +2,8 @@ import type { InAppBrowser } from '@guquan/contract/client-info';
 
 /**
  * The share pages' "open in the browser" guide in Chinese, with the names of the in-app browsers
- * its hint fills in: loaded with the guide, in the page's language only (share-guide-on-demand.tsx),
- * not with the share pages. These give the texts their shape (the English ones must match it).
+ * its hint fills in: loaded with the guide, in the page's language only (share-guide.zh-CN.tsx), not
+ * with the share pages. These give the texts their shape (the English ones must match it).
  */
 export const chineseShareGuideTexts = {
   guide: {
