@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { Cabinet, Goods, Note } from '@guquan/contract/share';
 import { shareApiPath, sharePagePath, type ShareKind } from '@guquan/contract/share-paths';
 import { missingAppTexts } from '../../apps/web/src/features/share/missing-app-sheet/missing-app-texts.ts';
 import { shareTexts, fill } from '../../apps/web/src/features/share/all-share-texts.ts';
 import { shareFailureTexts } from '../../apps/web/src/features/share/share-failure/all-failure-texts.ts';
+import { shareGuideTexts } from '../../apps/web/src/features/share/browser-guide/all-share-guide-texts.ts';
 import { pluralText } from '../../apps/web/src/lib/i18n/plural.ts';
 import {
   BASE_PATH,
@@ -591,4 +593,50 @@ test.describe('opening the app', () => {
     await expect(guide.getByRole('button', { name: /复制/ })).toBeVisible();
     expect(new URL(page.url()).searchParams.get('id')).toBe(goods.id);
   });
+
+  test('the guide’s texts come with the guide on the tap, in the page’s language only', async ({
+    openContext,
+  }, testInfo) => {
+    const userAgent = testInfo.project.use.userAgent ?? '';
+    const context = await openContext({ userAgent: `${userAgent} MicroMessenger/8.0.47` });
+    const page = await context.newPage();
+    const guideIn = { en: guideChunk('en'), 'zh-CN': guideChunk('zh-CN') };
+    const requested: string[] = [];
+    page.on('request', (request) => {
+      requested.push(new URL(request.url()).pathname);
+    });
+    const goods = await readShare<Goods>(page, 'goods', DEMO_IDS.goods.gallery);
+    await open(page, withLang(sharePath('goods', goods.id), 'en'));
+    await waitForApp(page);
+    // The page starts without the guide and its texts (nor preloads them).
+    expect(requested.filter((path) => path.endsWith(guideIn.en))).toEqual([]);
+    const preloaded = await page
+      .locator('link[rel="modulepreload"]')
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
+    expect(preloaded.filter((href) => href.includes('share-guide'))).toEqual([]);
+
+    await page.getByRole('link', { name: shareTexts('en').openInApp.goods }).click();
+    const text = shareGuideTexts('en');
+    const guide = page.getByRole('dialog', { name: text.guide.title });
+    await expect(guide).toBeVisible();
+    await expect(guide).toContainText(fill(text.guide.hint, { app: text.inAppNames.wechat }));
+    await expect(guide.getByRole('listitem')).toContainText([...text.guide.steps]);
+    await expect(guide.getByRole('button', { name: text.guide.close })).toBeVisible();
+    await expectNoAxeViolations(page, '[role="dialog"]');
+    expect(requested.filter((path) => path.endsWith(guideIn.en))).toHaveLength(1);
+    expect(requested.filter((path) => path.endsWith(guideIn['zh-CN']))).toEqual([]);
+  });
 });
+
+/** The file of the share guide with its texts in a language, as the web build's manifest names it. */
+function guideChunk(language: 'zh-CN' | 'en'): string {
+  const manifest = JSON.parse(
+    readFileSync(
+      new URL('../../apps/web/dist/client/.vite/manifest.json', import.meta.url),
+      'utf8',
+    ),
+  ) as Record<string, { file: string } | undefined>;
+  const file = manifest[`src/features/share/browser-guide/share-guide.${language}.tsx`]?.file;
+  if (!file) throw new Error(`The web build has no chunk for the guide in ${language}`);
+  return `/${file}`;
+}

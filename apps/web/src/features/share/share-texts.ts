@@ -13,7 +13,7 @@ import type { chineseShareTexts } from './share-texts.zh-CN';
  */
 type ChineseTexts = typeof chineseShareTexts;
 
-type DeepStrings<T> = T extends string
+export type DeepStrings<T> = T extends string
   ? string
   : T extends readonly string[]
     ? readonly string[]

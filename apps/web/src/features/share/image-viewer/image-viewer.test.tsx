@@ -2,6 +2,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { goodsFixture } from '../../../test-support/share-fixtures';
 import { stubLayoutApis } from '../../../test-support/share-route';
+import { LanguageProvider } from '../../../lib/i18n/language-context';
 import { ImageViewer } from './image-viewer';
 
 beforeEach(stubLayoutApis);
@@ -103,5 +104,23 @@ describe('ImageViewer', () => {
     expect(scrollTo).toHaveBeenCalledWith({ left: 400, behavior: 'smooth' });
     fireEvent.keyDown(document, { key: 'ArrowRight' });
     expect(scrollTo).toHaveBeenCalledTimes(2);
+  });
+
+  it('speaks the page’s language', () => {
+    render(
+      <LanguageProvider language="en">
+        <ImageViewer
+          images={goodsFixture.images}
+          name={goodsFixture.name}
+          startIndex={0}
+          onIndexChange={vi.fn()}
+          onClose={vi.fn()}
+        />
+      </LanguageProvider>,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Photo viewer' });
+    expect(screen.getByRole('button', { name: 'Close photo viewer' })).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Next photo' })).toBeDefined();
+    expect(dialog.textContent).not.toContain('大图');
   });
 });

@@ -1,11 +1,10 @@
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import type { ShareKind } from '@guquan/contract/share-paths';
-import { OpenInBrowserGuide } from '../../../components/open-in-browser-guide/open-in-browser-guide-on-demand';
 import { needsBrowserForStores } from '../../../lib/client/app-opening';
 import { useClientInfo } from '../../../lib/client/client-info-context';
 import { reportShareEvent } from '../../../lib/funnel/report-share-event';
-import { fill, useShareTexts } from '../share-texts';
+import { ShareOpenInBrowserGuide } from '../browser-guide/share-guide-on-demand';
 import type { ShareCard } from '../wechat/wechat-js-sdk';
 import { useWeChat } from '../wechat/use-wechat';
 import {
@@ -124,7 +123,6 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
   const client = useClientInfo();
   const linkOrigin = useLinkOrigin();
   const { inAppBrowser } = client;
-  const text = useShareTexts();
   return (
     <AppPromptContext
       value={{
@@ -153,18 +151,13 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
         />
       ) : null}
       {needsBrowserForStores(client) ? (
-        <OpenInBrowserGuide
+        <ShareOpenInBrowserGuide
           open={guideOpen}
           onClose={closeGuide}
           onCopied={() => {
             if (target) reportShareEvent('link_copied', target.kind, target.id);
           }}
-          texts={{
-            ...text.guide,
-            hint: fill(text.guide.hint, {
-              app: inAppBrowser === 'none' ? '' : text.inAppNames[inAppBrowser],
-            }),
-          }}
+          inAppBrowser={inAppBrowser}
         />
       ) : null}
     </AppPromptContext>
