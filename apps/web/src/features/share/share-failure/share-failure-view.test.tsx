@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Language } from '@guquan/contract/language';
@@ -7,6 +9,8 @@ import { GoodsView } from '../goods-view/goods-view';
 import { SharePage } from '../share-page/share-page';
 import type { ShareFailureState } from './share-failure-texts';
 import { shareFailureTexts } from './all-failure-texts';
+
+const failureStyles = readFileSync(join(__dirname, 'share-failure-view.module.css'), 'utf8');
 
 beforeEach(stubLayoutApis);
 afterEach(cleanup);
@@ -36,7 +40,9 @@ describe('a share page that cannot show its item', () => {
         const text = shareFailureTexts(language);
         const failure = (await screen.findByRole('heading', { level: 1 })).closest('[data-state]');
         expect(failure?.getAttribute('data-state')).toBe(state);
-        expect(failure?.querySelector('svg[aria-hidden="true"]')).not.toBeNull();
+        // The picture: a line drawing per state, in the stylesheet (share-failure-view.module.css).
+        expect(failure?.querySelector('span[aria-hidden="true"]')).not.toBeNull();
+        expect(failureStyles).toContain(`.failure[data-state='${state}'] .icon {`);
         expect(screen.getByText(text.why[state])).toBeDefined();
         const download = screen.getByRole('link', { name: text.download });
         expect(download.getAttribute('href')).toBe(

@@ -5,7 +5,6 @@ import buttons from '../../../components/button.module.css';
 import { useAppPrompt } from '../open-in-app/app-prompt';
 import { keepLanguage, WEBSITE_PATH } from '../share-links';
 import { fill, useShareTexts } from '../share-texts';
-import { FailureIcon } from './failure-icon';
 import { useShareFailureTexts, type ShareFailureState } from './share-failure-texts';
 import styles from './share-failure-view.module.css';
 
@@ -39,9 +38,7 @@ export function ShareFailureView({
   const code = CODES[state];
   return (
     <div className={styles.failure} data-state={state}>
-      <span className={styles.icon}>
-        <FailureIcon state={state} />
-      </span>
+      <span className={styles.icon} aria-hidden="true" />
       <StatusView
         code={code === undefined ? undefined : fill(failureText.code, { code })}
         heading={fill(failureText.heading[state], { this: text.this[kind] })}
