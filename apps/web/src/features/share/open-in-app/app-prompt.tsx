@@ -1,12 +1,20 @@
-import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+  type ComponentProps,
+  type ReactNode,
+} from 'react';
 import { useLocation } from 'react-router';
 import type { ShareKind } from '@guquan/contract/share-paths';
 import { needsBrowserForStores } from '../../../lib/client/app-opening';
 import { useClientInfo } from '../../../lib/client/client-info-context';
-import { reportShareEvent } from '../../../lib/funnel/report-share-event';
+import { reportShareEventSoon } from '../../../lib/funnel/report-soon';
 import { ShareOpenInBrowserGuide } from '../browser-guide/share-guide-on-demand';
-import type { ShareCard } from '../wechat/wechat-js-sdk';
-import { useWeChat } from '../wechat/use-wechat';
+import { onDemand } from '../../../lib/chunks/on-demand';
+import type { SharedItem, WeChatBridge as WeChatBridgeCode } from '../wechat/wechat-bridge';
 import {
   APP_MISSING_PARAM,
   APP_MISSING_VALUE,
@@ -53,9 +61,13 @@ interface AppPrompt {
   setTitle: (title: string) => void;
   /** Inside WeChat, once its open tag is usable: what the tag opens, and what follows a failure. */
   wechatLaunch: { openAppId: string; extinfo: string; onFailure: () => void } | null;
-  /** The card WeChat shows when the page is shared (used inside WeChat only). */
-  setShareCard: (card: ShareCard) => void;
+  /** The item on screen: inside WeChat, the card WeChat shows when the page is shared. */
+  setShared: (shared: SharedItem) => void;
 }
+
+const { Component: WeChatBridge } = onDemand<ComponentProps<typeof WeChatBridgeCode>>(() =>
+  import('../wechat/wechat-bridge').then((module) => module.WeChatBridge),
+);
 
 const AppPromptContext = createContext<AppPrompt>({
   openApp: () => undefined,
@@ -69,7 +81,7 @@ const AppPromptContext = createContext<AppPrompt>({
   setImage: () => undefined,
   setTitle: () => undefined,
   wechatLaunch: null,
-  setShareCard: () => undefined,
+  setShared: () => undefined,
 });
 
 export function useAppPrompt(): AppPrompt {
@@ -116,9 +128,10 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
     returned.current = true;
     showSheet(target, true);
   }, [hydrated, appMissing, target, showSheet]);
-  const wechat = useWeChat();
-  const wechatLaunch = wechat.openAppId
-    ? { openAppId: wechat.openAppId, extinfo: schemeLink(target), onFailure: showGuide }
+  const [openAppId, setOpenAppId] = useState<string | null>(null);
+  const [shared, setShared] = useState<SharedItem | null>(null);
+  const wechatLaunch = openAppId
+    ? { openAppId, extinfo: schemeLink(target), onFailure: showGuide }
     : null;
   const client = useClientInfo();
   const linkOrigin = useLinkOrigin();
@@ -137,10 +150,14 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
         setImage,
         setTitle,
         wechatLaunch,
-        setShareCard: wechat.setShareCard,
+        setShared,
       }}
     >
       {children}
+      {/* WeChat's JS-SDK: inside WeChat only, once hydrated, its code loaded then. */}
+      {hydrated && inAppBrowser === 'wechat' ? (
+        <WeChatBridge shared={shared} onLaunch={setOpenAppId} />
+      ) : null}
       {missingApp.sheet || missingApp.toast ? (
         <MissingAppLayer
           sheet={missingApp.sheet}
@@ -155,7 +172,7 @@ export function AppPromptProvider({ kind, children }: { kind: ShareKind; childre
           open={guideOpen}
           onClose={closeGuide}
           onCopied={() => {
-            if (target) reportShareEvent('link_copied', target.kind, target.id);
+            if (target) reportShareEventSoon('link_copied', target.kind, target.id);
           }}
           inAppBrowser={inAppBrowser}
         />

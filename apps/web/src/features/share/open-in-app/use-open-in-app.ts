@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { useLinkOrigin } from '../../../lib/app-links/link-origin';
 import { useClientInfo } from '../../../lib/client/client-info-context';
 import { useLanguage } from '../../../lib/i18n/language-context';
-import { reportShareEvent } from '../../../lib/funnel/report-share-event';
+import { reportShareEventSoon } from '../../../lib/funnel/report-soon';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { loadMissingAppLayer } from '../missing-app-sheet/missing-app-on-demand';
 import { keepLanguage } from '../share-links';
@@ -107,7 +107,7 @@ export function useOpenInApp({
 
   function showGuide(about: AppTarget = target) {
     // The funnel's count of the guide (docs/decisions/0018-share-funnel-and-operators-listener.md).
-    if (about) reportShareEvent('guide_shown', about.kind, about.id);
+    if (about) reportShareEventSoon('guide_shown', about.kind, about.id);
     setGuideOpen(true);
   }
 

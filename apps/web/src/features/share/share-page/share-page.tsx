@@ -5,13 +5,11 @@ import { pageHasShelf, type ShareKind } from '@guquan/contract/share-paths';
 import { shareTitle } from '@guquan/contract/share-titles';
 import { PageColumn } from '../../../components/page-column/page-column';
 import { PageFooter } from '../../../components/page-footer/page-footer';
-import { reportShareEvent } from '../../../lib/funnel/report-share-event';
-import { takeFirstView } from '../../../lib/funnel/view-memory';
+import { reportViewSoon } from '../../../lib/funnel/report-soon';
 import { OpenAppBar } from '../open-app-bar/open-app-bar';
 import { AppPromptProvider, useAppPrompt } from '../open-in-app/app-prompt';
 import type { LoadedShare, ShareLoaderData } from '../share-loader';
 import { PosterAction } from '../share-poster/poster-action';
-import { WeChatShareCard } from '../wechat/wechat-share-card';
 import { ShareFailurePart, withPart } from '../share-parts';
 import { WorkShelf } from '../work-shelf/work-shelf';
 import { LaterSkeleton, preloadAfterStart } from './drawn-later';
@@ -31,12 +29,27 @@ function Resolved<K extends ShareKind>({
   return children(result instanceof Promise ? use(result) : result);
 }
 
-/** Tells the app prompt the title of the item on screen (renders nothing). */
-function PromptTitle({ title }: { title: string }) {
-  const { setTitle } = useAppPrompt();
+/**
+ * Tells the app prompt the item on screen (renders nothing): its title, for the share text a
+ * store-bound tap copies, and the item, for WeChat's card.
+ */
+function PromptItem<K extends ShareKind>({
+  kind,
+  id,
+  item,
+}: {
+  kind: K;
+  id: string;
+  item: ShareItems[K];
+}) {
+  const { setTitle, setShared } = useAppPrompt();
+  const title = shareTitle(kind, item);
   useEffect(() => {
     setTitle(title);
   }, [setTitle, title]);
+  useEffect(() => {
+    setShared({ kind, id, item });
+  }, [setShared, kind, id, item]);
   return null;
 }
 
@@ -47,7 +60,7 @@ function PromptTitle({ title }: { title: string }) {
  */
 function ViewReport({ kind, id }: { kind: ShareKind; id: string | null }) {
   useEffect(() => {
-    if (takeFirstView(kind, id)) reportShareEvent('viewed', kind, id);
+    reportViewSoon(kind, id);
   }, [kind, id]);
   return null;
 }
@@ -107,9 +120,8 @@ export function SharePage<K extends ShareKind>({
               loaded.state === 'ok' ? (
                 <>
                   {children(loaded.item)}
-                  <PromptTitle title={shareTitle(kind, loaded.item)} />
+                  <PromptItem kind={kind} id={id ?? ''} item={loaded.item} />
                   <PosterAction kind={kind} id={loaded.item.id} />
-                  <WeChatShareCard kind={kind} id={id ?? ''} item={loaded.item} />
                   <ViewReport kind={kind} id={id} />
                   {/* The shelf ends a goods' page; a cabinet lists its own goods, a note has none. */}
                   {pageHasShelf(kind, 'ok') ? <WorkShelf shelf={data.shelf} /> : null}

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import type { ShareKind } from '@guquan/contract/share-paths';
 import { onDemand } from '../../../lib/chunks/on-demand';
-import { reportShareEvent } from '../../../lib/funnel/report-share-event';
+import { reportShareEventSoon } from '../../../lib/funnel/report-soon';
 import { useShareTexts } from '../share-texts';
 import buttons from '../../../components/button.module.css';
 import styles from './poster-action.module.css';
@@ -39,7 +39,7 @@ export function PosterAction({ kind, id }: { kind: ShareKind; id: string }) {
         }}
         onClick={() => {
           // A step of the share funnel (docs/decisions/0018-share-funnel-and-operators-listener.md).
-          reportShareEvent('poster_opened', kind, id);
+          reportShareEventSoon('poster_opened', kind, id);
           setOpen(true);
         }}
       >
