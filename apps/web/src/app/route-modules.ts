@@ -45,7 +45,7 @@ export async function loadRouteModule(
   const module = await importRouteModule(entry.module);
   // Before hydration the server's data is there (entry-client.tsx); on the server, in the
   // request's context instead.
-  const serverData =
+  const serverData: unknown =
     typeof window === 'undefined'
       ? undefined
       : window.__staticRouterHydrationData?.loaderData?.[entry.id];

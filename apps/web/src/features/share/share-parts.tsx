@@ -66,7 +66,7 @@ const PART_SOURCES: Readonly<Record<SharePart, string>> = {
 export const ALL_SHARE_PARTS: readonly SharePart[] = [...SHARE_KINDS, 'failure'];
 
 const loaded: Partial<Parts> = {};
-const loading: Partial<Record<SharePart, Promise<void>>> = {};
+const loading = new Map<SharePart, Promise<void>>();
 
 /**
  * Loads a part (once). Before the page renders (its route's `prepare`) through the page-load
@@ -79,11 +79,15 @@ export function loadSharePart(part: SharePart, recover = false): Promise<void> {
       ? loadWithRecovery(module)
       : module());
   };
-  loading[part] ??= load().catch((error: unknown) => {
-    delete loading[part]; // a later page tries again
-    throw error;
-  });
-  return loading[part];
+  let pending = loading.get(part);
+  if (!pending) {
+    pending = load().catch((error: unknown) => {
+      loading.delete(part); // a later page tries again
+      throw error;
+    });
+    loading.set(part, pending);
+  }
+  return pending;
 }
 
 /** The part a share page shows for its outcome: the item's view, or the failure. */
