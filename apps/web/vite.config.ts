@@ -71,6 +71,7 @@ function sharePageChunks() {
     entry: /[\\/]src[\\/]app[\\/]entry-client\.tsx$/,
     routes: /[\\/]src[\\/]app[\\/]routes[\\/][\w-]+\.tsx$/,
     ownCode: /[\\/]apps[\\/]web[\\/]src[\\/]|[\\/]packages[\\/]contract[\\/]src[\\/]/,
+    demoOnly: /[\\/]src[\\/]features[\\/]bridge-simulator[\\/]/,
   });
 }
 

@@ -105,7 +105,8 @@ export function gotoRoute(page: Page, entry: RouteEntry, language: Language): Pr
  * Waits until React has taken over the page: its <main> belongs to a rendered tree. On a share
  * page, also until its tap code (open-in-app/app-taps.ts) is here: it loads once the page has
  * hydrated, and a tap before it follows the server's link instead of the browser's plan. Its
- * chunk is found among the page's resources (the share pages' chunk loaded means a share page),
+ * chunk is found among the page's resources (the share pages' route chunk loaded means a share
+ * page: other pages' later code, the demo's simulator, may share the share pages' other chunks),
  * then imported here too, which resolves once it has run; the page's own import has then taken it.
  */
 export async function waitForApp(page: Page): Promise<void> {
@@ -113,14 +114,14 @@ export async function waitForApp(page: Page): Promise<void> {
     const main = document.querySelector('#root main');
     return main !== null && Object.keys(main).some((key) => key.startsWith('__reactFiber$'));
   });
-  const tapCode = await page.waitForFunction(() => {
+  const tapCode = await page.waitForFunction((sharePages) => {
     const loaded = performance.getEntriesByType('resource').map((entry) => entry.name);
-    if (!loaded.some((name) => /\/assets\/share-pages-[\w-]+\.js$/.test(name))) return 'none';
+    if (!loaded.some((name) => new URL(name).pathname.match(new RegExp(sharePages)))) return 'none';
     // Every module the page has asked for so far is here (the tap code's own imports included).
     const asked = [...document.querySelectorAll<HTMLLinkElement>('link[rel=modulepreload]')];
     if (asked.some((link) => !loaded.includes(link.href))) return false;
     return loaded.find((name) => /\/assets\/app-taps-[\w-]+\.js$/.test(name)) ?? false;
-  });
+  }, chunkPattern('share-pages').source);
   const chunk = await tapCode.jsonValue();
   if (typeof chunk !== 'string' || chunk === 'none') return;
   await page.evaluate(async (url) => {
@@ -153,7 +154,42 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-let routeChunks: Readonly<Record<string, { file: string }>> | undefined;
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  css?: string[];
+}
+
+let routeChunks: Readonly<Record<string, ManifestChunk>> | undefined;
+
+function webManifest(): Readonly<Record<string, ManifestChunk>> {
+  routeChunks ??= JSON.parse(
+    readFileSync(
+      new URL('../../apps/web/dist/client/.vite/manifest.json', import.meta.url),
+      'utf8',
+    ),
+  ) as Record<string, ManifestChunk>;
+  return routeChunks;
+}
+
+/**
+ * The stylesheets the demo's bridge simulator brings with its panel (its own, and those of the
+ * chunks it imports: on a page that is not a share page, the share pages' chunk, whose code it
+ * shares: apps/web/build/page-parts-chunks.ts), as paths under the base path.
+ */
+export function simulatorStylesheets(): Set<string> {
+  const manifest = webManifest();
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    for (const imported of manifest[key]?.imports ?? []) visit(imported);
+  };
+  for (const key of Object.keys(manifest)) if (/simulator/.test(key)) visit(key);
+  return new Set(
+    [...seen].flatMap((key) => (manifest[key]?.css ?? []).map((file) => `${BASE_PATH}/${file}`)),
+  );
+}
 
 /**
  * The URL of a route module's chunk (`/anime_merch_web/assets/<module>-<hash>.js`), exactly as the
@@ -161,13 +197,7 @@ let routeChunks: Readonly<Record<string, { file: string }>> | undefined;
  * membership.ts, which the bridge simulator also imports, is `membership-<hash>.js` too).
  */
 export function chunkPattern(module: string): RegExp {
-  routeChunks ??= JSON.parse(
-    readFileSync(
-      new URL('../../apps/web/dist/client/.vite/manifest.json', import.meta.url),
-      'utf8',
-    ),
-  ) as Record<string, { file: string }>;
-  const file = routeChunks[`src/app/routes/${module}.tsx`]?.file;
+  const file = webManifest()[`src/app/routes/${module}.tsx`]?.file;
   if (!file) throw new Error(`The web build has no chunk for the route module ${module}`);
   return new RegExp(`${escapeRegExp(BASE_PATH)}/${escapeRegExp(file)}$`);
 }

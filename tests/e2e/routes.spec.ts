@@ -11,6 +11,7 @@ import {
   pageRoutes,
   routeById,
   samplePath,
+  simulatorStylesheets,
   test,
   titleOf,
   waitForApp,
@@ -52,11 +53,14 @@ test.describe('every route opened by its URL', () => {
         await expect(page.getByRole('main')).not.toBeEmpty();
         expect([...requests.modules]).toEqual([entry.module]);
         // The page's styles came inline with its HTML: the app does not fetch them again. (On this
-        // demo server the pages also load the bridge simulator's panel, with its own styles.)
+        // demo server the pages also load the bridge simulator's panel, with its own styles and,
+        // on a page that is not a share page, those of the share pages' code it shares.)
         expect(
           requests.stylesheets.filter(
             (path) =>
-              !path.includes('/install-simulator-') && !path.includes('/mount-simulator-panel-'),
+              !path.includes('/install-simulator-') &&
+              !path.includes('/mount-simulator-panel-') &&
+              (entry.kind === 'share' || !simulatorStylesheets().has(path)),
           ),
         ).toEqual([]);
         if (language === axeLanguage(testInfo.project.name)) await expectNoAxeViolations(page);

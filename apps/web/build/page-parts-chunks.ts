@@ -22,6 +22,7 @@ export function pagePartsChunks({
   entry,
   routes,
   ownCode,
+  demoOnly,
 }: {
   /** The page's route module. */
   route: RegExp;
@@ -32,6 +33,8 @@ export function pagePartsChunks({
   routes: RegExp;
   /** The app's own modules (not libraries, which have groups of their own). */
   ownCode: RegExp;
+  /** Code only a demo server loads, after a page has started (the bridge simulator). */
+  demoOnly: RegExp;
 }): PagePartsChunks {
   const imports = new Map<string, readonly string[]>();
   const dynamicImports = new Map<string, readonly string[]>();
@@ -54,9 +57,16 @@ export function pagePartsChunks({
     const partRoots = ids
       .filter((id) => parts.test(id))
       .flatMap((id) => dynamicImports.get(id) ?? []);
-    const elsewhere = closure(
-      ids.filter((id) => entry.test(id) || (routes.test(id) && !route.test(id))),
-    );
+    // What other pages load, at start or later, short of this page's route: none of it may end
+    // up in this page's chunk. The demo's simulator (`demoOnly`) may: it comes after a page has
+    // started, on a demo server only, and the page's chunk is then what it loads.
+    const elsewhere = new Set<string>();
+    const next = ids.filter((id) => entry.test(id) || (routes.test(id) && !route.test(id)));
+    for (let id = next.pop(); id !== undefined; id = next.pop()) {
+      if (elsewhere.has(id) || route.test(id) || demoOnly.test(id)) continue;
+      elsewhere.add(id);
+      next.push(...(imports.get(id) ?? []), ...(dynamicImports.get(id) ?? []));
+    }
     const page = closure(pageRoots);
     const users = new Map<string, number>();
     for (const part of partRoots) {
