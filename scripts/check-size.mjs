@@ -81,17 +81,20 @@ const shell = staticClosure(entryKey);
  */
 const pages = [['shell', 'shell', [shell]]];
 /**
- * What a route's page can show, by its loader data: a share page starts with the part it shows
- * (the item's view, or the failure states: share-parts.tsx), so each is measured.
+ * The pages a route starts with, named, with the loader data each shows: a share page starts with
+ * the part it shows (its kind's view, or the failure states: share-parts.tsx), so each is measured;
+ * any other route's page is one.
  */
-const OUTCOMES = [
-  ['', undefined],
-  ['shown', { result: { state: 'ok' } }],
-  ['failure', { result: { state: 'not_found' } }],
-];
+function pagesOf(route) {
+  if (!route.share) return [[route.module, undefined]];
+  return [
+    [`${route.module}: ${route.share}`, { result: { state: 'ok' } }],
+    [`${route.module}: failure`, { result: { state: 'not_found' } }],
+  ];
+}
 const seenPages = new Set();
 for (const route of routeTable) {
-  for (const [outcome, loaderData] of route.share ? OUTCOMES.slice(1) : OUTCOMES.slice(0, 1)) {
+  for (const [name, loaderData] of pagesOf(route)) {
     // Routes that start with the same modules are one page here (the legal routes, the share
     // pages' failures).
     const startsWith = pageModules(route, LANGUAGES[0], loaderData);
@@ -105,9 +108,6 @@ for (const route of routeTable) {
       }
       return keys;
     });
-    const name = route.share
-      ? `${route.module}: ${outcome === 'shown' ? route.share : outcome}`
-      : route.module;
     pages.push([name, route.kind, perLanguage]);
   }
 }

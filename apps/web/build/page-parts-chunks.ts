@@ -40,13 +40,23 @@ export function pagePartsChunks({
   const dynamicImports = new Map<string, readonly string[]>();
   let group: Set<string> | undefined;
 
-  function closure(roots: Iterable<string>): Set<string> {
+  /**
+   * The modules `roots` import, themselves included: statically, or with `dynamic` their later
+   * code too; a module `stop` names is neither taken nor followed.
+   */
+  function closure(
+    roots: Iterable<string>,
+    {
+      dynamic = false,
+      stop = () => false,
+    }: { dynamic?: boolean; stop?: (id: string) => boolean } = {},
+  ): Set<string> {
     const seen = new Set<string>();
     const next = [...roots];
     for (let id = next.pop(); id !== undefined; id = next.pop()) {
-      if (seen.has(id)) continue;
+      if (seen.has(id) || stop(id)) continue;
       seen.add(id);
-      next.push(...(imports.get(id) ?? []));
+      next.push(...(imports.get(id) ?? []), ...(dynamic ? (dynamicImports.get(id) ?? []) : []));
     }
     return seen;
   }
@@ -60,13 +70,10 @@ export function pagePartsChunks({
     // What other pages load, at start or later, short of this page's route: none of it may end
     // up in this page's chunk. The demo's simulator (`demoOnly`) may: it comes after a page has
     // started, on a demo server only, and the page's chunk is then what it loads.
-    const elsewhere = new Set<string>();
-    const next = ids.filter((id) => entry.test(id) || (routes.test(id) && !route.test(id)));
-    for (let id = next.pop(); id !== undefined; id = next.pop()) {
-      if (elsewhere.has(id) || route.test(id) || demoOnly.test(id)) continue;
-      elsewhere.add(id);
-      next.push(...(imports.get(id) ?? []), ...(dynamicImports.get(id) ?? []));
-    }
+    const elsewhere = closure(
+      ids.filter((id) => entry.test(id) || (routes.test(id) && !route.test(id))),
+      { dynamic: true, stop: (id) => route.test(id) || demoOnly.test(id) },
+    );
     const page = closure(pageRoots);
     const users = new Map<string, number>();
     for (const part of partRoots) {

@@ -3,7 +3,7 @@ import type { SharePageData } from '@guquan/contract/page-render';
 import type { ShareResult } from '@guquan/contract/share';
 import { SHARE_FAILURES, type ShareKind } from '@guquan/contract/share-paths';
 import type { WorkShelf } from '@guquan/contract/share-shelf';
-import { loadSharePart, withPart } from './share-parts';
+import { fetchWithPart, loadSharePart } from './share-parts';
 
 /** A share as the page has it: the server's answer, or a network failure the visitor can retry. */
 export type LoadedShare<K extends ShareKind> = ShareResult<K> | { readonly state: 'network' };
@@ -49,23 +49,15 @@ function serverShareOf<K extends ShareKind>(
 export function shareLoader<K extends ShareKind>(kind: K) {
   return ({ request, context }: LoaderFunctionArgs) => {
     if (typeof document !== 'undefined') {
-      // In the browser: answer at once; the page waits for the item behind its skeleton.
-      // The fetching code loads with the first page the browser fetches itself: a page the
-      // server rendered never needs it (share-fetch.ts).
+      // In the browser: answer at once; the page waits for the item behind its skeleton. The
+      // item comes with the part that shows it (share-parts.tsx): its view, fetched beside the
+      // item (most items are shown), or the failure states.
       const rawId = new URL(request.url).searchParams.get('id');
-      const fetching = import('./share-fetch');
-      // Offline, the chunk itself may not come: that is the network failure the page offers
-      // to retry, and no shelf, as when the API cannot be reached.
-      // The item comes with the part that shows it (share-parts.tsx): its view, fetched beside
-      // the item (most items are shown), or the failure states.
       void loadSharePart(kind).catch(() => undefined);
-      const result: Promise<LoadedShare<K>> = withPart(
-        kind,
-        fetching.then(
-          ({ fetchShare }) => fetchShare(kind, rawId, request.signal),
-          () => ({ state: 'network' }) as const,
-        ),
-      );
+      const result = fetchWithPart(kind, rawId, request.signal);
+      // Offline, the fetching code itself may not come: no shelf, as when the API cannot be
+      // reached.
+      const fetching = import('./share-fetch');
       return {
         kind,
         result,

@@ -21,8 +21,8 @@ import { pageLanguages } from './share-texts';
  *
  * A part is always here before the page renders it, never hydrated later (a part hydrated after
  * the page blinks out: share-page/drawn-later.ts): the server preloads the parts of the page it
- * sends (`sharePartsOf`, entry-server.tsx) and the route's `prepare` awaits them before
- * hydration; a page the browser fetches itself waits for its part with its item (`withPart`).
+ * sends (`sharePartsSources`, entry-server.tsx) and the route's `prepare` awaits them before
+ * hydration; a page the browser fetches itself waits for its part with its item (`fetchWithPart`).
  */
 export type SharePart = ShareKind | 'failure';
 
@@ -122,14 +122,20 @@ export function sharePartsSources(
 }
 
 /**
- * An item the browser fetched, once the part that shows it is here. A part that cannot be had
- * (offline, say) makes it a network failure, which the page offers to retry.
+ * An item the browser fetches itself (a navigation inside the site, a retry), once the part that
+ * shows it is here. The fetching code is a chunk of its own (share-fetch.ts): a page the server
+ * rendered never needs it. Offline, that chunk or the part may not come either: that is the
+ * network failure, which the page offers to retry.
  */
-export async function withPart<K extends ShareKind>(
+export async function fetchWithPart<K extends ShareKind>(
   kind: K,
-  result: Promise<LoadedShare<K>>,
+  rawId: string | null,
+  signal?: AbortSignal,
 ): Promise<LoadedShare<K>> {
-  const share = await result;
+  const share: LoadedShare<K> = await import('./share-fetch').then(
+    ({ fetchShare }) => fetchShare(kind, rawId, signal),
+    () => ({ state: 'network' }) as const,
+  );
   try {
     await loadSharePart(partOf(kind, share));
     return share;
@@ -138,7 +144,7 @@ export async function withPart<K extends ShareKind>(
   }
 }
 
-/** A loaded kind's view: its part must be loaded (see `withPart` and the route's `prepare`). */
+/** A loaded kind's view: its part must be loaded (see `fetchWithPart` and the route's `prepare`). */
 export function loadedShareView<K extends ShareKind>(kind: K): ShareView<K> {
   const view = loaded[kind] as ShareView<K> | undefined;
   if (!view) throw new Error(`The share view of ${kind} is not loaded (loadSharePart)`);

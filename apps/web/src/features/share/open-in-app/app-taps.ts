@@ -34,6 +34,9 @@ export interface TapContext {
   /** The link domain sent the visitor back: the app is not installed. */
   appMissing: boolean;
   setMissingApp: (update: (state: MissingAppState) => MissingAppState) => void;
+  /** The missing-app sheet, about a target, and closed again. */
+  showSheet: (forTarget: AppTarget) => void;
+  closeSheet: () => void;
   /** The guide, counted as shown (`guide_shown`). */
   showGuide: (about: AppTarget) => void;
   /** The guide, not counted ("get the app" where no store can be reached). */
@@ -70,14 +73,6 @@ function go(page: TapContext, destination: Destination) {
   else void page.navigate(keepLanguage(destination.to, page.search));
 }
 
-function showSheet(page: TapContext, forTarget: AppTarget) {
-  page.setMissingApp(() => ({ sheet: { target: forTarget, returned: false }, toast: null }));
-}
-
-function closeSheet(page: TapContext) {
-  page.setMissingApp((state) => ({ ...state, sheet: null }));
-}
-
 /** Once the copy is done: the toast (the sheet's dialog would cover it, so that closes), then the store. */
 function toastThenGo(page: TapContext, copied: Promise<boolean>, destination: Destination) {
   void Promise.all([copied, page.loadToast().catch(() => undefined)])
@@ -101,13 +96,13 @@ export function hopToStore(
   forTarget: AppTarget,
 ): void {
   if (destination === 'guide') {
-    closeSheet(page);
+    page.closeSheet();
     page.showGuide(forTarget);
     return;
   }
   report('store_fallback', forTarget);
   if (destination.type === 'route') {
-    closeSheet(page);
+    page.closeSheet();
     go(page, destination);
     return;
   }
@@ -125,7 +120,7 @@ export function getAppFor(page: TapContext, forTarget: AppTarget): void {
   const destination = storeDestination(page.client);
   if (destination === 'guide') page.openGuide();
   else if (page.client.platform === 'android' && destination.type === 'url')
-    showSheet(page, forTarget);
+    page.showSheet(forTarget);
   else hopToStore(page, destination, forTarget);
 }
 
@@ -150,7 +145,7 @@ export function openInApp(
   }
   if (page.appMissing) {
     // The link domain already said so in this visit: no round trip to learn it again.
-    showSheet(page, tapped);
+    page.showSheet(tapped);
     return;
   }
   if (plan.type === 'download') {
@@ -176,7 +171,7 @@ export function openInApp(
     cancelWatch.current = watchAppLaunch(document, window, plan.fallbackDelayMs, () => {
       cancelWatch.current = null;
       if (!copied) {
-        if (plan.fallback.type === 'url') showSheet(page, tapped);
+        if (plan.fallback.type === 'url') page.showSheet(tapped);
         else {
           report('store_fallback', tapped);
           go(page, plan.fallback);

@@ -130,6 +130,8 @@ export function useOpenInApp({
     image,
     appMissing,
     setMissingApp,
+    showSheet,
+    closeSheet,
     showGuide,
     openGuide: () => {
       setGuideOpen(true);

@@ -10,7 +10,7 @@ import { OpenAppBar } from '../open-app-bar/open-app-bar';
 import { AppPromptProvider, useAppPrompt } from '../open-in-app/app-prompt';
 import type { LoadedShare, ShareLoaderData } from '../share-loader';
 import { PosterAction } from '../share-poster/poster-action';
-import { ShareFailurePart, withPart } from '../share-parts';
+import { fetchWithPart, ShareFailurePart } from '../share-parts';
 import { WorkShelf } from '../work-shelf/work-shelf';
 import { LaterSkeleton, preloadAfterStart } from './drawn-later';
 
@@ -90,14 +90,7 @@ export function SharePage<K extends ShareKind>({
   useEffect(preloadAfterStart, []);
 
   function retry() {
-    const result: Promise<LoadedShare<K>> = withPart(
-      kind,
-      import('../share-fetch').then(
-        ({ fetchShare }) => fetchShare(kind, id),
-        () => ({ state: 'network' }) as const,
-      ),
-    );
-    setRetried({ of: data.result, result });
+    setRetried({ of: data.result, result: fetchWithPart(kind, id) });
   }
 
   const failure = (state: Exclude<LoadedShare<K>['state'], 'ok'>) => (
