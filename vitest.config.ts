@@ -9,7 +9,15 @@ export default defineConfig({
       // The server tests once more, on PostgreSQL.
       'apps/server/vitest.postgres.config.ts',
       // Checks on the repository as a whole (its documents and their references).
-      { test: { name: 'repo', environment: 'node', include: ['tests/repo/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'repo',
+          environment: 'node',
+          include: ['tests/repo/**/*.test.ts'],
+          // Generous, not Vitest's 5 s: on a slow machine only failures wait this long.
+          testTimeout: 60_000,
+        },
+      },
     ],
   },
 });

@@ -48,6 +48,21 @@ export const TEST_TOOLS = [
     debianPackage: 'zbar-tools',
     present: (probe) => probe.command('zbarimg'),
   },
+  {
+    name: 'podman (the image is built and run with it: npm run image, the image tests)',
+    debianPackage: 'podman',
+    present: (probe) => probe.command('podman'),
+  },
+  {
+    name: 'runc (the runtime podman runs the image with here: deploy/podman/containers.conf)',
+    debianPackage: 'runc',
+    present: (probe) => probe.command('runc') || probe.file('/usr/sbin/runc'),
+  },
+  {
+    name: 'debootstrap (the image’s base, built from Debian when no registry answers)',
+    debianPackage: 'debootstrap',
+    present: (probe) => probe.command('debootstrap') || probe.file('/usr/sbin/debootstrap'),
+  },
 ];
 
 /** The tools of TEST_TOOLS that the probe does not find. */
@@ -94,7 +109,7 @@ function main() {
   let missing = missingTools(machineProbe(env), env);
   if (missing.length === 0) {
     console.log(
-      'Test tools: all found (Chromium, CJK font, PostgreSQL, nginx, Redis, Prometheus, ZBar).',
+      'Test tools: all found (Chromium, CJK font, PostgreSQL, nginx, Redis, Prometheus, ZBar, podman, runc, debootstrap).',
     );
     return 0;
   }

@@ -1,6 +1,7 @@
 // `npm run cluster`: the production-shaped cluster on one machine (see docs/operations.md,
-// "Running it for real"): a throwaway PostgreSQL and Redis, the stand-in platform (unless
-// PLATFORM_* name one), INSTANCES app servers (default 2), nginx in front
+// "Running it for real on one machine"): a throwaway PostgreSQL and Redis, the stand-in platform (unless
+// PLATFORM_* name one), the migrate step (`npm run migrate`'s command, once, before any server;
+// its failure stops the start with its message), INSTANCES app servers (default 2), nginx in front
 // on PORT (default 8080) and Prometheus scraping the servers. Needs a build (`npm run build`). Ctrl-C, or SIGTERM to the process
 // group, stops everything it started.
 //

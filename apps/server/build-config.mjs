@@ -30,19 +30,21 @@ const withoutDemo = {
 };
 
 /**
- * dist/server.js (the server), dist/delete-accounts.js (the account deletion job),
- * dist/platform-import.js (`npm run platform:import`) and, unless `production`, dist/seed.js
- * (`npm run seed`) and dist/stand-in.js (the stand-in platform); dist/prerender.js writes the
- * pages built ahead. The demo module is imported dynamically (app.ts),
- * so with `splitting` it lands in a chunk of its own that a production server never loads; a
- * `production` build leaves it out altogether. The StoreKit test chain is never bundled nor
- * copied: demo mode reads it from src/demo/test-chain/ (demo/test-chain.ts).
+ * dist/server.js (the server), dist/migrate.js (`npm run migrate`, before the servers start),
+ * dist/delete-accounts.js (the account deletion job), dist/platform-import.js (`npm run
+ * platform:import`) and, unless `production`, dist/seed.js (`npm run seed`) and dist/stand-in.js
+ * (the stand-in platform); dist/prerender.js writes the pages built ahead. The demo module is
+ * imported dynamically (app.ts), so with `splitting` it lands in a chunk of its own that a
+ * production server never loads; a `production` build leaves it out altogether. The StoreKit
+ * test chain is never bundled nor copied: demo mode reads it from src/demo/test-chain/
+ * (demo/test-chain.ts).
  */
 export function serverBuildOptions({ outdir = 'dist', production = false, absWorkingDir } = {}) {
   return {
     entryPoints: {
       server: 'src/server.ts',
       'delete-accounts': 'src/delete-accounts-cli.ts',
+      migrate: 'src/migrate-cli.ts',
       // `npm run platform:import`: the platform's events from a file (docs/platform.md).
       'platform-import': 'src/platform-import-cli.ts',
       // Renders the website and the legal pages ahead (the last step of `npm run build`).

@@ -4,6 +4,10 @@ export default defineConfig({
   test: {
     name: 'server',
     environment: 'node',
+    // Generous, not Vitest's 5 s, 10 s, 1 s: on a slow machine only failures wait this long.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    expect: { poll: { timeout: 20_000 } },
     include: ['src/**/*.test.ts'],
     // PostgreSQL-only tests run in project server-postgres (vitest.postgres.config.ts).
     exclude: ['src/**/*.postgres.test.ts'],

@@ -10,11 +10,16 @@ export default defineConfig({
   test: {
     name: 'server-postgres',
     environment: 'node',
+    // Generous, not Vitest's 5 s, 10 s, 1 s: on a slow machine only failures wait this long.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    expect: { poll: { timeout: 20_000 } },
     include: ['src/**/*.test.ts'],
     exclude: [
       'src/crash-consistency.test.ts',
       'src/crypto/phones-at-rest.test.ts',
       'src/demo-seam.test.ts',
+      'src/server-ports.test.ts',
       'src/config/env.test.ts',
       'src/config/zod-issues.test.ts',
       'src/http/api-paths.test.ts',

@@ -150,6 +150,10 @@ export default defineConfig(({ command, isSsrBuild }) => {
     test: {
       name: 'web',
       environment: 'jsdom',
+      // Generous, not Vitest's 5 s, 10 s, 1 s: on a slow machine only failures wait this long.
+      testTimeout: 60_000,
+      hookTimeout: 120_000,
+      expect: { poll: { timeout: 20_000 } },
       include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
       setupFiles: ['src/test-support/prepare-share-pages.ts'],
     },

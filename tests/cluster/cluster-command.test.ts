@@ -9,6 +9,9 @@ import { send, sleep, type Outcome } from './http-client.ts';
 const WECHAT_USER_AGENT =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.47(0x18002f2c) NetType/WIFI Language/zh_CN';
 
+/** How long a readiness probe waits for an answer (as `curl -m 10` would). */
+const PROBE_PATIENCE_MS = 10_000;
+
 /** Processes whose process group is `group`, read from /proc (Linux). */
 function processesInGroup(group: number): number[] {
   return readdirSync('/proc')
@@ -77,18 +80,20 @@ it('npm run cluster: answers probes 503 at once while it starts, prints the orig
       expect(child.exitCode, output).toBeNull();
       const started = performance.now();
       const outcome = await send(`${origin}/anime_merch_web/website`, {
-        signal: AbortSignal.timeout(3_000),
+        signal: AbortSignal.timeout(PROBE_PATIENCE_MS),
       });
       probes.push({ outcome, ms: performance.now() - started });
       postmaster ||= Number(/PostgreSQL on \S+ \(pid (\d+)\)/.exec(output)?.[1] ?? 0);
-      expect(performance.now() - startedAt, 'started within 120 s').toBeLessThan(120_000);
+      expect(performance.now() - startedAt, 'started within 5 min').toBeLessThan(300_000);
       await sleep(100);
     }
     const during = probes.filter(({ outcome }) => outcome.status !== 200);
     expect(during.filter(({ outcome }) => outcome.status === 503).length).toBeGreaterThan(5);
     for (const { outcome, ms } of during) {
       expect([503, 'network-error']).toContain(outcome.status);
-      expect(ms).toBeLessThan(1_000);
+      // Answered, not held until the probe gave up (a few ms here; far less than this on a
+      // machine at a quarter of its speed).
+      expect(ms).toBeLessThan(PROBE_PATIENCE_MS / 2);
       if (outcome.status === 503) {
         expect(JSON.parse(outcome.body)).toMatchObject({ error: { code: 'service_unavailable' } });
         expect(outcome.headers?.get('retry-after')).toBe('5');
@@ -155,11 +160,12 @@ it('npm run cluster: answers probes 503 at once while it starts, prints the orig
     // PostgreSQL runs in a session of its own (pg_ctl): the command stopped it too. (Exited: gone,
     // or a zombie until init reaps it.)
     expect(isRunning(postmaster)).toBe(false);
-    expect(output).toContain('Stopped.');
+    // Its last words may still be in the pipe when its processes are gone (issue 42).
+    await expect.poll(() => output).toContain('Stopped.');
   } finally {
     // SIGTERM first, so the command stops PostgreSQL, which runs in a session of its own
     // (pg_ctl) that a SIGKILL to the group would leave running; then whatever is left.
     await stopGroup(group);
     if (postmaster > 0 && isRunning(postmaster)) process.kill(postmaster, 'SIGQUIT');
   }
-}, 180_000);
+}, 420_000);

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../support/cluster.ts';
 import { RESTART_BACKOFF } from '../support/cluster-supervisor.ts';
 import { DEMO_IDS } from '../../apps/server/src/demo/seed/demo-ids.ts';
+import { VERSIONED_ADDRESS_CACHE_CONTROL } from '../../apps/server/src/http/shared-caches.ts';
 import { inParallel, send, sleep, type Outcome } from './http-client.ts';
 import { stopPostgresForAWhile } from './postgres-pause.ts';
 
@@ -311,5 +313,30 @@ describe('an app server that exits', () => {
     expect(delays).toEqual([RESTART_BACKOFF.firstMs, RESTART_BACKOFF.firstMs * 2]);
     // Meanwhile the site answered through the others.
     expect((await send(`${cluster.origin}${SHARE_PAGE}`)).status).toBe(200);
+  });
+});
+
+describe("each server's own disk", () => {
+  it('every server serves the same image; one whose disk is wiped fetches it again', async () => {
+    const goods = await send(`${cluster.origin}${API}/goods/${DEMO_IDS.goods.gallery}`);
+    const [image] = (JSON.parse(goods.body) as { images: { id: string }[] }).images;
+    const media = `/anime_merch_web/media/${image?.id ?? ''}/640.webp`;
+    const fromEach = async () =>
+      Promise.all(
+        cluster.servers.map(async ({ port }) => {
+          const response = await fetch(`http://127.0.0.1:${port}${media}`);
+          expect(response.status).toBe(200);
+          // The image itself (kept a year), not the placeholder (max-age=0).
+          expect(response.headers.get('cache-control')).toBe(VERSIONED_ADDRESS_CACHE_CONTROL);
+          return Buffer.from(await response.arrayBuffer());
+        }),
+      );
+    const [first, ...others] = await fromEach();
+    for (const other of others) expect(other.equals(first ?? Buffer.alloc(0))).toBe(true);
+    // A server's disk wiped while it runs (a new pod's is empty): it serves the image again.
+    const [, wiped] = cluster.servers;
+    for (const dir of wiped?.mediaDirs ?? []) await rm(dir, { recursive: true, force: true });
+    const again = await fromEach();
+    for (const bytes of again) expect(bytes.equals(first ?? Buffer.alloc(0))).toBe(true);
   });
 });

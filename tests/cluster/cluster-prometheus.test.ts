@@ -63,7 +63,7 @@ describe('Prometheus', () => {
     await expect
       .poll(async () => healthOf(await targets()), { timeout: 30_000, interval: 500 })
       .toEqual({ [instances[0] ?? '']: 'down', [instances[1] ?? '']: 'up' });
-  }, 90_000);
+  }, 240_000);
 });
 
 describe('request ids through nginx', () => {

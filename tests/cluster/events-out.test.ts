@@ -35,9 +35,9 @@ beforeAll(async () => {
     serverOutput: process.env.CLUSTER_LOGS ? 'inherit' : 'ignore',
   });
   const goods = shareApiPath('goods', DEMO_IDS.goods.gallery);
-  await until(async () => (await send(`${cluster.origin}${goods}`)).status === 200, 60_000);
+  await until(async () => (await send(`${cluster.origin}${goods}`)).status === 200, 180_000);
   db = await openPostgresDatabase({ url: cluster.postgres.url(), poolSize: 2 });
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await db.destroy();
   await (cluster as Cluster | undefined)?.stop();

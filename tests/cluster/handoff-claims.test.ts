@@ -115,7 +115,7 @@ function guess(client: Agent, index: number): Promise<Answer> {
  * `count` wrong claims all in flight at once. Each client's connections are opened first, a few
  * clients at a time (a health check on each), so that the guesses leave together.
  */
-async function guessAtOnce(count: number): Promise<{ counts: Record<string, number>; ms: number }> {
+async function guessAtOnce(count: number): Promise<Record<string, number>> {
   const clients = guessers(count);
   await inParallel(clients.length, 4, async (index) => {
     const client = clients[index] as Agent;
@@ -124,13 +124,12 @@ async function guessAtOnce(count: number): Promise<{ counts: Record<string, numb
     );
     expect(countsOf(warmed)).toEqual({ 200: PER_CLIENT });
   });
-  const started = Date.now();
   const answers = await Promise.all(
     Array.from({ length: count }, (_, index) =>
       guess(clients[Math.floor(index / PER_CLIENT)] as Agent, index),
     ),
   );
-  return { counts: countsOf(answers), ms: Date.now() - started };
+  return countsOf(answers);
 }
 
 /** `count` wrong claims, `inFlight` at a time. */
@@ -153,22 +152,26 @@ describe('the handoff codes’ miss ceiling across servers', () => {
   });
 
   it('answers at most the minute’s misses with 1,800 guesses in flight through nginx', async () => {
-    // Misses within the ceiling: a real code is answered.
+    // Misses within the ceiling: a real code is answered. The budget's minute begins here.
+    const minuteBegan = performance.now();
     const hit = await send(clientAt('127.0.9.2'), APP_LINK_CLAIMS_PATH, {
       code,
       installId: INSTALL,
     });
     expect(hit.status).toBe(200);
 
-    const { counts, ms } = await guessAtOnce(1_800);
+    const counts = await guessAtOnce(1_800);
     const seen = JSON.stringify(counts);
-    // All within the budget's minute (it began with the hit above).
-    expect(ms).toBeLessThan(50_000);
     // The ceiling holds across the servers: the minute's misses and no more (the issue allowed
     // one more per server; the budget shared in Redis is exact), the rest refused. A 503 is
     // nginx's own answer when it could not connect to any server in time (it happens on a small,
-    // busy machine with 1,800 connections to open at once): no server saw that guess.
-    expect(counts[404], seen).toBeLessThanOrEqual(HANDOFF_LIMITS.missesPerMinute + SERVERS);
+    // busy machine with 1,800 connections to open at once): no server saw that guess. A machine
+    // so slow that the guesses outlast the minute gets the next minute's misses too, and no more
+    // (issue 42): the test asserts the ceiling, not the machine's speed.
+    const minutes = Math.ceil((performance.now() - minuteBegan) / 60_000);
+    expect(counts[404], seen).toBeLessThanOrEqual(
+      minutes * HANDOFF_LIMITS.missesPerMinute + SERVERS,
+    );
     expect(counts[404], seen).toBeGreaterThanOrEqual(HANDOFF_LIMITS.missesPerMinute);
     expect(
       Object.keys(counts).filter((status) => !ANSWERED.has(status)),
@@ -179,8 +182,8 @@ describe('the handoff codes’ miss ceiling across servers', () => {
       code,
       installId: INSTALL,
     });
-    expect(refused.status).toBe(429);
-  }, 90_000);
+    if (performance.now() - minuteBegan < minutes * 60_000) expect(refused.status).toBe(429);
+  }, 240_000);
 
   it('with Redis lost, each server counts the misses in its own memory, in Redis again once it is back', async () => {
     await cluster.redis.stop();
@@ -226,5 +229,5 @@ describe('the handoff codes’ miss ceiling across servers', () => {
     } finally {
       redis.disconnect();
     }
-  }, 90_000);
+  }, 240_000);
 });

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLATFORM_EVENTS_PATH, type PlatformEvent } from '@guquan/contract/platform-events';
+import {
+  PLATFORM_EVENTS_PATH,
+  PLATFORM_EVENTS_PER_DELIVERY,
+  type PlatformEvent,
+} from '@guquan/contract/platform-events';
 import { shareApiPath, sharePagePath } from '@guquan/contract/share-paths';
 import { DEMO_IDS } from '../../apps/server/src/demo/seed/demo-ids.ts';
 import { newWebhookId, signedHeaders } from '../../apps/server/src/platform/signed-deliveries.ts';
@@ -15,6 +19,11 @@ import { send, sleep } from './http-client.ts';
  */
 const GOODS = DEMO_IDS.goods.gallery;
 const NEW_GOODS = 'cluster-goods_64-chars-long-id-from-the-platform-0123456789abcde';
+
+/** What nginx's shared cache may keep an answer: what a delivery changed shows after it. */
+const PROMISE_MS = 5_000;
+/** What the test's own clock and scheduling may add to a measurement. */
+const MEASURING_SLACK_MS = 400;
 
 let cluster: Cluster;
 let secret = '';
@@ -39,17 +48,17 @@ beforeAll(async () => {
   // The demo community arrives from the stand-in after the servers start.
   await until(
     async () => (await send(`${cluster.origin}${shareApiPath('goods', GOODS)}`)).status === 200,
-    60_000,
+    180_000,
   );
 });
 afterAll(async () => {
   await (cluster as Cluster | undefined)?.stop();
 });
 
-async function until(check: () => Promise<boolean>, withinMs: number): Promise<number> {
+async function until(check: () => Promise<boolean>, withinMs: number): Promise<void> {
   const start = Date.now();
   for (;;) {
-    if (await check()) return Date.now() - start;
+    if (await check()) return;
     if (Date.now() - start > withinMs) throw new Error(`not within ${withinMs} ms`);
     await sleep(100);
   }
@@ -63,6 +72,15 @@ async function deliverTo(server: number, events: PlatformEvent[]) {
     { method: 'POST', headers: signedHeaders(secret, newWebhookId(), body, new Date()), body },
   );
   expect(response.status, response.body).toBe(200);
+  return performance.now();
+}
+
+/**
+ * Waits out the promise after a delivery was answered. What is sent after it must see the change,
+ * however slow the machine: the test asserts on the promise, not on how fast it was kept (issue 42).
+ */
+async function afterThePromise(deliveredAt: number): Promise<void> {
+  await sleep(Math.max(0, deliveredAt + PROMISE_MS + MEASURING_SLACK_MS - performance.now()));
 }
 
 /** Every answer of several in a row through nginx (both servers, the shared cache) passes. */
@@ -82,45 +100,61 @@ describe("the platform's events through nginx to either server", () => {
     const card = /<meta property="og:image" content="([^"]+)"/.exec(before.body)?.[1];
     expect(card).toBeTruthy();
     const name = `改名之后 ${randomUUID().slice(0, 8)}`;
-    await deliverTo(0, [
+    const deliveredAt = await deliverTo(0, [
       { type: 'goods.upserted', data: { ...demoGoods.data, version: Date.now(), name } },
     ]);
-    const took = await until(
-      async () =>
-        (await everyAnswer(
-          shareApiPath('goods', GOODS),
-          (s, b) => s === 200 && b.includes(name),
-        )) &&
-        (await everyAnswer(
-          sharePagePath('goods', GOODS),
-          (s, b) => s === 200 && b.includes(name) && card !== undefined && !b.includes(card),
-        )),
-      5_000,
-    );
-    expect(took).toBeLessThanOrEqual(5_000);
+    await afterThePromise(deliveredAt);
+    expect(
+      await everyAnswer(shareApiPath('goods', GOODS), (s, b) => s === 200 && b.includes(name)),
+    ).toBe(true);
+    expect(
+      await everyAnswer(
+        sharePagePath('goods', GOODS),
+        (s, b) => s === 200 && b.includes(name) && card !== undefined && !b.includes(card),
+      ),
+    ).toBe(true);
   });
 
   it('a new item sent to the other server answers 404, then its page within 5 s', async () => {
     expect((await send(`${cluster.origin}${sharePagePath('goods', NEW_GOODS)}`)).status).toBe(404);
-    await deliverTo(1, [
+    const deliveredAt = await deliverTo(1, [
       {
         type: 'goods.upserted',
         data: { ...demoGoods.data, id: NEW_GOODS, version: 1, name: '新来的谷子' },
       },
     ]);
-    await until(
-      () =>
-        everyAnswer(
-          sharePagePath('goods', NEW_GOODS),
-          (s, b) => s === 200 && b.includes('新来的谷子'),
-        ),
-      5_000,
-    );
+    await afterThePromise(deliveredAt);
+    expect(
+      await everyAnswer(
+        sharePagePath('goods', NEW_GOODS),
+        (s, b) => s === 200 && b.includes('新来的谷子'),
+      ),
+    ).toBe(true);
+  });
+
+  it('a delivery of several MB passes nginx to a server (the platform may send 5 MB)', async () => {
+    // 500 versions of one goods (the most a delivery holds), each with a long text: about 2.5 MB.
+    const text = '长'.repeat(1_600);
+    const events = Array.from({ length: PLATFORM_EVENTS_PER_DELIVERY }, (_, index) => ({
+      type: 'goods.upserted',
+      data: { ...demoGoods.data, version: Date.now() + index, text },
+    }));
+    const body = JSON.stringify({ events });
+    expect(Buffer.byteLength(body)).toBeGreaterThan(2 * 1024 * 1024);
+    const response = await send(`${cluster.origin}${PLATFORM_EVENTS_PATH}`, {
+      method: 'POST',
+      headers: signedHeaders(secret, newWebhookId(), body, new Date()),
+      body,
+    });
+    expect(response.status, response.body).toBe(200);
   });
 
   it('a removal sent to one server answers 410 everywhere within 5 s', async () => {
-    await deliverTo(0, [{ type: 'goods.removed', data: { id: NEW_GOODS, version: 2 } }]);
-    await until(() => everyAnswer(sharePagePath('goods', NEW_GOODS), (s) => s === 410), 5_000);
-    await until(() => everyAnswer(shareApiPath('goods', NEW_GOODS), (s) => s === 410), 5_000);
+    const deliveredAt = await deliverTo(0, [
+      { type: 'goods.removed', data: { id: NEW_GOODS, version: 2 } },
+    ]);
+    await afterThePromise(deliveredAt);
+    expect(await everyAnswer(sharePagePath('goods', NEW_GOODS), (s) => s === 410)).toBe(true);
+    expect(await everyAnswer(shareApiPath('goods', NEW_GOODS), (s) => s === 410)).toBe(true);
   });
 });

@@ -156,5 +156,5 @@ describe("nginx's cache after an item leaves public view", () => {
       late: [],
       firstAfterPause: paused.map((resource) => `${resource.name}: ${resource.refused}`),
     });
-  }, 120_000);
+  }, 300_000);
 });

@@ -12,7 +12,9 @@ export default defineConfig({
     include: ['tests/cluster/**/*.test.ts'],
     // One cluster at a time: the machine has two cores.
     fileParallelism: false,
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // Limits for a hung test, not speed promises: a machine at a quarter of its speed passes
+    // (issue 42). The promises themselves (5 s freshness, no request lost) are asserted as such.
+    testTimeout: 240_000,
+    hookTimeout: 300_000,
   },
 });

@@ -34,7 +34,7 @@ test('share page → open in app → the link domain (app missing) → get the a
   baseURL,
 }, testInfo) => {
   // Four documents and a simulator: more than one page's worth of time on a shared machine.
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const site = new URL(baseURL ?? '');
   const linkOrigin = `http://${site.hostname}:${Number(site.port) + 1}`;
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.origin });

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Page } from '@playwright/test';
+import { migrateBeforeServers } from '../support/built-migrate.ts';
 import {
   BASE_PATH,
   DEMO_IDS,
@@ -207,8 +208,11 @@ test.describe('production mode', () => {
     const port = Number(process.env.E2E_PORT ?? 18080) + 100 + test.info().workerIndex;
     origin = `http://127.0.0.1:${port}`;
     dataDir = await mkdtemp(join(tmpdir(), 'guquan-e2e-production-'));
+    const env = { ...PRODUCTION_ENV, PORT: String(port), DATA_DIR: dataDir };
+    // A production server never migrates on start: the migrate step first, as a deployment does.
+    await migrateBeforeServers({ env });
     const child = spawn(process.execPath, ['apps/server/dist/server.js'], {
-      env: { ...process.env, ...PRODUCTION_ENV, PORT: String(port), DATA_DIR: dataDir },
+      env: { ...process.env, ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     server = child;

@@ -102,7 +102,8 @@ export function gotoRoute(page: Page, entry: RouteEntry, language: Language): Pr
 }
 
 /**
- * Waits until React has taken over the page: its <main> belongs to a rendered tree. On a share
+ * Waits until React has taken over the page: its <main> and every control in it belong to the
+ * rendered tree (each Suspense boundary hydrated, so a tap reaches its handler). On a share
  * page, also until its tap code (open-in-app/app-taps.ts) is here: it loads once the page has
  * hydrated, and a tap before it follows the server's link instead of the browser's plan. Its
  * chunk is found among the page's resources (the share pages' route chunk loaded means a share
@@ -112,7 +113,17 @@ export function gotoRoute(page: Page, entry: RouteEntry, language: Language): Pr
 export async function waitForApp(page: Page): Promise<void> {
   await page.waitForFunction(() => {
     const main = document.querySelector('#root main');
-    return main !== null && Object.keys(main).some((key) => key.startsWith('__reactFiber$'));
+    const hydrated = (element: Element) =>
+      Object.keys(element).some((key) => key.startsWith('__reactProps$'));
+    // React hydrates a Suspense boundary (the share page's item) after the tree around it: on a
+    // busy machine, a tap in between may reach a button whose handler is not there yet.
+    return (
+      main !== null &&
+      hydrated(main) &&
+      [
+        ...document.querySelectorAll('#root button, #root input, #root select, #root textarea'),
+      ].every(hydrated)
+    );
   });
   const tapCode = await page.waitForFunction((sharePages) => {
     const loaded = performance.getEntriesByType('resource').map((entry) => entry.name);
@@ -234,7 +245,7 @@ export function watchRequests(page: Page): {
  */
 export async function expectTitle(page: Page, title: string): Promise<void> {
   await page
-    .waitForFunction((expected) => document.title === expected, title, { timeout: 5_000 })
+    .waitForFunction((expected) => document.title === expected, title, { timeout: 20_000 })
     .catch(() => undefined); // the assertion below reports what the title is instead
   await expect(page).toHaveTitle(title, { timeout: 1 });
 }

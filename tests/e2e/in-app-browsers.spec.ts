@@ -43,7 +43,7 @@ for (const [name, expected] of CASES) {
       return;
     }
     const store = sample.platform === 'ios' ? /^https:\/\/apps\.apple\.com\// : /guquan\.example/;
-    await expect.poll(() => stores.length, { timeout: 6_000 }).toBe(1);
+    await expect.poll(() => stores.length).toBe(1);
     expect(stores[0]).toMatch(store);
     await expect(guide).toHaveCount(0);
     const scheme = `guquan://goods/${DEMO_IDS.goods.gallery}?image=0`;

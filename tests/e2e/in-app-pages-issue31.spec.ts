@@ -11,6 +11,7 @@ import {
   test,
   waitForApp,
 } from './fixtures.ts';
+import { membershipTexts } from '../../apps/web/src/features/membership/membership-texts.ts';
 import { API, logIn, playTheApp } from './demo-app.ts';
 
 /**
@@ -111,6 +112,51 @@ for (const width of WIDTHS) {
           path: `${SHOTS}/membership-${t.lang}-${width}.png`,
           fullPage: true,
         });
+      });
+
+      test('membership: once a plan is chosen, its buy button and the consent are in view; the terms stay readable (issue 39)', async ({
+        page,
+        request,
+      }) => {
+        const text = membershipTexts(t.lang);
+        const session = await logIn(request, 'yuyuan');
+        await playTheApp(page, session);
+        await open(page, url('iosVipBuy', t.lang));
+        await waitForApp(page);
+        const viewport = page.viewportSize() ?? { width, height: 844 };
+        const inView = async (locator: ReturnType<Page['locator']>) => {
+          const box = await locator.boundingBox();
+          expect(box).not.toBeNull();
+          expect(box?.y ?? -1).toBeGreaterThanOrEqual(0);
+          expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(viewport.height);
+        };
+        const checkoutInView = async () => {
+          await inView(page.getByRole('button', { name: /^(Subscribe for|开通会员) / }));
+          await inView(page.getByRole('checkbox'));
+          await inView(page.getByRole('link', { name: text.agreement }));
+          await inView(page.getByRole('link', { name: text.privacy }));
+        };
+        // The plan the page chose, then one the visitor taps: the button is in view either way.
+        await checkoutInView();
+        await page.locator('label', { has: page.getByRole('radio', { name: t.yearly }) }).click();
+        await expect(
+          page.getByRole('button', { name: text.buy(`¥238.00${text.perPeriod.year}`) }),
+        ).toBeVisible();
+        await checkoutInView();
+        // Scrolled to the end, the terms are read in full above the consent, nothing over them.
+        await page.evaluate(() => {
+          window.scrollTo(0, document.documentElement.scrollHeight);
+        });
+        const terms = page.getByText(text.terms, { exact: true });
+        const [termsBox, consentBox] = await Promise.all([
+          terms.boundingBox(),
+          page.getByRole('checkbox').boundingBox(),
+        ]);
+        expect((termsBox?.y ?? 0) + (termsBox?.height ?? 0)).toBeLessThanOrEqual(
+          consentBox?.y ?? 0,
+        );
+        await inView(terms);
+        await expectNoAxeViolations(page);
       });
 
       test('redeem: what a redemption gives before the button; a retired design has no price and leads on', async ({

@@ -202,13 +202,26 @@ test.describe('redeem a design drawing @once', () => {
     await expect(page.getByRole('heading', { name: 'Not enough points' })).toBeVisible();
   });
 
-  test('asks a logged-out user to log in through the app, then shows their points', async ({
+  test('shows a logged-out user what they would redeem, asks them to log in through the app, then shows their points', async ({
     page,
   }) => {
     await playTheApp(page, null, { autoLogin: true });
     await open(page, designUrl(DEMO_IDS.designs.shelf));
     await waitForApp(page);
     await expect(page.getByRole('heading', { name: 'Log in first' })).toBeVisible();
+    // Issue 39: what would be redeemed first (title, preview, price), the log-in as the next step.
+    const title = page.getByRole('heading', { level: 1 });
+    await expect(title).not.toHaveText('');
+    await expect(page.getByRole('img', { name: /^Design preview/ })).toBeVisible();
+    await expect(page.getByText(/^\d+ points$/).first()).toBeVisible();
+    await expect(page.getByText('Your points', { exact: true })).toHaveCount(0);
+    const [titleY, logInY] = await Promise.all([
+      title.evaluate((element) => element.getBoundingClientRect().top),
+      page
+        .getByRole('heading', { name: 'Log in first' })
+        .evaluate((element) => element.getBoundingClientRect().top),
+    ]);
+    expect(titleY).toBeLessThan(logInY);
     await expectNoAxeViolations(page);
     await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await expect(page.getByRole('button', { name: 'Redeem', exact: true })).toBeVisible();
@@ -425,7 +438,7 @@ test.describe('membership centre (iOS) @once', () => {
     // The approval arrives later, as an event from the app; the page verifies it then, and
     // nothing still says "waiting".
     await expect(page.getByText('Your membership is active', { exact: true })).toBeVisible({
-      timeout: 15_000,
+      timeout: 30_000,
     });
     await expect(page.getByText(/^Your purchase was approved/)).toBeVisible();
     await expect(page.getByText(/waiting for approval/)).toHaveCount(0);
@@ -518,14 +531,14 @@ test.describe('delete the account @once', () => {
     expect((await deletionStatus(request, session)).request).toBeNull();
   });
 
-  test('a wrong code is refused with the tries left, and nothing is requested', async ({
+  test('a wrong code is refused at once with the tries left, before any confirmation', async ({
     page,
     request,
     consoleGuard,
   }) => {
     // The browser logs the API's 400 answer to the wrong code.
     consoleGuard.allow(
-      /status of 400 \(Bad Request\) \(http:\/\/[^)]+\/api\/v1\/account\/deletion\)/,
+      /status of 400 \(Bad Request\) \(http:\/\/[^)]+\/api\/v1\/account\/deletion\/code\/check\)/,
     );
     const session = await logIn(request, 'yuyuan');
     await playTheApp(page, session);
@@ -541,11 +554,14 @@ test.describe('delete the account @once', () => {
     await page.getByLabel('SMS code', { exact: true }).fill(wrong);
     await page.getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Delete account' }).click();
-    await page
-      .getByRole('alertdialog', { name: 'Delete your account?' })
-      .getByRole('button', { name: 'Delete', exact: true })
-      .click();
+    // Issue 39: the code is checked first; the last "are you sure" never opens for a wrong one.
     await expect(page.getByText(/The code is wrong\. 4 tries left\./)).toBeVisible();
+    await expect(page.getByRole('alertdialog')).toHaveCount(0);
+    expect((await deletionStatus(request, session)).request).toBeNull();
+    // The right code then opens it.
+    await page.getByLabel('SMS code', { exact: true }).fill(code);
+    await page.getByRole('button', { name: 'Delete account' }).click();
+    await expect(page.getByRole('alertdialog', { name: 'Delete your account?' })).toBeVisible();
     expect((await deletionStatus(request, session)).request).toBeNull();
   });
 
@@ -639,7 +655,7 @@ test.describe('delete the account @once', () => {
  */
 test.describe('the simulator’s Platform section @once', () => {
   /** How long the platform may take: a lost answer is asked again after 1 s, deliveries batched. */
-  const PLATFORM_TIMEOUT = 15_000;
+  const PLATFORM_TIMEOUT = 30_000;
 
   /** Opens the simulator's panel (it covers the page's corner: closed again to use the page). */
   async function openPanel(page: Page) {

@@ -191,7 +191,7 @@ test.describe('the share text', () => {
     context,
     baseURL,
   }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(180_000);
     const site = new URL(baseURL ?? '');
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.origin });
     await context.route(/^https:\/\/(apps\.apple\.com|www\.guquan\.example)\//, (route) =>
@@ -227,7 +227,7 @@ test.describe('the language switch at the end of every page', () => {
       consoleGuard,
     }) => {
       // axe on four long pages, and two page loads.
-      test.setTimeout(120_000);
+      test.setTimeout(240_000);
       consoleGuard.allow(/status of 404/);
       let language: Language = 'zh-CN';
       await open(page, withLang(path, language));

@@ -113,7 +113,8 @@ const AUTHORITATIVE = /Chinese text[^.]*authoritative/;
 
 /** A date as a reader of the language writes it (an independent check of the page's own). */
 function dateText(isoDate: string, language: Language): string {
-  return new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : 'zh-CN', {
+  // English as in the US (issue 39): "October 15, 2025", as the in-app pages write it.
+  return new Intl.DateTimeFormat(language === 'en' ? 'en-US' : 'zh-CN', {
     dateStyle: 'long',
     timeZone: 'UTC',
   }).format(new Date(`${isoDate}T00:00:00Z`));

@@ -46,7 +46,7 @@ test.describe('the journey of issue 31', () => {
     openContext,
     consoleGuard,
   }, testInfo) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     const android = testInfo.project.name === 'android';
     const text = shareTexts('zh-CN');
     const sheetText = missingAppTexts('zh-CN');
@@ -118,7 +118,7 @@ test.describe('the journey of issue 31', () => {
     consoleGuard.allow(/apps\.apple\.com|sj\.qq\.com/);
 
     await expect
-      .poll(async () => counts(), { timeout: 10_000 })
+      .poll(async () => counts(), { timeout: 30_000 })
       .toEqual({
         ...before,
         viewed: before.viewed + 1,
@@ -136,7 +136,7 @@ for (const width of [390, 360]) {
       page,
     }, testInfo) => {
       // A page load, axe and a screenshot: more than 30 s on a busy machine.
-      test.setTimeout(60_000);
+      test.setTimeout(180_000);
       const sheetText = missingAppTexts(language);
       await page.setViewportSize({ width, height: 780 });
       await open(page, withLang(`${PAGE}&app=missing`, language));
@@ -169,7 +169,7 @@ for (const width of [390, 360]) {
 test('once shown, the sheet leaves the address: a reload shows the page without it', async ({
   page,
 }, testInfo) => {
-  test.setTimeout(60_000);
+  test.setTimeout(180_000);
   const sheetText = missingAppTexts('zh-CN');
   const text = shareTexts('zh-CN');
   await open(page, `${withLang(`${PAGE}&app=missing&utm_source=wechat`, 'zh-CN')}#comments`);

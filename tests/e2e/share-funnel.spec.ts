@@ -29,7 +29,7 @@ const userAgentOf = (name: string) =>
   REAL_USER_AGENTS.find((sample) => sample.name === name)?.userAgent ?? '';
 
 // Its own server and operators' listener: E2E_PORT + 61 and + 71.
-const own = ownServer({ name: 'funnel', port: 61, timeoutMs: 90_000 });
+const own = ownServer({ name: 'funnel', port: 61, timeoutMs: 150_000 });
 
 test('views and taps on share pages are on the operators’ page @once', async ({
   openContext,
@@ -93,7 +93,7 @@ test('views and taps on share pages are on the operators’ page @once', async (
     .click();
   await expect
     .poll(() => navigations.find((url) => url.startsWith('https://apps.apple.com/')), {
-      timeout: 10_000,
+      timeout: 30_000,
     })
     .toBeDefined();
   consoleGuard.allow(/ERR_NAME_NOT_RESOLVED|apps\.apple\.com/);
@@ -110,7 +110,7 @@ test('views and taps on share pages are on the operators’ page @once', async (
     handoff_minted: before.handoff_minted + 1,
   };
   await expect
-    .poll(async () => (await own.funnel({ kind: 'goods', id: ITEM })).totals, { timeout: 10_000 })
+    .poll(async () => (await own.funnel({ kind: 'goods', id: ITEM })).totals, { timeout: 30_000 })
     .toEqual(expected);
 
   // The operators' page shows today's numbers (its tables hold the numbers behind each chart).

@@ -124,3 +124,26 @@ for (const width of [320, 390] as const) {
     }
   });
 }
+
+/** Issue 39, item 7: Escape closes the simulator's panel wherever the focus is, as it says. */
+test('Escape closes the open simulator panel with the focus on the page', async ({ page }) => {
+  await open(page, withLang(`${BASE_PATH}${sharePagePath('goods', DEMO_IDS.goods.gallery)}`, 'en'));
+  await waitForApp(page);
+  const toggle = page.getByRole('button', { name: 'App simulator' });
+  await toggle.click();
+  await expect(page.getByText(/Escape closes this panel/)).toBeVisible();
+  // The focus back on the page (its heading), out of the panel.
+  await page
+    .locator('main h1')
+    .first()
+    .evaluate((heading: HTMLElement) => {
+      heading.tabIndex = -1;
+      heading.focus();
+    });
+  await page.keyboard.press('Escape');
+  await expect(page.getByText(/Escape closes this panel/)).toBeHidden();
+  await expect(page.getByRole('button', { name: 'App simulator' })).toHaveAttribute(
+    'aria-expanded',
+    'false',
+  );
+});

@@ -96,7 +96,7 @@ test.describe('with the WeChat settings', () => {
 
   test.beforeAll(async () => {
     const testInfo = test.info();
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     // Tokens and tickets valid 2 s: each signature fetches afresh, and expired ones are gone soon.
     wechat = await startWeChatStandIn({
       appId: APP_ID,

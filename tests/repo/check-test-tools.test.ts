@@ -43,20 +43,31 @@ describe('npm test’s first step, the tools check', () => {
       PG_BIN_DIR: join(empty, 'pg'),
     });
     expect(run.status).toBe(1);
-    expect(run.ms).toBeLessThan(5_000);
+    // At once: it tries no install and waits for nothing (a second here; the margin is for a
+    // machine at a quarter of its speed, issue 42).
+    expect(run.ms).toBeLessThan(20_000);
     expect(run.stderr).toContain('Chromium');
     expect(run.stderr).toContain('PostgreSQL 15');
     expect(run.stderr).toContain('ZBar');
     // One line that installs them all (nginx is also looked for at /usr/sbin/nginx).
     const command = run.stderr.split('\n').find((line) => line.includes('apt-get install'));
     expect(command?.trim()).toMatch(
-      /^(sudo )?apt-get install -y --no-install-recommends chromium fonts-wqy-microhei postgresql (nginx )?redis-server prometheus zbar-tools$/,
+      /^(sudo )?apt-get install -y --no-install-recommends chromium fonts-wqy-microhei postgresql (nginx )?redis-server prometheus zbar-tools podman( runc)?( debootstrap)?$/,
     );
   });
 
   it('passes when every tool is there', () => {
     const bin = join(scratch, 'bin');
-    for (const name of ['nginx', 'redis-server', 'prometheus', 'promtool', 'zbarimg'])
+    for (const name of [
+      'nginx',
+      'redis-server',
+      'prometheus',
+      'promtool',
+      'zbarimg',
+      'podman',
+      'runc',
+      'debootstrap',
+    ])
       stub(bin, name);
     stub(bin, 'fc-list', '/usr/share/fonts/wqy-microhei.ttc: WenQuanYi Micro Hei');
     const run = check({

@@ -2,6 +2,7 @@
 // the benchmarks.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { migrateBeforeServers } from './built-migrate.ts';
 
 export interface StartBuiltServerOptions {
   /** The checkout whose build runs (default: the current directory). */
@@ -21,9 +22,10 @@ export interface StartBuiltServerOptions {
 
 /**
  * Starts `apps/server/dist/server.js` of the checkout at `root` on a data directory of its own
- * (seeded with the demo data on start), with `env` added to the environment, and resolves once
- * /health answers. The benchmarks and the end-to-end tests that need a server with settings of
- * their own use it. `nodeArgs` go to Node before the script (e.g. `--cpu-prof`).
+ * (seeded with the demo data on start; in production mode, migrated first by the built migrate
+ * command), with `env` added to the environment, and resolves once /health answers. The
+ * benchmarks and the end-to-end tests that need a server with settings of their own use it.
+ * `nodeArgs` go to Node before the script (e.g. `--cpu-prof`).
  */
 export async function startBuiltServer({
   root = '.',
@@ -31,23 +33,27 @@ export async function startBuiltServer({
   dataDir,
   env = {},
   output = 'inherit',
-  timeoutMs = 60_000,
+  timeoutMs = 180_000,
   nodeArgs = [],
 }: StartBuiltServerOptions): Promise<ChildProcess> {
+  const serverEnv: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+    // The link domain on the same port under another name: no second port to find free.
+    LINK_ORIGIN: `http://localhost:${port}`,
+    // No operators' listener unless asked for: its demo default port may be taken.
+    OPS_PORT: 'off',
+    ...env,
+  };
+  // A production server never migrates on start: the migrate step comes first, as in a
+  // deployment. (A demo server migrates itself; an older checkout's may have no migrate command.)
+  if (serverEnv.APP_MODE === 'production') await migrateBeforeServers({ root, env: serverEnv });
   const server = spawn(process.execPath, [...nodeArgs, join(root, 'apps/server/dist/server.js')], {
     cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir,
-      // The link domain on the same port under another name: no second port to find free.
-      LINK_ORIGIN: `http://localhost:${port}`,
-      // No operators' listener unless asked for: its demo default port may be taken.
-      OPS_PORT: 'off',
-      ...env,
-    },
+    env: serverEnv,
     stdio: ['ignore', output, output],
   });
   const deadline = Date.now() + timeoutMs;

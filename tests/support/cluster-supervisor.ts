@@ -24,6 +24,8 @@ export interface Supervised {
   readonly child: ChildProcess;
   restarts: Restart[];
   watch: () => void;
+  /** From now on an exit is not restarted (a shutdown has begun); the child is left as it is. */
+  hold: () => void;
   stop: (signal?: NodeJS.Signals) => Promise<void>;
 }
 
@@ -89,6 +91,10 @@ export function supervise({
     restarts,
     watch() {
       watching = true;
+    },
+    hold() {
+      stopping = true;
+      clearTimeout(timer);
     },
     /** Ends supervision and the child (SIGTERM, or `signal`), waiting for it to exit. */
     async stop(signal: NodeJS.Signals = 'SIGTERM') {

@@ -13,7 +13,8 @@ import {
   startStandInProcess,
   type StandInProcess,
 } from '../../apps/server/src/stand-in/stand-in-process.ts';
-import { supervise, type Backoff, type Restart } from './cluster-supervisor.ts';
+import { migrateBeforeServers } from './built-migrate.ts';
+import { supervise, type Backoff, type Restart, type Supervised } from './cluster-supervisor.ts';
 import { pickPort, startPostgres, type PostgresServer } from './postgres-server.ts';
 import { startRedis, type RedisServer } from './redis-server.ts';
 
@@ -27,6 +28,8 @@ export interface ClusterServer {
   restarts: Restart[];
   /** Its operators' listener (metrics, readiness), on the same host. */
   opsPort: number;
+  /** Its own media folders (MEDIA_DIR, MEDIA_CACHE_DIR), as a pod's own disk. */
+  mediaDirs: string[];
 }
 
 export interface Cluster {
@@ -88,7 +91,8 @@ const PROMETHEUS_ALERTS = join(ROOT, 'deploy/alerts.yml');
 /** Scrapes this often here (15 s in deploy/), so a killed server shows as down within seconds. */
 const CLUSTER_SCRAPE_INTERVAL = '2s';
 export const HEALTH_PATH = '/anime_merch_web/api/v1/health';
-const READY_TIMEOUT_MS = 60_000;
+/** A limit for a start that hangs, not a speed promise: a slow machine starts within it. */
+const READY_TIMEOUT_MS = 180_000;
 
 /** Polls `url` until it answers 200, the process exits, or the time is up. */
 async function waitForHealth(url: string, child: ChildProcess, what: string): Promise<void> {
@@ -170,7 +174,7 @@ async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'
   await exited;
 }
 
-/** The app server's environment: production-shaped, on the shared PostgreSQL, Redis and media. */
+/** The app server's environment: production-shaped, on the shared PostgreSQL and Redis. */
 function serverEnv(
   base: Record<string, string | undefined>,
   settings: {
@@ -200,8 +204,11 @@ function serverEnv(
     DATABASE_URL: settings.databaseUrl,
     REDIS_URL: settings.redisUrl,
     DATA_DIR: settings.dataDir,
-    MEDIA_DIR: join(settings.dataDir, 'media'),
-    MEDIA_CACHE_DIR: join(settings.dataDir, 'media-cache'),
+    // Each server's media folders are its own, as a pod's disk is
+    // (docs/decisions/0029-servers-keep-nothing-of-their-own.md): an image one
+    // server fetched, another fetches again from the platform's media host when asked for it.
+    MEDIA_DIR: join(settings.dataDir, 'servers', String(settings.port), 'media'),
+    MEDIA_CACHE_DIR: join(settings.dataDir, 'servers', String(settings.port), 'media-cache'),
     // One key for every server, given as a real deployment gives it (not the demo's key file).
     PHONE_ENCRYPTION_KEY: base.PHONE_ENCRYPTION_KEY ?? settings.phoneKey,
     // Only nginx (on this machine) may say who the client is.
@@ -237,6 +244,8 @@ export async function renderNginxConfig({
     PROXY_CACHE: cache ? 'guquan' : 'off',
     ERRORS_DIR,
     LINK_HOST: linkHost,
+    // nginx is the edge here: nothing in front of it, no DNS to ask.
+    HTTP_EXTRA: '',
   };
   return template.replace(/@([A-Z_]+)@/g, (match, name: string) => {
     const value = values[name];
@@ -287,8 +296,10 @@ async function startPrometheus({
 }
 
 /**
- * Starts the whole cluster under a temp dir and returns once nginx answers. Servers start one after
- * the other: the first one migrates and seeds the empty database, the others find it done.
+ * Starts the whole cluster under a temp dir and returns once nginx answers. As a deployment does,
+ * the built migrate command runs once before any server (a production server never migrates on
+ * start; a failed migrate stops the start with its message). Servers then start one after the
+ * other: in demo mode the first one seeds the empty database, the others find it done.
  */
 export async function startCluster(options: StartClusterOptions = {}): Promise<Cluster> {
   const instances = options.instances ?? 2;
@@ -344,6 +355,7 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
 
     const phoneKey = `cluster:${randomBytes(32).toString('base64')}`;
     const servers: ClusterServer[] = [];
+    const supervisors: Supervised[] = [];
     for (let index = 0; index < instances; index += 1) {
       const port = await pickPort(ports ?? 0);
       // Not the app port just picked: nothing listens on it until the server starts.
@@ -361,7 +373,12 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
           phoneKey,
         },
       );
-      // As systemd's Restart=always would (docs/operations.md, "Running it for real"): a server that exits
+      if (index === 0) {
+        // The migration Job of a rollout: once, with the servers' environment, before any server.
+        const said = await migrateBeforeServers({ root: ROOT, env });
+        log(`migrate: ${said.trim()}`);
+      }
+      // As systemd's Restart=always would (docs/operations.md, "Hosts of your own"): a server that exits
       // after it was ready is started again on its port, with a growing delay.
       const supervisor = supervise({
         name: `app server ${index + 1} (port ${port})`,
@@ -384,8 +401,10 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
           return supervisor.child.pid;
         },
         restarts: supervisor.restarts,
+        mediaDirs: [env.MEDIA_DIR ?? '', env.MEDIA_CACHE_DIR ?? ''],
       };
       servers.push(server);
+      supervisors.push(supervisor);
       stack.push(() => supervisor.stop());
       await waitForHealth(
         `http://${HOST}:${port}${HEALTH_PATH}`,
@@ -449,6 +468,9 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
         return { code: child.exitCode, signal: child.signalCode };
       },
       stop() {
+        // A SIGTERM to the whole process group reaches the app servers too: once the cluster is
+        // stopping, one that exits of itself is not started again.
+        for (const supervisor of supervisors) supervisor.hold();
         stopping ??= cleanUp();
         return stopping;
       },

@@ -12,11 +12,11 @@ import { registerAppLinks } from './app-links/app-links-plugin.ts';
 import { registerAuth } from './auth/auth-plugin.ts';
 import { configuredPaths, type DataPaths } from './config/data-paths.ts';
 import type { Config } from './config/env.ts';
-import { loadPhoneProtection } from './crypto/phone-keys.ts';
-import type { PhoneProtection } from './crypto/phone-protection.ts';
+import { attachSecretRotation } from './config/secret-rotation.ts';
+import { loadPhoneProtection, type RotatingPhoneProtection } from './crypto/phone-keys.ts';
 import { openDatabase, type Db } from './db/database.ts';
-import { migrateToLatest } from './db/migrations.ts';
 import { reencryptPhones } from './db/phone-rotation.ts';
+import { prepareSchema } from './db/schema-status.ts';
 import type { DemoMode } from './demo/demo-mode.ts';
 import type { PlatformConfig } from './config/platform-config.ts';
 import { registerDesigns } from './designs/designs-plugin.ts';
@@ -64,6 +64,11 @@ export interface AppDeps {
   pictureDrawingsPerMinute?: number;
   /** Replaces some limits of the platform's image fetcher (tests: short leases and back-off). */
   platformImageLimits?: Partial<FetcherLimits>;
+  /**
+   * Replaces how long a redemption's request waits for the platform, 1.5 s (tests of what
+   * concurrent redemptions come to, where the codes must not depend on the machine's speed).
+   */
+  redemptionAnswerWithinMs?: number;
 }
 
 export interface AppOptions {
@@ -82,15 +87,16 @@ async function loadDemoMode(config: Config): Promise<DemoMode | undefined> {
 }
 
 /**
- * The database (SQLite in DATA_DIR, or PostgreSQL at DATABASE_URL), brought to the latest
- * version; on the first start of a demo server on the stand-in platform, the demo community is
- * asked for (it arrives as the platform's events). A production server never gets demo users.
+ * The database (SQLite in DATA_DIR, or PostgreSQL at DATABASE_URL): migrated in demo mode, checked
+ * in production, which refuses a database behind the code (db/schema-status.ts). On the first
+ * start of a demo server on the stand-in platform, the demo community is asked for (it arrives as
+ * the platform's events). A production server never gets demo users.
  */
 async function openData(
   app: FastifyInstance,
   config: Config,
   { demo, platform, metrics }: { demo?: DemoMode; platform: PlatformConfig; metrics?: Metrics },
-): Promise<{ db: Db; phones: PhoneProtection; paths: DataPaths }> {
+): Promise<{ db: Db; phones: RotatingPhoneProtection; paths: DataPaths }> {
   const paths = configuredPaths(config);
   const phones = await loadPhoneProtection(config.phoneKeys, paths.phoneKey);
   const db = await openDatabase(config.database, {
@@ -111,8 +117,15 @@ async function openData(
         }
       : undefined,
   });
+  try {
+    await prepareSchema(db, { mode: config.mode, context: { phones }, log: app.log });
+  } catch (error) {
+    // The app is never returned, so never closed: let the database go now (a test's PostgreSQL
+    // database cannot be dropped while a connection is open).
+    await db.destroy();
+    throw error;
+  }
   app.addHook('onClose', () => db.destroy());
-  await migrateToLatest(db, { phones });
   const rotated = await reencryptPhones(db, phones);
   if (rotated > 0) app.log.info({ rotated }, 'phone numbers re-encrypted with the current key');
   // A demo server on the stand-in platform receives the demo community through the platform's
@@ -169,6 +182,8 @@ export async function buildApp(
     platform,
     metrics,
   });
+  const reencrypt = () => reencryptPhones(db, phones);
+  attachSecretRotation(app, { platform, phones, reencryptPhones: reencrypt, log: app.log });
   // Which version and build run is the operators' to know: in the log at start, never in a public
   // answer (health/health-routes.ts).
   app.addHook('onListen', (done) => {
@@ -224,7 +239,12 @@ export async function buildApp(
     onLogin: (trx, userId, at) => cancelPendingRequest(trx, userId, 'login', at),
   });
   await registerMembership(app, { db, config, appStoreRoots, auth });
-  const designs = await registerDesigns(app, { db, auth, platform });
+  const designs = await registerDesigns(app, {
+    db,
+    auth,
+    platform,
+    answerWithinMs: deps.redemptionAnswerWithinMs,
+  });
   // Demo mode never sends a text: it keeps the code for the simulator to show.
   const sms = deps.smsSender ?? demo?.sms ?? aliyunSmsSender(requireSmsConfig(config));
   await registerAccountDeletion(app, {
@@ -270,6 +290,7 @@ export async function buildApp(
   await registerPictures(app, {
     db,
     paths,
+    media,
     shares,
     appLinks: config.appLinks,
     drawingsPerMinute: deps.pictureDrawingsPerMinute,

@@ -5,7 +5,8 @@ import { ConfigError, loadConfig, type Config } from './config/env.ts';
 import { loadPhoneProtection } from './crypto/phone-keys.ts';
 import type { PhoneProtection } from './crypto/phone-protection.ts';
 import { DatabaseConnectionError, openDatabase, type Db } from './db/database.ts';
-import { migrateToLatest } from './db/migrations.ts';
+import { prepareSchema, SchemaBehindError } from './db/schema-status.ts';
+import { consoleLog } from './http/logging.ts';
 
 /** What a command works on: the data a server started with the same environment would use. */
 export interface DataCommandContext {
@@ -18,11 +19,29 @@ export interface DataCommandContext {
 /**
  * The one beginning and ending of the command-line jobs (`npm run seed`, `npm run
  * delete-accounts`): read the environment as the server does, open the database, load the phone
- * keys and migrate; run the command; close the database whatever happened. A bad setting or an
- * unreachable database ends it with the message that names it, anything else with the error;
- * either way with exit code 1.
+ * keys and, as a server would, migrate (demo mode) or refuse a database behind the code
+ * (production: db/schema-status.ts); run the command; close the database whatever happened.
  */
 export function runDataCommand(
+  entryUrl: string,
+  command: (context: DataCommandContext) => Promise<void>,
+): Promise<void> {
+  return runOnDatabase(entryUrl, async (context) => {
+    await prepareSchema(context.db, {
+      mode: context.config.mode,
+      context: { phones: context.phones },
+      log: consoleLog,
+    });
+    await command(context);
+  });
+}
+
+/**
+ * runDataCommand's beginning and ending with the schema left as found (the migrate command's). A
+ * bad setting, an unreachable database or one behind the code ends it with the message that names
+ * it, anything else with the error; either way with exit code 1.
+ */
+export function runOnDatabase(
   entryUrl: string,
   command: (context: DataCommandContext) => Promise<void>,
 ): Promise<void> {
@@ -32,7 +51,6 @@ export function runDataCommand(
     const db = await openDatabase(config.database);
     try {
       const phones = await loadPhoneProtection(config.phoneKeys, paths.phoneKey);
-      await migrateToLatest(db, { phones });
       await command({ config, paths, db, phones });
     } finally {
       await db.destroy();
@@ -40,7 +58,9 @@ export function runDataCommand(
   };
   return main().catch((error: unknown) => {
     console.error(
-      error instanceof ConfigError || error instanceof DatabaseConnectionError
+      error instanceof ConfigError ||
+        error instanceof DatabaseConnectionError ||
+        error instanceof SchemaBehindError
         ? error.message
         : error,
     );

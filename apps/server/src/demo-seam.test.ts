@@ -61,7 +61,7 @@ describe('the server bundle', () => {
 
   beforeAll(async () => {
     [demoBuild, productionBuild] = await Promise.all([buildInto(false), buildInto(true)]);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await rm(demoBuild.dir, { recursive: true, force: true });
@@ -122,5 +122,5 @@ describe('the demo module', () => {
     expect((await demo.inject({ method: 'GET', url: `${api}/demo/users` })).statusCode).toBe(200);
     await demo.close();
     expect(demoModuleLoads.count).toBe(1);
-  }, 60_000);
+  });
 });

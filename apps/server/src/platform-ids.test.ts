@@ -26,6 +26,7 @@ import { operationsOf } from './operations/operations.ts';
 import { decodeQrCodes, previewOf } from './test-support/pictures.ts';
 import { buildTestApp, makeTempDataDir } from './test-support/test-app.ts';
 import { openTestDataDirDatabase } from './test-support/test-engine.ts';
+import { EVENTUALLY } from './test-support/eventually.ts';
 
 /**
  * The platform's ids (PRODUCT.md, "The app's platform"): the app's share links carry them, 1 to
@@ -130,7 +131,7 @@ beforeAll(async () => {
   await rename('comments', comment.public_id, COMMENT);
   await rename('goods', gallery, GOODS);
   await rename('notes', rich, NOTE);
-}, 60_000);
+});
 afterAll(async () => {
   await db.destroy();
   await app.close();
@@ -266,9 +267,7 @@ describe('the platform’s ids, 1 to 64 characters', { timeout: 120_000 }, () =>
       }
       expected[`${kind}:${id}:other_in_app:handoff_claimed`] = 1;
     }
-    await expect
-      .poll(async () => added(await funnelToday(), before), { timeout: 5_000 })
-      .toEqual(expected);
+    await expect.poll(async () => added(await funnelToday(), before), EVENTUALLY).toEqual(expected);
 
     // The operators read an item's funnel by its id; the metrics never name one.
     const ops = operationsOf(app);
@@ -316,7 +315,7 @@ describe('the platform’s ids, 1 to 64 characters', { timeout: 120_000 }, () =>
     // Something counted after them, so everything before has been written.
     expect((await beacon([{ event: 'viewed', kind: 'goods', id: GOODS }])).statusCode).toBe(204);
     await expect
-      .poll(async () => added(await funnelToday(), before), { timeout: 5_000 })
+      .poll(async () => added(await funnelToday(), before), EVENTUALLY)
       .toEqual({ [`goods:${GOODS}:safari:viewed`]: 1 });
   });
 });

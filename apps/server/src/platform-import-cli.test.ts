@@ -162,7 +162,29 @@ describe('npm run platform:import (the built command)', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/Line 3, data\.id: /);
     expect(await countOf(t.db, 'users')).toBe(0);
-  }, 60_000);
+  });
+
+  it('names a line that is wrong as a whole without a field, and says when nothing was applied', async () => {
+    expect(existsSync(CLI), 'needs the build: npm run build').toBe(true);
+    t = await openTestDatabase({ seed: false });
+    const file = join(t.dataDir, 'not-utf8.jsonl');
+    await writeFile(
+      file,
+      Buffer.concat([
+        Buffer.from('{"type":"user.deleted","data":{"id":"'),
+        Buffer.from([0xff]),
+        Buffer.from('"}}\n'),
+      ]),
+    );
+    const run = await runCli([file], {
+      DATA_DIR: t.dataDir,
+      ...(await testDatabaseEnv(t.dataDir)),
+      ...TEST_PLATFORM_ENV,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('Line 1 is not valid UTF-8.');
+    expect(run.stderr).toContain('Before it, no line was applied.');
+  });
 
   it('--to delivers the file to a site, signed, 500 events at a time; again, it changes nothing', async () => {
     expect(existsSync(CLI), 'needs the build: npm run build').toBe(true);

@@ -41,6 +41,7 @@ function fail(message: string, code: number): never {
 const count = new Intl.NumberFormat('en-US');
 
 function summary(outcome: EventFileOutcome, verb: string): string {
+  if (outcome.lastLine === 0) return `no line was ${verb}`;
   return (
     `${count.format(outcome.events)} events of lines 1–${outcome.lastLine} ${verb}: ` +
     `${count.format(outcome.applied)} applied, ${count.format(outcome.ignored)} ignored ` +
@@ -63,8 +64,10 @@ function report(outcome: EventFileOutcome, verb: string): void {
       return;
     case 'refused': {
       const { line, path, message } = outcome.refusal;
+      // A whole line's fault (not UTF-8, too long, not JSON) names the line alone.
+      const where = path === '(line)' ? `Line ${line}` : `Line ${line}, ${path}:`;
       console.error(
-        `Line ${line}, ${path}: ${message}. Its batch (lines ${outcome.lastLine + 1}–${line} so far) ` +
+        `${where} ${message}. Its batch (lines ${outcome.lastLine + 1}–${line} so far) ` +
           `was not ${verb}. Before it, ${summary(outcome, verb)}. ` +
           'Correct the line and run the same command again.',
       );

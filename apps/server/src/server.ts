@@ -3,9 +3,13 @@ import { buildApp } from './app.ts';
 import { defaultPaths } from './config/default-paths.ts';
 import { ConfigError, loadConfig, type Config } from './config/env.ts';
 import { readPlatformConfig } from './config/platform-config.ts';
+import { secretFilesOf } from './config/secret-files.ts';
+import { reloadSecretsOnChange } from './config/secret-reload.ts';
 import { DatabaseConnectionError } from './db/database.ts';
 import { listenAlsoOn } from './http/extra-listener.ts';
+import { portsTaken, type PlannedPort } from './http/ports-taken.ts';
 import { MigrationError } from './db/migrations.ts';
+import { SchemaBehindError } from './db/schema-status.ts';
 import { WebBuildMissingError } from './pages/web-build.ts';
 import { operationsOf } from './operations/operations.ts';
 import { startStandInProcess, type StandInProcess } from './stand-in/stand-in-process.ts';
@@ -31,12 +35,44 @@ async function withStandIn(config: Config): Promise<{ config: Config; standIn?: 
   return { config: { ...config, platform: platform.config }, standIn };
 }
 
+/** The ports this server will listen on, each with the setting that chose it. */
+function plannedPorts(config: Config): PlannedPort[] {
+  const { host } = config;
+  const planned: PlannedPort[] = [{ setting: 'PORT', host, port: config.port }];
+  const linkPort = config.appLinks.extraListenPort;
+  if (linkPort !== undefined) {
+    planned.push({
+      setting: 'PORT + 1 (the link domain without LINK_ORIGIN)',
+      host,
+      port: linkPort,
+    });
+  }
+  if (config.ops) {
+    const setting = "OPS_PORT (the operators' listener; demo mode: PORT + 10 unless set)";
+    planned.push({ setting, ...config.ops });
+  }
+  return planned;
+}
+
 async function main(): Promise<void> {
-  const { config, standIn } = await withStandIn(
-    loadConfig(process.env, defaultPaths(import.meta.url)),
-  );
+  const defaults = defaultPaths(import.meta.url);
+  const loaded = loadConfig(process.env, defaults);
+  // Every port first, before anything starts or says it listens (the ops listener's too).
+  const taken = await portsTaken(plannedPorts(loaded));
+  if (taken.length > 0) throw new ConfigError(`Invalid configuration:\n${taken.join('\n')}`);
+  const { config, standIn } = await withStandIn(loaded);
   const app = await buildApp(config);
   if (standIn) app.addHook('onClose', standIn.stop);
+  // Secrets rotated without a restart: read again on SIGHUP and when their files change.
+  const stopReloading = reloadSecretsOnChange(app, {
+    env: process.env,
+    readConfig: () => loadConfig(process.env, defaults),
+    onSighup: config.mode === 'production' || secretFilesOf(process.env).size > 0,
+  });
+  app.addHook('onClose', (_instance, done) => {
+    stopReloading();
+    done();
+  });
   let closing = false;
   let closeLink: (() => Promise<void>) | undefined;
   const shutdown = (signal: NodeJS.Signals) => {
@@ -89,9 +125,10 @@ async function main(): Promise<void> {
       linkOrigin: config.appLinks.origin,
       operators: opsUrl,
     },
-    opsUrl
-      ? `谷圈 web is ready at ${config.publicOrigin}/anime_merch_web/website (operators: ${opsUrl})`
-      : `谷圈 web is ready at ${config.publicOrigin}/anime_merch_web/website`,
+    `谷圈 web is ready at ${config.publicOrigin}/anime_merch_web/website (${[
+      `link domain: ${config.appLinks.origin}`,
+      ...(opsUrl ? [`operators: ${opsUrl}`] : []),
+    ].join(', ')})`,
   );
 }
 
@@ -99,7 +136,8 @@ main().catch((error: unknown) => {
   if (
     error instanceof ConfigError ||
     error instanceof WebBuildMissingError ||
-    error instanceof DatabaseConnectionError
+    error instanceof DatabaseConnectionError ||
+    error instanceof SchemaBehindError
   ) {
     console.error(error.message);
   } else if (error instanceof MigrationError) {

@@ -9,6 +9,8 @@ import { API_BASE_PATH } from './site-paths.ts';
  */
 export const ACCOUNT_DELETION_PATH = `${API_BASE_PATH}/account/deletion`;
 export const ACCOUNT_DELETION_CODE_PATH = `${ACCOUNT_DELETION_PATH}/code`;
+/** Whether a code is right, before the last confirmation (204), without using it. */
+export const ACCOUNT_DELETION_CODE_CHECK_PATH = `${ACCOUNT_DELETION_CODE_PATH}/check`;
 /** Demo mode only: the last code the demo SMS sender "sent" to the session's user. */
 export const DEMO_LATEST_SMS_PATH = `${API_BASE_PATH}/demo/sms/latest`;
 
@@ -128,6 +130,9 @@ export const confirmDeletionBodySchema = z
   .object({ code: smsCodeSchema, confirm: z.literal(true) })
   .strict();
 export type ConfirmDeletionBody = z.infer<typeof confirmDeletionBodySchema>;
+
+export const checkCodeBodySchema = z.object({ code: smsCodeSchema }).strict();
+export type CheckCodeBody = z.infer<typeof checkCodeBodySchema>;
 
 export const confirmDeletionResponseSchema = z.object({ request: deletionRequestSchema });
 

@@ -93,9 +93,9 @@ export type DesignView = z.infer<typeof designViewSchema>;
 
 /**
  * POST /designs/:designId/redemptions: 201 the first time, 200 with the same body when the same
- * key comes again, 202 while the redemption is pending (the platform has not answered yet: GET
- * the design again to see it complete). `balanceAfter` is the balance the platform answered to
- * this redemption's debit; null while pending.
+ * key comes again, 202 while the redemption is pending (the platform has not answered within the
+ * 1.5 s the server waits, or at all: GET the design again to see it complete). `balanceAfter` is
+ * the balance the platform answered to this redemption's debit; null while pending.
  */
 export const redemptionResultSchema = z.object({
   redemption: redemptionSchema,
@@ -128,6 +128,18 @@ export type RedemptionFailure = keyof typeof REDEMPTION_FAILURES;
 export function designApiPath(designId = ':designId'): string {
   return `${API_BASE_PATH}/designs/${designId}`;
 }
+
+/**
+ * What anybody may read of a design, without a session: what the redeem page shows before the
+ * log-in (its title, preview and price), so a logged-out user sees what they would redeem.
+ */
+export function designPreviewApiPath(designId = ':designId'): string {
+  return `${designApiPath(designId)}/preview`;
+}
+
+/** GET /designs/:designId/preview: the design alone (nobody's points or redemption). */
+export const designPreviewSchema = z.object({ design: designSchema });
+export type DesignPreview = z.infer<typeof designPreviewSchema>;
 
 export function redemptionsApiPath(designId = ':designId'): string {
   return `${designApiPath(designId)}/redemptions`;

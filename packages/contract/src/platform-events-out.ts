@@ -6,7 +6,8 @@ import { publicIdSchema } from './share.ts';
  * happened on the site's pages that the platform must know. Delivered to PLATFORM_EVENTS_URL,
  * signed by Standard Webhooks with PLATFORM_EVENTS_SECRET, as `{ "events": [ … ] }`; each event
  * is `{ "type", "data" }` like the events in. In order per user, at least once: a retry keeps its
- * `webhook-id`. The JSON Schemas below are docs/platform.md's.
+ * `webhook-id`, but a failed delivery of several users is split, each user's events going again
+ * under a new one (docs/platform.md, "Events out"). The JSON Schemas below are docs/platform.md's.
  */
 
 /** Events in one delivery, at most. */

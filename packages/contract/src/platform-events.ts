@@ -33,8 +33,11 @@ export const PLATFORM_EVENT_TYPES = [
 ] as const;
 export type PlatformEventType = (typeof PLATFORM_EVENT_TYPES)[number];
 
-/** The site's integer columns are 32-bit on PostgreSQL: counts and points stay below that. */
-const INT32_MAX = 2_147_483_647;
+/**
+ * The site's integer columns are 32-bit on PostgreSQL: counts and points stay below that, in the
+ * platform's events and in its answers to debits (points-debits.ts).
+ */
+export const INT32_MAX = 2_147_483_647;
 const count = z.number().int().nonnegative().max(INT32_MAX);
 /** ISO 8601 with its time zone, e.g. 2025-11-02T08:30:00.000Z. */
 const timestamp = z.iso.datetime({ offset: true });
@@ -195,10 +198,31 @@ export const platformDeliverySchema = z.object({
 });
 export type PlatformDelivery = z.infer<typeof platformDeliverySchema>;
 
-/** What a delivery applied is answered with (and a repeat of it, with the same figures). */
+/**
+ * Why an event changed nothing (docs/platform.md, "What the site answers"): its version is not
+ * above the stored one, its type is unknown, or it is of a deleted account, or names one as an
+ * item's owner, author or designer (a deleted account never comes back).
+ */
+export const platformIgnoredCountsSchema = z.object({
+  not_newer: count,
+  unknown_type: count,
+  account_deleted: count,
+});
+export type PlatformIgnoredCounts = z.infer<typeof platformIgnoredCountsSchema>;
+export type PlatformIgnoredReason = keyof PlatformIgnoredCounts;
+
+/**
+ * What a delivery applied is answered with (and a repeat of it, with the same figures):
+ * `applied` events changed what the site shows, `waiting` ones are kept until what they name
+ * arrives (their pages show what they showed before), `ignored` ones changed nothing, counted by
+ * reason in `ignoredBecause`. A delivery recorded before the last two existed is repeated without
+ * them.
+ */
 export const platformDeliveryResultSchema = z.object({
-  applied: z.number().int().nonnegative(),
-  ignored: z.number().int().nonnegative(),
+  applied: count,
+  ignored: count,
+  waiting: count.optional(),
+  ignoredBecause: platformIgnoredCountsSchema.optional(),
 });
 export type PlatformDeliveryResult = z.infer<typeof platformDeliveryResultSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INT32_MAX } from './platform-events.ts';
 import { publicIdSchema } from './share.ts';
 
 /**
@@ -16,7 +17,7 @@ export const pointsDebitRequestSchema = z
   .object({
     /** The platform's id of the user who spends. */
     userId: publicIdSchema,
-    points: z.number().int().positive(),
+    points: z.number().int().positive().max(INT32_MAX),
     reason: z
       .object({
         kind: z.literal('design_redemption'),
@@ -29,10 +30,15 @@ export const pointsDebitRequestSchema = z
   .strict();
 export type PointsDebitRequest = z.infer<typeof pointsDebitRequestSchema>;
 
-/** 200 or 201: charged (or charged before under this key), with the balance after it. */
+/**
+ * 200 or 201: charged (or charged before under this key), with the balance after it: at most
+ * 2^31 − 1, as `points` in `user.upserted` (the site's balance columns are 32-bit on
+ * PostgreSQL). A larger one is an answer the contract refuses: the redemption stays pending
+ * (docs/decisions/0026-points-debits.md).
+ */
 export const pointsDebitAnswerSchema = z.object({
   debitId: z.string().min(1).max(100),
-  balance: z.number().int().nonnegative(),
+  balance: z.number().int().nonnegative().max(INT32_MAX),
 });
 export type PointsDebitAnswer = z.infer<typeof pointsDebitAnswerSchema>;
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ACCOUNT_DELETION_CODE_CHECK_PATH,
   ACCOUNT_DELETION_CODE_PATH,
   ACCOUNT_DELETION_PATH,
   DEMO_LATEST_SMS_PATH,
@@ -265,6 +266,44 @@ describe('requesting and cancelling', () => {
       .execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ cancel_reason: 'user' });
+  });
+
+  it('checks a code before the last confirmation: a wrong one at once, a right one unused', async () => {
+    // An app of its own: the other tests here spend the demo users' codes.
+    const own = await start();
+    try {
+      const post = (authorization: string, url: string, payload: unknown) =>
+        own.app.inject({
+          method: 'POST',
+          url,
+          headers: { authorization },
+          payload: payload as Record<string, unknown>,
+        });
+      const authorization = await login('yuyuan', { app: own.app });
+      expect((await sendCode(authorization, own.app)).statusCode).toBe(201);
+      const sms = await own.app.inject({ url: DEMO_LATEST_SMS_PATH, headers: { authorization } });
+      const { code } = sms.json<{ code: string }>();
+      const wrong = await post(authorization, ACCOUNT_DELETION_CODE_CHECK_PATH, {
+        code: wrongCodeFor(code),
+      });
+      expect(wrong.statusCode).toBe(400);
+      expect(errorOf(wrong)).toMatchObject({ code: 'code_wrong', attemptsLeft: 4 });
+      const right = await post(authorization, ACCOUNT_DELETION_CODE_CHECK_PATH, { code });
+      expect(right.statusCode).toBe(204);
+      expect(right.headers['cache-control']).toBe('no-store');
+      expect(
+        (await post(authorization, ACCOUNT_DELETION_CODE_CHECK_PATH, { code: 'abc' })).statusCode,
+      ).toBe(400);
+      // Checked, nothing requested: the code still confirms, once.
+      const created = await post(authorization, ACCOUNT_DELETION_PATH, { code, confirm: true });
+      expect(created.statusCode).toBe(201);
+      // The app's refreshed token of the same log-in (a new log-in would withdraw the request).
+      const refreshed = await login('yuyuan', { app: own.app, authTime: secondsAgo(10) });
+      const pending = await post(refreshed, ACCOUNT_DELETION_CODE_CHECK_PATH, { code });
+      expect(errorOf(pending).code).toBe('deletion_pending');
+    } finally {
+      await own.close();
+    }
   });
 
   it('is cancelled by logging in again', async () => {

@@ -2,8 +2,10 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  ACCOUNT_DELETION_CODE_CHECK_PATH,
   ACCOUNT_DELETION_CODE_PATH,
   ACCOUNT_DELETION_PATH,
+  checkCodeBodySchema,
   confirmDeletionBodySchema,
   confirmDeletionResponseSchema,
   DELETION_COOL_OFF_DAYS,
@@ -94,6 +96,31 @@ const CODE_ERRORS = {
   wrong: [CODES.wrongCode, 'The code is wrong.'],
 } as const;
 
+/** 409: a request is pending, so no code is needed (a double tap, another device). */
+function sendAlreadyPending(reply: FastifyReply): FastifyReply {
+  return sendDeletionError(
+    reply,
+    409,
+    CODES.pending,
+    'The account is already scheduled for deletion.',
+  );
+}
+
+/** A code refused: 400 with its reason, and the tries left after a wrong one. */
+function sendCodeRefusal(
+  reply: FastifyReply,
+  refused: Exclude<Awaited<ReturnType<typeof checkCode>>, { ok: true }>,
+): FastifyReply {
+  const [code, message] = CODE_ERRORS[refused.reason];
+  return sendDeletionError(
+    reply,
+    400,
+    code,
+    message,
+    refused.reason === 'wrong' ? { attemptsLeft: refused.attemptsLeft } : {},
+  );
+}
+
 /**
  * Account deletion for the logged-in user (PRODUCT.md "Delete account"): what it means, the SMS
  * code, the request with its cool-off, and cancelling it. Every route needs a session.
@@ -149,14 +176,7 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
     async (request, reply) => {
       const user = currentUser(request);
       const at = now();
-      if (await findPendingRequest(db, user.id)) {
-        return sendDeletionError(
-          reply,
-          409,
-          CODES.pending,
-          'The account is already scheduled for deletion.',
-        );
-      }
+      if (await findPendingRequest(db, user.id)) return sendAlreadyPending(reply);
       const phone = await deletablePhone(db, phones, user.id, reply);
       if (typeof phone !== 'string') return phone;
       const issued = await issueCode(db, phones, user.id, phone, at);
@@ -221,16 +241,7 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
       const phone = await deletablePhone(db, phones, user.id, reply);
       if (typeof phone !== 'string') return phone;
       const checked = await checkCode(db, phones, user.id, phone, request.body.code, at);
-      if (!checked.ok) {
-        const [code, message] = CODE_ERRORS[checked.reason];
-        return sendDeletionError(
-          reply,
-          400,
-          code,
-          message,
-          checked.reason === 'wrong' ? { attemptsLeft: checked.attemptsLeft } : {},
-        );
-      }
+      if (!checked.ok) return sendCodeRefusal(reply, checked);
       const outcome = await db.transaction().execute(async (trx) => {
         if (!(await useCode(trx, checked.codeId, at))) {
           const raced = await findPendingRequest(trx, user.id);
@@ -249,6 +260,29 @@ export const accountDeletionRoutes: FastifyPluginCallbackZod<AccountDeletionRout
         return sendDeletionError(reply, 400, code, message);
       }
       return answer(outcome.state === 'created' ? 201 : 200, outcome.request);
+    },
+  );
+
+  // The code checked before the page's last confirmation (issue 39): a wrong one is said at once,
+  // not after the user confirmed. It counts as a try (five in all) and uses nothing.
+  app.post(
+    apiRoute(ACCOUNT_DELETION_CODE_CHECK_PATH),
+    {
+      onRequest: authenticated,
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      schema: {
+        body: checkCodeBodySchema,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      if (await findPendingRequest(db, user.id)) return sendAlreadyPending(reply);
+      const phone = await deletablePhone(db, phones, user.id, reply);
+      if (typeof phone !== 'string') return phone;
+      const checked = await checkCode(db, phones, user.id, phone, request.body.code, now());
+      if (!checked.ok) return sendCodeRefusal(reply, checked);
+      return reply.code(204).header('cache-control', 'no-store').send(null);
     },
   );
 

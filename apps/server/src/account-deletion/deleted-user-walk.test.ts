@@ -86,7 +86,7 @@ beforeAll(async () => {
   // that named the users are gone from the outbox too.
   heard = [];
   await deliverPlatformEvents(t.db, {
-    secret: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+    secret: () => `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
     now: () => DUE,
     post: ({ body }) => {
       heard.push(...(JSON.parse(String(body)) as { events: { type: string }[] }).events);

@@ -136,12 +136,12 @@ describe('runAccountDeletionJob', () => {
     });
     expect(after.public_id).not.toBe(before.public_id);
 
-    // The shares are gone (404), and so are the images and their files.
+    // The shares are gone for good (410, docs/platform.md), and so are the images and their files.
     for (const [kind, shareId] of [
       ['goods', DEMO_IDS.goods.gallery],
       ['cabinet', DEMO_IDS.cabinets.main],
     ] as const) {
-      expect((await reader.read(kind, parseShareId(shareId))).state).toBe('not_found');
+      expect((await reader.read(kind, parseShareId(shareId))).state).toBe('removed');
     }
     const filesAfter = await readdir(t.paths.media);
     expect(filesAfter.length).toBeLessThan(filesBefore.length);

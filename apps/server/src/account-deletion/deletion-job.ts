@@ -5,7 +5,8 @@ import { RETENTION, type RetainedKind } from '@guquan/contract/account-deletion'
 import type { DataPaths } from '../config/data-paths.ts';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
-import { forUpdate } from '../db/locking.ts';
+import { forUpdate, lockKey, PLATFORM_COPY_LOCK } from '../db/locking.ts';
+import { rememberRemoved, type GoneEntity } from '../db/platform-tombstones.ts';
 import { JOB_LOCKS, runAlone, type RunAloneResult } from '../db/run-alone.ts';
 import type { Database } from '../db/schema.ts';
 import { deleteUserRows } from '../db/user-data.ts';
@@ -103,11 +104,40 @@ const USERS_IMAGES: Readonly<Record<ImageColumn, ImagesOfUser | null>> = {
   'designs.preview_image_id': null,
 };
 
+/** The account (by its platform id, kept hashed) and its goods, cabinets and notes, by public id. */
+async function tombstonesOf(
+  trx: Transaction<Database>,
+  publicId: string,
+  userId: number,
+): Promise<GoneEntity[]> {
+  const goods = await trx
+    .selectFrom('goods')
+    .select('public_id')
+    .where('owner_id', '=', userId)
+    .execute();
+  const cabinets = await trx
+    .selectFrom('cabinets')
+    .select('public_id')
+    .where('owner_id', '=', userId)
+    .execute();
+  const notes = await trx
+    .selectFrom('notes')
+    .select('public_id')
+    .where('author_id', '=', userId)
+    .execute();
+  return [
+    { type: 'user', id: publicId },
+    ...goods.map((row): GoneEntity => ({ type: 'goods', id: row.public_id })),
+    ...cabinets.map((row): GoneEntity => ({ type: 'cabinet', id: row.public_id })),
+    ...notes.map((row): GoneEntity => ({ type: 'note', id: row.public_id })),
+  ];
+}
+
 /**
  * What deleting an account does to its data, in the caller's transaction: copies what the law
  * keeps into `retained_records`, deletes the user's rows (db/user-data.ts), retires the designs
- * they drew, anonymizes the account row (已注销用户, no avatar or phone, a new public id) and
- * queues the files of images nothing uses any more. The deletion job calls it once a request's
+ * they drew, anonymizes the account row (已注销用户, no avatar or phone, a new public id), leaves
+ * tombstones of the account and its items, and queues the files of images nothing uses any more. The deletion job calls it once a request's
  * cool-off is over; the platform's `user.deleted` (platform/) when the platform deleted the
  * account. Answers the encrypted phone the account had, for the notice.
  */
@@ -119,9 +149,10 @@ export async function anonymizeAccount(
   const at = now.toISOString();
   const user = await trx
     .selectFrom('users')
-    .select(['phone_encrypted', 'avatar_image_id'])
+    .select(['public_id', 'phone_encrypted', 'avatar_image_id'])
     .where('id', '=', userId)
     .executeTakeFirstOrThrow();
+  const gone = await tombstonesOf(trx, user.public_id, userId);
 
   // Goods information, kept three years from publication, out of public view.
   const goodsRetention = retentionMonths('goods_and_transactions');
@@ -192,6 +223,9 @@ export async function anonymizeAccount(
     })
     .where('id', '=', userId)
     .execute();
+  // What the site remembers of the account: that it is gone, and that its items are
+  // (db/platform-tombstones.ts): nothing the platform sends brings them back, their pages say 410.
+  await rememberRemoved(trx, gone, at);
 
   // Images nothing else uses any more: the row now, the file after the commit.
   for (const imageId of imageIds) {
@@ -225,6 +259,9 @@ async function deleteOneAccount(
   now: Date,
 ): Promise<Outcome> {
   const at = now.toISOString();
+  // One writer of the platform's copy at a time: a delivery sees the account's tombstone, or
+  // waits for it (never a user.upserted half-way through the account's deletion).
+  await lockKey(trx, PLATFORM_COPY_LOCK);
   // Locked until this transaction ends: a log-in that withdraws the request (or the job on
   // another server) waits for it, then finds it completed; one that committed first is seen here.
   const request = await forUpdate(

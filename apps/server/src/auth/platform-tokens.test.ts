@@ -31,6 +31,7 @@ afterAll(() => jwks.close());
 afterEach(() => {
   vi.useRealTimers();
   jwks.serve([es, rs, ed]);
+  jwks.cacheControl(undefined);
 });
 
 const verifierOn = (server: TestJwksServer) =>
@@ -164,11 +165,160 @@ describe('platform tokens', () => {
     }
   });
 
+  it('takes a token without kid only while one key of its algorithm could have signed it', async () => {
+    const withoutKid = (key: TestKey) =>
+      new SignJWT({
+        sub: 'platformUser0001',
+        iss: TEST_ISSUER,
+        aud: 'guquan-web',
+        auth_time: now(),
+      })
+        .setProtectedHeader({ alg: key.alg, typ: 'JWT' })
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(key.privateKey);
+    const single = await startTestJwks([es, rs]);
+    const next = await makeTestKey('ES256');
+    const rotating = await startTestJwks([es, next]);
+    try {
+      expect((await verifierOn(single)(await withoutKid(es))).ok).toBe(true);
+      // During a rotation the JWKS holds two ES256 keys: which one is not said, so refused.
+      expect(refused(await verifierOn(rotating)(await withoutKid(es)))).toBe(true);
+      expect((await verifierOn(rotating)(await signTestToken(es))).ok).toBe(true);
+    } finally {
+      await Promise.all([single.close(), rotating.close()]);
+    }
+  });
+
   it('says when the keys could not be had', async () => {
     const gone = await startTestJwks([es]);
     const url = gone.url;
     await gone.close();
     const verify = platformTokenVerifier({ issuer: TEST_ISSUER, jwksUrl: url });
     expect(await verify(await signTestToken(es))).toMatchObject({ ok: false, reason: 'keys' });
+  });
+});
+
+/** A clock the test moves: the verifier's cache reads it, tokens stay within their hour. */
+function testClock() {
+  let at = Date.now();
+  return {
+    now: () => new Date(at),
+    advance: (ms: number) => {
+      at += ms;
+    },
+  };
+}
+
+describe('the JWKS, fetched at most once per 30 s, kept as long as it says', () => {
+  let server: TestJwksServer;
+  beforeAll(async () => {
+    server = await startTestJwks([es]);
+  });
+  afterAll(() => server.close());
+  afterEach(() => {
+    server.serve([es]);
+    server.cacheControl(undefined);
+  });
+
+  const verifierAt = (clock: ReturnType<typeof testClock>) =>
+    platformTokenVerifier({ issuer: TEST_ISSUER, jwksUrl: server.url, now: clock.now });
+
+  it.each(['status 500', 'garbage'] as const)(
+    'fetches a JWKS that answers %s once per 30 s, however many tokens come',
+    async (how) => {
+      server.fail(how);
+      const before = server.requests();
+      const fetches = () => server.requests() - before;
+      const clock = testClock();
+      const verify = verifierAt(clock);
+      const token = await signTestToken(es);
+      // 20 one after another, then 20 at once: all refused for the keys, one fetch.
+      for (let index = 0; index < 20; index++) {
+        expect(await verify(token)).toMatchObject({ ok: false, reason: 'keys' });
+      }
+      const together = await Promise.all(Array.from({ length: 20 }, () => verify(token)));
+      expect(together.every((check) => !check.ok && check.reason === 'keys')).toBe(true);
+      expect(fetches()).toBe(1);
+      clock.advance(29_999);
+      await verify(token);
+      expect(fetches()).toBe(1);
+      // 30 s after the failed fetch: one more, and the keys are back.
+      server.serve([es]);
+      clock.advance(1);
+      const answers = await Promise.all(Array.from({ length: 20 }, () => verify(token)));
+      expect(answers.every((check) => check.ok)).toBe(true);
+      expect(fetches()).toBe(2);
+    },
+  );
+
+  it('counts a failed fetch against the 30 s of an unknown kid', async () => {
+    const clock = testClock();
+    const verify = verifierAt(clock);
+    const before = server.requests();
+    expect((await verify(await signTestToken(es))).ok).toBe(true);
+    clock.advance(31_000);
+    server.fail('status 500');
+    const stranger = await signTestToken(await makeTestKey('ES256'));
+    for (let index = 0; index < 10; index++) {
+      expect(await verify(stranger)).toMatchObject({ ok: false });
+    }
+    // The known key's tokens pass from the copy meanwhile.
+    expect((await verify(await signTestToken(es))).ok).toBe(true);
+    expect(server.requests() - before).toBe(2);
+  });
+
+  it.each([
+    ['max-age=60', 60_000],
+    ['public, max-age=120', 120_000],
+    // Longer than 5 minutes, or said nothing: 5 minutes.
+    ['max-age=86400', 300_000],
+    [undefined, 300_000],
+    // Shorter than 30 s, or not to be kept: 30 s, the fetches' own limit.
+    ['no-store', 30_000],
+    ['max-age=5', 30_000],
+  ])('stops taking a withdrawn key as Cache-Control %s says: %i ms', async (header, keptMs) => {
+    server.cacheControl(header);
+    const clock = testClock();
+    const verify = verifierAt(clock);
+    const before = server.requests();
+    const token = await signTestToken(es);
+    expect((await verify(token)).ok).toBe(true);
+    // The platform withdraws the key: another takes its place.
+    const next = await makeTestKey('ES256');
+    server.serve([next]);
+    clock.advance(keptMs - 1);
+    expect((await verify(token)).ok).toBe(true);
+    expect(server.requests() - before).toBe(1);
+    clock.advance(1);
+    expect(await verify(token)).toMatchObject({ ok: false, reason: 'invalid' });
+    expect((await verify(await signTestToken(next))).ok).toBe(true);
+    expect(server.requests() - before).toBe(2);
+  });
+
+  it('counts the time a cache in between already kept it (Age)', async () => {
+    server.cacheControl('max-age=120');
+    const aged = await startTestJwks([es]);
+    try {
+      aged.cacheControl('max-age=120');
+      const clock = testClock();
+      const verify = platformTokenVerifier({
+        issuer: TEST_ISSUER,
+        jwksUrl: aged.url,
+        now: clock.now,
+        fetch: async (input, init) => {
+          const answer = await fetch(input, init);
+          const headers = new Headers(answer.headers);
+          headers.set('age', '90');
+          return new Response(await answer.arrayBuffer(), { status: answer.status, headers });
+        },
+      });
+      expect((await verify(await signTestToken(es))).ok).toBe(true);
+      clock.advance(30_000);
+      expect((await verify(await signTestToken(es))).ok).toBe(true);
+      expect(aged.requests()).toBe(2);
+    } finally {
+      await aged.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
-import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTPayload } from 'jose';
+import { errors, jwtVerify, type JWTPayload } from 'jose';
 import { publicIdSchema } from '@guquan/contract/share';
+import { KeysUnavailable, platformKeySet } from './platform-key-set.ts';
 
 /** The audience of the platform's tokens meant for this site (PRODUCT.md, "Who the user is"). */
 export const TOKEN_AUDIENCE = 'guquan-web';
@@ -7,8 +8,6 @@ export const TOKEN_AUDIENCE = 'guquan-web';
 export const TOKEN_ALGORITHMS = ['ES256', 'RS256', 'EdDSA'];
 /** Clock skew allowed on `exp` (and `nbf`), in seconds. */
 export const CLOCK_TOLERANCE_S = 60;
-/** An unknown `kid` fetches the JWKS again at most this often. */
-export const JWKS_COOLDOWN_MS = 30_000;
 
 /** What the site takes from a verified token. */
 export interface PlatformClaims {
@@ -47,27 +46,22 @@ function claimsOf(payload: JWTPayload): PlatformClaims | string {
 
 /** Errors that say the keys could not be had, rather than that the token is bad. */
 function isKeysFailure(error: unknown): boolean {
-  return (
-    error instanceof errors.JWKSTimeout ||
-    error instanceof errors.JWKSInvalid ||
-    // fetch itself failed (the JWKS host is down): not a JOSE error at all.
-    !(error instanceof errors.JOSEError)
-  );
+  // Anything but jose's word on the token itself is ours (a JWKS that fails, a bug).
+  return error instanceof KeysUnavailable || !(error instanceof errors.JOSEError);
 }
 
 /**
  * Verifies the platform's access tokens with jose against PLATFORM_JWKS_URL: the issuer, the
  * audience `guquan-web`, ES256/RS256/EdDSA only, `exp` with 60 s of skew, `sub`, `iat`, `exp` and
- * `auth_time` required. jose's remote JWKS caches the keys, fetches them again when a token names
- * an unknown `kid` (at most once per cooldown) and shares one fetch among concurrent callers.
+ * `auth_time` required. The keys come from platform-key-set.ts: at most one fetch per 30 s,
+ * shared, kept as the JWKS's Cache-Control says (30 s to 5 minutes).
  */
 export function platformTokenVerifier(options: PlatformTokenOptions): VerifyPlatformToken {
   const now = options.now ?? (() => new Date());
-  const keys = createRemoteJWKSet(new URL(options.jwksUrl), {
-    cooldownDuration: JWKS_COOLDOWN_MS,
-    cacheMaxAge: 10 * 60_000,
-    timeoutDuration: 5_000,
-    ...(options.fetch ? { [customFetch]: options.fetch } : {}),
+  const keys = platformKeySet({
+    url: options.jwksUrl,
+    now,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   return async (token) => {
     try {

@@ -1,13 +1,13 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  PRODUCTION_APP_STORE_TEST_ENV,
   TEST_APP_LINKS_ENV,
   TEST_PHONE_ENV,
   TEST_PLATFORM_ENV,
   TEST_SMS_ENV,
+  TEST_PRODUCTION_ENV,
 } from '../test-support/test-app.ts';
-import { ConfigError, DEMO_OPS_PORT, loadConfig } from './env.ts';
+import { ConfigError, loadConfig } from './env.ts';
 
 const DIST = '/srv/web/dist';
 const DATA = '/srv/data';
@@ -193,16 +193,26 @@ describe('loadConfig', () => {
     });
   });
 
+  it('refuses NODE_ENV=production without APP_MODE rather than start the demo', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' }, DEFAULTS)).toThrow(
+      /APP_MODE: required when NODE_ENV is production/,
+    );
+    expect(loadConfig({ NODE_ENV: 'production', APP_MODE: 'demo' }, DEFAULTS).mode).toBe('demo');
+    expect(loadConfig({ NODE_ENV: 'development' }, DEFAULTS).mode).toBe('demo');
+  });
+
   it('requires the App Store settings in production, and never an Xcode environment', () => {
     const production = { APP_MODE: 'production', PUBLIC_ORIGIN: 'https://example.com' };
-    for (const name of [
-      'APPLE_BUNDLE_ID',
-      'APPLE_APP_APPLE_ID',
-      'APPLE_ENVIRONMENT',
-      'APPLE_ROOT_CERTS_DIR',
-    ]) {
+    for (const name of ['APPLE_BUNDLE_ID', 'APPLE_ENVIRONMENT', 'APPLE_ROOT_CERTS_DIR']) {
       expect(() => loadConfig(production, DEFAULTS)).toThrow(new RegExp(`${name}: required`));
     }
+    // The app's Apple id only with Production, as docs/configuration.md says: Sandbox needs none.
+    expect(() => loadConfig({ ...production, APPLE_ENVIRONMENT: 'Sandbox' }, DEFAULTS)).not.toThrow(
+      /APPLE_APP_APPLE_ID/,
+    );
+    expect(() => loadConfig({ ...production, APPLE_ENVIRONMENT: 'Production' }, DEFAULTS)).toThrow(
+      /APPLE_APP_APPLE_ID: required when APPLE_ENVIRONMENT is Production/,
+    );
     expect(() => loadConfig({ APPLE_ENVIRONMENT: 'Xcode' }, DEFAULTS)).toThrow(/APPLE_ENVIRONMENT/);
     expect(() => loadConfig({ APPLE_ENVIRONMENT: 'LocalTesting' }, DEFAULTS)).toThrow(
       /APPLE_ENVIRONMENT/,
@@ -252,20 +262,21 @@ describe('loadConfig', () => {
   });
 
   it('opens the operators’ listener on loopback: by default in demo mode, only when asked in production', () => {
-    expect(loadConfig({}, DEFAULTS).ops).toEqual({ host: '127.0.0.1', port: DEMO_OPS_PORT });
+    expect(loadConfig({}, DEFAULTS).ops).toEqual({ host: '127.0.0.1', port: 8090 });
+    // Another PORT moves it too (issue 39): two demo sites side by side share no port.
+    expect(loadConfig({ PORT: '9000' }, DEFAULTS).ops).toEqual({ host: '127.0.0.1', port: 9010 });
+    expect(loadConfig({ PORT: '0', LINK_ORIGIN: 'http://127.0.0.1:9' }, DEFAULTS).ops).toEqual({
+      host: '127.0.0.1',
+      port: 0,
+    });
+    expect(() => loadConfig({ PORT: '65530' }, DEFAULTS)).toThrow(/OPS_PORT: required when PORT/);
     expect(loadConfig({ OPS_PORT: '9464' }, DEFAULTS).ops).toEqual({
       host: '127.0.0.1',
       port: 9464,
     });
     expect(loadConfig({ OPS_PORT: 'off' }, DEFAULTS).ops).toBeNull();
     const production = {
-      APP_MODE: 'production',
-      PUBLIC_ORIGIN: 'https://www.example.com',
-      ...PRODUCTION_APP_STORE_TEST_ENV,
-      ...TEST_SMS_ENV,
-      ...TEST_PHONE_ENV,
-      ...TEST_APP_LINKS_ENV,
-      ...TEST_PLATFORM_ENV,
+      ...TEST_PRODUCTION_ENV,
     };
     expect(loadConfig(production, DEFAULTS).ops).toBeNull();
     expect(
@@ -279,13 +290,7 @@ describe('loadConfig', () => {
 
   it('refuses every numeric setting given empty, naming it: OPS_PORT= is not port 0', () => {
     const production = {
-      APP_MODE: 'production',
-      PUBLIC_ORIGIN: 'https://www.example.com',
-      ...PRODUCTION_APP_STORE_TEST_ENV,
-      ...TEST_SMS_ENV,
-      ...TEST_PHONE_ENV,
-      ...TEST_APP_LINKS_ENV,
-      ...TEST_PLATFORM_ENV,
+      ...TEST_PRODUCTION_ENV,
     };
     // Every number env.ts reads. Empty was read as 0: OPS_PORT= opened the operators' listener
     // (and /metrics) on a random port in production, PORT= the site on one.

@@ -7,6 +7,7 @@ import { readPlatformConfig, type PlatformConfig } from './platform-config.ts';
 import { readSmsConfig, type AliyunSmsConfig } from './sms-config.ts';
 import { readWeChatConfig, type WeChatConfig } from './wechat-config.ts';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.ts';
+import { withSecretFiles, type Env, type ReadText } from './secret-files.ts';
 import { issueText } from './zod-issues.ts';
 import { readPhoneKeys } from '../crypto/phone-keys.ts';
 import type { PhoneKeys } from '../crypto/phone-protection.ts';
@@ -106,8 +107,16 @@ export const DEMO_BUNDLE_ID = 'com.guquan.app';
 
 export type AppMode = 'demo' | 'production';
 
-/** The operators' listener in demo mode when OPS_PORT does not say (docs/configuration.md). */
-export const DEMO_OPS_PORT = 8090;
+/**
+ * The operators' listener in demo mode when OPS_PORT does not say: PORT + 10 (8090 beside the
+ * default 8080), so a second site started with another PORT takes none of the first one's ports
+ * (docs/configuration.md). With PORT 0 (any free port), any free port too.
+ */
+export const DEMO_OPS_PORT_OFFSET = 10;
+
+export function demoOpsPort(port: number): number {
+  return port === 0 ? 0 : port + DEMO_OPS_PORT_OFFSET;
+}
 
 /** Where the operators' listener listens (ops-app.ts), or null: none. */
 export interface OpsListenerConfig {
@@ -124,7 +133,7 @@ export interface Config {
   logFormat: 'pretty' | 'json';
   /**
    * The operators' listener: /metrics, /health/live, /health/ready and the funnel page. On by
-   * default in demo mode (DEMO_OPS_PORT), only when OPS_PORT is set in production; null when off.
+   * default in demo mode (PORT + 10: demoOpsPort), only when OPS_PORT is set in production; null when off.
    */
   ops: OpsListenerConfig | null;
   /** The origin the site is reached at, for absolute URLs (link previews). */
@@ -187,11 +196,21 @@ export class ConfigError extends Error {
 /**
  * @param defaults where the web build and the data are when WEB_DIST_DIR and DATA_DIR do not say;
  *   the entry point knows them from its own location (see default-paths.ts).
+ * @param read how an `X_FILE` setting's file is read (tests); from the disk otherwise.
  */
-export function loadConfig(
-  env: Record<string, string | undefined>,
-  defaults: ConfigDefaults,
-): Config {
+export function loadConfig(given: Env, defaults: ConfigDefaults, read?: ReadText): Config {
+  // Every secret setting X may be given as a file, X_FILE (secret-files.ts).
+  const files = withSecretFiles(given, read);
+  if (files.problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n${files.problems.join('\n')}`);
+  }
+  const env = files.env;
+  // Node's own convention must not start the demo silently on a host meant for production.
+  if (env.NODE_ENV?.trim() === 'production' && env.APP_MODE === undefined) {
+    throw new ConfigError(
+      'Invalid configuration:\n  APP_MODE: required when NODE_ENV is production: set APP_MODE=production (or APP_MODE=demo for the demo)',
+    );
+  }
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issueText(issue, '(environment)')}`);
@@ -205,9 +224,9 @@ export function loadConfig(
     } else if (!values.PUBLIC_ORIGIN.startsWith('https://')) {
       problems.push('  PUBLIC_ORIGIN: must be an https:// origin in production');
     }
+    // APPLE_APP_APPLE_ID only with Production (below): Sandbox transactions carry none.
     const apple = {
       APPLE_BUNDLE_ID: "the app's bundle id",
-      APPLE_APP_APPLE_ID: "the app's Apple id (a number)",
       APPLE_ENVIRONMENT: 'Production or Sandbox',
       APPLE_ROOT_CERTS_DIR: "a directory holding Apple's root certificates",
     } as const;
@@ -229,7 +248,12 @@ export function loadConfig(
     }
   }
   const opsPort =
-    values.OPS_PORT ?? (values.APP_MODE === 'demo' ? DEMO_OPS_PORT : ('off' as const));
+    values.OPS_PORT ?? (values.APP_MODE === 'demo' ? demoOpsPort(values.PORT) : ('off' as const));
+  if (opsPort !== 'off' && opsPort > 65535) {
+    problems.push(
+      `  OPS_PORT: required when PORT is above ${65535 - DEMO_OPS_PORT_OFFSET} (demo mode's operators' listener is on PORT + ${DEMO_OPS_PORT_OFFSET}), or off`,
+    );
+  }
   if (opsPort !== 'off' && opsPort !== 0 && opsPort === values.PORT) {
     problems.push(
       `  OPS_PORT: the operators' listener needs a port of its own, not PORT (${values.PORT})`,

@@ -51,6 +51,39 @@ describe("the platform's settings", () => {
     expect(problems.join('\n')).toMatch(/PLATFORM_MEDIA_ORIGINS: .* must be an origin only/);
   });
 
+  it('production reaches the platform over https, or over http only on this machine', () => {
+    const remote = readPlatformConfig(
+      {
+        ...TEST_PLATFORM_ENV,
+        PLATFORM_JWKS_URL: 'http://keys.example.com/jwks.json',
+        PLATFORM_API_URL: 'http://10.0.0.5/api',
+        PLATFORM_EVENTS_URL: 'http://platform.example.com/events',
+        PLATFORM_MEDIA_ORIGINS: 'https://img.example.com, http://img.example.com',
+      },
+      'production',
+    );
+    const said = remote.problems.join('\n');
+    for (const name of ['PLATFORM_JWKS_URL', 'PLATFORM_API_URL', 'PLATFORM_EVENTS_URL']) {
+      expect(said).toMatch(new RegExp(`${name}: must be an https:// URL in production`));
+    }
+    expect(said).toMatch(/PLATFORM_MEDIA_ORIGINS: http:\/\/img\.example\.com must be an https/);
+    const local = readPlatformConfig(
+      {
+        ...TEST_PLATFORM_ENV,
+        PLATFORM_JWKS_URL: 'http://localhost:9/jwks.json',
+        PLATFORM_API_URL: 'http://127.0.0.2:9/api',
+        PLATFORM_EVENTS_URL: 'http://[::1]:9/events',
+        PLATFORM_MEDIA_ORIGINS: 'http://127.0.0.1:9000',
+      },
+      'production',
+    );
+    expect(local.problems).toEqual([]);
+    // Demo mode, against a platform of one's own: whatever it is.
+    expect(readPlatformConfig({ ...TEST_PLATFORM_ENV, ...remoteUrls() }, 'demo').problems).toEqual(
+      [],
+    );
+  });
+
   it('an image is on the media origins by scheme, host and port exactly', () => {
     const origins = ['https://img.example.com', 'http://127.0.0.1:9000'];
     expect(isOnMediaOrigins('https://img.example.com/a/b.jpg', origins)).toBe(true);
@@ -63,3 +96,10 @@ describe("the platform's settings", () => {
     expect(isOnMediaOrigins('not a url', origins)).toBe(false);
   });
 });
+
+function remoteUrls(): Record<string, string> {
+  return {
+    PLATFORM_JWKS_URL: 'http://keys.example.com/jwks.json',
+    PLATFORM_MEDIA_ORIGINS: 'http://img.example.com',
+  };
+}

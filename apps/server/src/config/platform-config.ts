@@ -54,6 +54,22 @@ function originOf(value: string): { origin: string } | { problem: string } {
   return { origin: url.origin };
 }
 
+/**
+ * Whether a URL's host is this machine. Production reaches the platform over https only, but
+ * plain http to loopback is allowed: nothing crosses a network there (a sidecar or a tunnel
+ * beside the server, and the cluster tests' stand-in platform; docs/configuration.md).
+ */
+export function isLoopbackUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const host = new URL(value).hostname;
+  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** Production's rule for the platform's URLs: https, or http to loopback. */
+function insecureInProduction(value: string, mode: 'demo' | 'production'): boolean {
+  return mode === 'production' && !value.startsWith('https://') && !isLoopbackUrl(value);
+}
+
 function list(value: string): string[] {
   return value
     .split(',')
@@ -95,13 +111,19 @@ export function readPlatformConfig(
   for (const name of ['PLATFORM_JWKS_URL', 'PLATFORM_API_URL', 'PLATFORM_EVENTS_URL'] as const) {
     if (value(name) !== '' && !httpUrl.safeParse(value(name)).success) {
       problems.push(`  ${name}: must be an http:// or https:// URL`);
+    } else if (value(name) !== '' && insecureInProduction(value(name), mode)) {
+      problems.push(`  ${name}: must be an https:// URL in production (http only to loopback)`);
     }
   }
   const mediaOrigins: string[] = [];
   for (const item of list(value('PLATFORM_MEDIA_ORIGINS'))) {
     const origin = originOf(item);
     if ('problem' in origin) problems.push(`  PLATFORM_MEDIA_ORIGINS: ${origin.problem}`);
-    else mediaOrigins.push(origin.origin);
+    else if (insecureInProduction(origin.origin, mode)) {
+      problems.push(
+        `  PLATFORM_MEDIA_ORIGINS: ${item} must be an https:// origin in production (http only to loopback)`,
+      );
+    } else mediaOrigins.push(origin.origin);
   }
   if (problems.length > 0) return { config: null, problems };
   return {

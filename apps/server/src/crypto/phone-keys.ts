@@ -88,10 +88,41 @@ export async function demoPhoneKeys(file: string): Promise<PhoneKeys> {
   return { current: key, previous: [] };
 }
 
+/** Phone protection whose keys a running server can replace (a rotation, secret-rotation.ts). */
+export interface RotatingPhoneProtection extends PhoneProtection {
+  keys(): PhoneKeys;
+  /** From now on, everything is written with `next.current`, and read with any of `next`. */
+  replaceKeys(next: PhoneKeys): void;
+}
+
+export function rotatingPhoneProtection(initial: PhoneKeys): RotatingPhoneProtection {
+  let keys = initial;
+  let protection = phoneProtection(keys);
+  return {
+    encrypt: (phone) => protection.encrypt(phone),
+    decrypt: (stored) => protection.decrypt(stored),
+    index: (phone) => protection.index(phone),
+    indexes: (phone) => protection.indexes(phone),
+    isCurrent: (stored) => protection.isCurrent(stored),
+    keys: () => keys,
+    replaceKeys(next) {
+      protection = phoneProtection(next);
+      keys = next;
+    },
+  };
+}
+
+/** Whether two key lists are the same keys, in the same roles. */
+export function samePhoneKeys(a: PhoneKeys, b: PhoneKeys): boolean {
+  const text = (keys: PhoneKeys) =>
+    [keys.current, ...keys.previous].map((key) => `${key.id}:${key.secret.toString('base64')}`);
+  return text(a).join(',') === text(b).join(',');
+}
+
 /** The configured keys, or in demo mode (none configured) the one kept in DATA_DIR. */
 export async function loadPhoneProtection(
   configured: PhoneKeys | null,
   demoKeyFile: string,
-): Promise<PhoneProtection> {
-  return phoneProtection(configured ?? (await demoPhoneKeys(demoKeyFile)));
+): Promise<RotatingPhoneProtection> {
+  return rotatingPhoneProtection(configured ?? (await demoPhoneKeys(demoKeyFile)));
 }

@@ -36,7 +36,7 @@ describe('phone numbers at rest', () => {
   // A seeded server built and its files read: slow on a busy machine.
   it(
     'are nowhere in the database files of a seeded server in use',
-    { timeout: 30_000 },
+    { timeout: 120_000 },
     async () => {
       started = await buildTestAppWithDb();
       const { app } = started;

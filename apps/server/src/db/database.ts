@@ -1,10 +1,12 @@
 import Sqlite from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, type LogEvent } from 'kysely';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
 import { describeDatabaseUrl, type DatabaseConfig } from '../config/database-config.ts';
 import type { Database } from './schema.ts';
+import { checkpointsOffThread } from './sqlite-checkpoints.ts';
+import { SqliteReadWriteDialect } from './sqlite-read-write.ts';
 
 export type Db = Kysely<Database>;
 
@@ -13,16 +15,23 @@ export type Db = Kysely<Database>;
  * foreign keys are off in SQLite unless asked for; the busy timeout rides out a seed running
  * beside the server instead of failing at once; secure_delete overwrites what is deleted (a
  * deleted account, an old plain phone number) instead of leaving it in free pages of the file.
+ * A second connection, which only reads, answers the SELECTs made outside a transaction, so that
+ * they never wait for one (sqlite-read-write.ts); a third, on a thread of its own, checkpoints
+ * the WAL, so that no commit does it on the server's thread (sqlite-checkpoints.ts).
  */
 export function openSqliteDatabase(file: string, hooks: DatabaseHooks = {}): Db {
   mkdirSync(dirname(file), { recursive: true });
-  const sqlite = new Sqlite(file);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma('secure_delete = ON');
+  const writer = new Sqlite(file);
+  writer.pragma('journal_mode = WAL');
+  writer.pragma('foreign_keys = ON');
+  writer.pragma('busy_timeout = 5000');
+  writer.pragma('secure_delete = ON');
+  const reader = new Sqlite(file);
+  reader.pragma('query_only = ON');
+  reader.pragma('busy_timeout = 5000');
+  const checkpoints = checkpointsOffThread(writer, file);
   return new Kysely<Database>({
-    dialect: new SqliteDialect({ database: sqlite }),
+    dialect: new SqliteReadWriteDialect({ writer, reader, checkpoints }),
     log: queryErrorLog(hooks),
   });
 }

@@ -5,8 +5,8 @@ import type { Database } from './schema.ts';
 /**
  * What makes a read-then-write safe with several servers on one PostgreSQL
  * (docs/decisions/0009-postgresql-concurrency.md). On SQLite they do nothing, and need not: a
- * server has one connection, on which Kysely's SQLite driver runs one transaction at a time, and
- * SQLite has one writer.
+ * server runs one transaction at a time, on its one writing connection (sqlite-read-write.ts),
+ * and SQLite has one writer.
  */
 
 /**
@@ -18,6 +18,13 @@ export async function lockKey(trx: Kysely<Database>, key: string): Promise<void>
   if (!isPostgres(trx)) return;
   await sql`select pg_advisory_xact_lock(hashtextextended(${`guquan:${key}`}, 0))`.execute(trx);
 }
+
+/**
+ * The lock every writer of the platform's copy takes (the deliveries, the import, and the account
+ * deletion job, whose tombstones a delivery must see): one at a time per database
+ * (docs/decisions/0021-platform-events-in.md).
+ */
+export const PLATFORM_COPY_LOCK = 'platform-copy';
 
 /** `SELECT … FOR UPDATE` on PostgreSQL (the rows stay locked until the transaction ends). */
 export function forUpdate<Query extends { forUpdate: () => Query }>(

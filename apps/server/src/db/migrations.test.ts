@@ -420,7 +420,7 @@ describe('migrations', () => {
         .where('id', '=', before.goods[0]?.owner_id ?? 0)
         .execute(),
     ).rejects.toThrow(/FOREIGN KEY|foreign key/);
-  }, 60_000);
+  });
 });
 
 describe('migration 0018 (redemption debits)', () => {
@@ -513,7 +513,7 @@ describe('migration 0018 (redemption debits)', () => {
         .where('public_id', '=', 'AAAAAAAAAAAAAAA2')
         .execute(),
     ).rejects.toThrow(/redemptions_redeemed|CHECK/i);
-  }, 60_000);
+  });
 });
 
 async function indexNames(db: Db): Promise<string[]> {

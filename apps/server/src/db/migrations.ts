@@ -29,6 +29,7 @@ import { outboxTable } from './migrations/0017-outbox.ts';
 import { redemptionDebits } from './migrations/0018-redemption-debits.ts';
 import { designFileAndUse } from './migrations/0019-design-file-and-use.ts';
 import { goodsShelfIndexes } from './migrations/0020-goods-shelf-index.ts';
+import { deliveryAnswers } from './migrations/0021-delivery-answers.ts';
 
 /** What migrations that change data may need: the phone keys (0006 encrypts the numbers). */
 export type MigrationContext = PhoneEncryptionContext;
@@ -59,6 +60,7 @@ export function migrations(context: MigrationContext): Readonly<Record<string, M
     '0018-redemption-debits': redemptionDebits,
     '0019-design-file-and-use': designFileAndUse,
     '0020-goods-shelf-index': goodsShelfIndexes,
+    '0021-delivery-answers': deliveryAnswers,
   };
 }
 
@@ -66,8 +68,17 @@ export class MigrationError extends Error {
   override name = 'MigrationError';
 }
 
-/** Brings the database to the latest version; safe to run on every start. */
-export async function migrateToLatest<T>(db: Kysely<T>, context: MigrationContext): Promise<void> {
+/**
+ * Brings the database to the latest version and gives the names of the migrations this call
+ * applied (none when it was current). Safe to run twice, and at once from several processes on
+ * PostgreSQL: Kysely's PostgresAdapter holds a session advisory lock (pg_advisory_lock) on the
+ * migration's connection around its transaction, so a second run waits, then finds nothing left
+ * to apply. SQLite's adapter takes no lock: its database is one machine's, migrated by one process.
+ */
+export async function migrateToLatest<T>(
+  db: Kysely<T>,
+  context: MigrationContext,
+): Promise<readonly string[]> {
   const provider: MigrationProvider = {
     getMigrations: () => Promise.resolve({ ...migrations(context) }),
   };
@@ -77,7 +88,11 @@ export async function migrateToLatest<T>(db: Kysely<T>, context: MigrationContex
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
     throw new MigrationError(`Database migration ${failed ?? '(setup)'} failed`, { cause: error });
   }
-  if (results?.some((result) => result.status === 'Success')) await dropOldPageImages(db);
+  const applied = (results ?? [])
+    .filter((result) => result.status === 'Success')
+    .map((result) => result.migrationName);
+  if (applied.length > 0) await dropOldPageImages(db);
+  return applied;
 }
 
 /**

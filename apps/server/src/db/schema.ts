@@ -388,6 +388,10 @@ export interface PlatformDeliveriesTable {
   webhook_id: string;
   applied: number;
   ignored: number;
+  /** Events kept waiting for what they name; null for a delivery recorded before 0021. */
+  waiting: number | null;
+  /** The ignored events by reason, JSON (contract: PlatformIgnoredCounts); null before 0021. */
+  ignored_because: string | null;
   received_at: string;
 }
 

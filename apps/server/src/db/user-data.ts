@@ -70,7 +70,7 @@ export const USER_DATA: { readonly [T in TableName]: TableUserData<T> } = {
   platform_deliveries: { noUserColumn: "the `webhook-id`s of the platform's deliveries applied" },
   platform_versions: {
     noUserColumn:
-      "the version of each entity the platform sent, by its public id (a user's by its SHA-256, so a deleted account's tombstone keeps no id of theirs)",
+      "the version of each entity the platform sent, by its public id (a user's by its SHA-256, so a deleted account's tombstone keeps no id of theirs), and tombstones: removed items, deleted accounts and their items (db/platform-tombstones.ts), which nothing the platform sends brings back",
   },
   platform_waiting_needs: {
     noUserColumn: 'public ids a waiting entity names and has not received',

@@ -7,6 +7,7 @@ import { STAND_IN_ISSUER } from '../stand-in/stand-in-platform.ts';
 import { TEST_PLATFORM_ENV } from '../test-support/test-app.ts';
 import { openTestDatabase, type TestDatabase } from '../test-support/test-database.ts';
 import { receiveDemoCommunityIfEmpty } from './demo-community-arrival.ts';
+import { EVENTUALLY } from '../test-support/eventually.ts';
 
 let data: TestDatabase;
 let standIn: Server;
@@ -44,7 +45,7 @@ describe('a demo server with an empty copy', () => {
     ).toBe(true);
     await app.listen({ host: '127.0.0.1', port: 0 });
     try {
-      await expect.poll(() => asked.length, { timeout: 5_000 }).toBe(2);
+      await expect.poll(() => asked.length, EVENTUALLY).toBe(2);
       expect((asked[1] ?? 0) - (asked[0] ?? 0)).toBeGreaterThanOrEqual(900);
     } finally {
       await app.close();

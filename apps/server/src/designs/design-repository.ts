@@ -4,7 +4,9 @@ import type { Db } from '../db/database.ts';
 import { newPublicId } from '../db/public-id.ts';
 import type { Database } from '../db/schema.ts';
 import { imageById, required, userSummaries } from '../db/summaries.ts';
-import { DEBIT_TIMEOUT_MS, type RequestDebit } from './points-debits.ts';
+import type { Log } from '../http/logging.ts';
+import { backgroundDebits, REDEMPTION_ANSWER_WITHIN_MS } from './background-debits.ts';
+import type { RequestDebit } from './points-debits.ts';
 import {
   askPlatform,
   claimRedemption,
@@ -24,7 +26,10 @@ export type RedeemOutcome =
   | { state: 'redeemed'; result: RedemptionResult }
   /** The same key came again: the original redemption, charged once. */
   | { state: 'replayed'; result: RedemptionResult }
-  /** Asked, no answer yet: the platform is asked again with the same key until it answers. */
+  /**
+   * No answer yet (none within the request's wait, or none at all): the debit goes on in the
+   * background, or the platform is asked again with the same key, until it answers.
+   */
   | { state: 'pending'; result: RedemptionResult }
   | { state: 'not_found' }
   | { state: 'unavailable' }
@@ -39,6 +44,10 @@ export interface DesignRepositoryOptions {
   /** The platform's debit API (points-debits.ts). */
   requestDebit: RequestDebit;
   now?: () => Date;
+  /** Where a debit that failed in the background, after its request was answered, is logged. */
+  log?: Log;
+  /** How long a redemption's request waits for the platform at most (background-debits.ts). */
+  answerWithinMs?: number;
 }
 
 export interface Redeemer {
@@ -50,8 +59,8 @@ export interface Redeemer {
 
 type Trx = Transaction<Database>;
 
-/** How long a repeat of a request waits for the one asking the platform: its timeout, and a bit. */
-const HOLDER_WAIT_MS = DEBIT_TIMEOUT_MS + 1_000;
+/** How the redemption answers: 201 when this request created it, 200 for a repeat of its key. */
+type Kinds = { redeemed: 'redeemed' | 'replayed' };
 
 /** The user's points balance: users.points, the platform's (its events and debit answers). */
 async function balanceOf(trx: Trx | Db, userId: number): Promise<number> {
@@ -117,10 +126,14 @@ type Created =
  * what is not refused and on (user, key) refuse a second redemption that slipped past the reads,
  * and the attempt is answered from the row that won. Then the platform, which keeps the balances,
  * is asked to charge it (redemption-debits.ts): the request that created it holds its lease and
- * asks at once; an unanswered one is asked again by the retry worker (redemption-worker.ts).
+ * asks at once, waiting for the answer REDEMPTION_ANSWER_WITHIN_MS at most (then it answers
+ * pending and the debit goes on in the background); an unanswered one is asked again by the
+ * retry worker (redemption-worker.ts).
  */
 export function designRepository(db: Db, options: DesignRepositoryOptions) {
   const now = options.now ?? (() => new Date());
+  const answerWithinMs = options.answerWithinMs ?? REDEMPTION_ANSWER_WITHIN_MS;
+  const background = backgroundDebits(options.log);
 
   async function findDesign(publicId: string) {
     return db
@@ -214,10 +227,7 @@ export function designRepository(db: Db, options: DesignRepositoryOptions) {
   }
 
   /** The answer for a redemption in the state it is in now. */
-  async function answerFor(
-    row: RedemptionRow,
-    kinds: { redeemed: 'redeemed' | 'replayed' },
-  ): Promise<RedeemOutcome> {
+  async function answerFor(row: RedemptionRow, kinds: Kinds): Promise<RedeemOutcome> {
     switch (row.state) {
       case 'redeemed':
         return { state: kinds.redeemed, result: redemptionResultOf(row) };
@@ -235,37 +245,38 @@ export function designRepository(db: Db, options: DesignRepositoryOptions) {
   /**
    * A pending redemption this request did not start asking about: asked here as soon as its
    * lease is free (the user's other debit answered), or answered once whoever holds it has
-   * written the platform's answer (a double tap: the same redemption). Tried every 50 ms, for as
-   * long as a request to the platform may take; still pending then, it is answered pending.
+   * written the platform's answer (a double tap: the same redemption). Tried every 50 ms until
+   * the request's `deadline`; still pending then, it is answered pending.
    */
-  async function claimOrWait(
-    id: number,
-    kinds: { redeemed: 'redeemed' | 'replayed' },
-  ): Promise<RedeemOutcome> {
-    const until = Date.now() + HOLDER_WAIT_MS;
+  async function claimOrWait(id: number, kinds: Kinds, deadline: number): Promise<RedeemOutcome> {
     for (;;) {
       const lease = await claimRedemption(db, id, now());
-      if (lease) return askAndAnswer(id, lease, kinds);
+      if (lease) return askAndAnswer(id, lease, kinds, deadline);
       const row = await redemptionById(db, id);
       if (!row) throw new Error('A redemption just written is gone');
       // Not asked by anyone and not due (its back-off): it stays pending for the worker.
       const waiting =
         row.state === 'pending' &&
         (row.lease_token !== null || (row.next_attempt_at ?? '') <= now().toISOString());
-      if (!waiting || Date.now() >= until) return answerFor(row, kinds);
+      if (!waiting || Date.now() >= deadline) return answerFor(row, kinds);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
 
-  /** Asks the platform about a redemption whose lease we hold, and answers from what it left. */
+  /**
+   * Asks the platform about a redemption whose lease we hold, and answers from what it left; at
+   * the request's `deadline` without an answer, the redemption is answered pending while the
+   * debit goes on in the background (under the same lease, writing the answer when it comes).
+   */
   async function askAndAnswer(
     id: number,
     lease: string,
-    kinds: { redeemed: 'redeemed' | 'replayed' },
+    kinds: Kinds,
+    deadline: number,
   ): Promise<RedeemOutcome> {
     const row = await redemptionById(db, id);
     if (!row) throw new Error('A redemption just written is gone');
-    await askPlatform(db, options.requestDebit, row, lease, now);
+    await background.settledBy(askPlatform(db, options.requestDebit, row, lease, now), deadline);
     // Read again, whatever the outcome (even a lease lost to another: its answer counts).
     const after = await redemptionById(db, id);
     if (!after) throw new Error('A redemption asked about is gone');
@@ -335,25 +346,30 @@ export function designRepository(db: Db, options: DesignRepositoryOptions) {
 
     /**
      * Redeems: creates the redemption, or finds the one of this key, and asks the platform if
-     * this request may (it created it, or finds it pending, due and free). A pending answer means
-     * the platform has not answered yet; it will be asked again.
+     * this request may (it created it, or finds it pending, due and free), answering within
+     * `answerWithinMs` whatever the platform does. A pending answer means the platform has not
+     * answered yet: the debit goes on in the background, or it will be asked again.
      */
     async redeem(request: Redeemer): Promise<RedeemOutcome> {
+      const deadline = Date.now() + answerWithinMs;
       const created = await create(request);
       switch (created.kind) {
         case 'refusal':
           return created.outcome;
         case 'created':
           return created.lease
-            ? askAndAnswer(created.id, created.lease, { redeemed: 'redeemed' })
-            : claimOrWait(created.id, { redeemed: 'redeemed' });
+            ? askAndAnswer(created.id, created.lease, { redeemed: 'redeemed' }, deadline)
+            : claimOrWait(created.id, { redeemed: 'redeemed' }, deadline);
         case 'existing': {
           const { row } = created;
           if (row.state !== 'pending') return answerFor(row, { redeemed: 'replayed' });
-          return claimOrWait(row.id, { redeemed: 'replayed' });
+          return claimOrWait(row.id, { redeemed: 'replayed' }, deadline);
         }
       }
     },
+
+    /** Once every debit still going on in the background has been answered (closing). */
+    drain: () => background.drain(),
 
     balanceOf: (userId: number) => balanceOf(db, userId),
 

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorSchema } from '@guquan/contract/api-error';
 import {
   designApiPath,
+  designPreviewApiPath,
+  designPreviewSchema,
   designViewSchema,
   redemptionResultSchema,
   redemptionsApiPath,
@@ -10,6 +12,7 @@ import {
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import {
   buildTestAppWithDb,
+  PATIENT_REDEMPTIONS,
   chargesOf,
   logIn,
   pointsOf,
@@ -22,7 +25,7 @@ const DESIGNS = DEMO_IDS.designs;
 let t: TestAppWithDb;
 const tokens: Record<string, string> = {};
 beforeAll(async () => {
-  t = await buildTestAppWithDb();
+  t = await buildTestAppWithDb(PATIENT_REDEMPTIONS);
   for (const user of ['yuyuan', 'satoru', 'karasuno', 'chigu', 'beika'] as const) {
     tokens[user] = await logIn(t.app, user);
   }
@@ -135,6 +138,28 @@ describe('GET a design', () => {
     for (const id of MALFORMED_IDS) {
       expectError(await view(id, bearer('karasuno')), 400, 'invalid_id');
     }
+  });
+});
+
+describe('GET a design’s preview, without a session (issue 39)', () => {
+  it('shows what would be redeemed to anybody, and nothing of any user', async () => {
+    const response = await t.app.inject({ url: designPreviewApiPath(DESIGNS.sakura) });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    const body = designPreviewSchema.strict().parse(response.json());
+    const signedIn = designViewSchema.parse((await view(DESIGNS.sakura, bearer('yuyuan'))).json());
+    expect(body.design).toEqual(signedIn.design);
+    expect(body.design.preview).not.toBeNull();
+    expect(Object.keys(response.json<object>())).toEqual(['design']);
+  });
+
+  it('answers 404 for an unknown design and invalid_id for a malformed one', async () => {
+    expectError(
+      await t.app.inject({ url: designPreviewApiPath(DEMO_IDS.unknown) }),
+      404,
+      'not_found',
+    );
+    expectError(await t.app.inject({ url: designPreviewApiPath('bad!') }), 400, 'invalid_id');
   });
 });
 

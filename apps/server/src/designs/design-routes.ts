@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { apiErrorSchema } from '@guquan/contract/api-error';
 import {
   designApiPath,
+  designPreviewApiPath,
+  designPreviewSchema,
   designViewSchema,
   IDEMPOTENCY_KEY_HEADER,
   idempotencyKeySchema,
@@ -97,6 +99,31 @@ export const designRoutes: FastifyPluginCallbackZod<DesignRoutesOptions> = (
     },
   );
 
+  // Before the log-in the redeem page shows what would be redeemed (issue 39): the design alone,
+  // which anybody may read, as its preview image already is; nothing of any user.
+  app.get(
+    apiRoute(designPreviewApiPath()),
+    {
+      schema: {
+        summary: 'A design drawing as anybody may see it: title, designer, preview, price',
+        tags: ['designs'],
+        params: paramsSchema,
+        response: {
+          200: designPreviewSchema,
+          ...failureResponses(['invalid_id', 'not_found']),
+        },
+      },
+      attachValidation: true,
+    },
+    async (request, reply) => {
+      const designId = designIdOf(request);
+      if (!designId) return sendApiError(reply, 400, 'invalid_id', MESSAGES.invalid_id);
+      const design = await designs.findDesign(designId);
+      if (!design) return sendApiError(reply, 404, 'not_found', MESSAGES.not_found);
+      return reply.header('cache-control', 'no-store').send({ design });
+    },
+  );
+
   app.post(
     apiRoute(redemptionsApiPath()),
     {
@@ -119,8 +146,9 @@ export const designRoutes: FastifyPluginCallbackZod<DesignRoutesOptions> = (
           200: redemptionResultSchema.describe('The same key again: the original redemption'),
           201: redemptionResultSchema.describe('Redeemed: the platform charged the points'),
           202: redemptionResultSchema.describe(
-            'Pending: the platform has not answered yet; it is asked again with the same key, ' +
-              'and GET of the design shows the redemption once it completes',
+            'Pending: the platform has not answered within 1.5 s (the server waits no longer); ' +
+              'the debit goes on, or is asked again with the same key, and GET of the design ' +
+              'shows the redemption once it completes',
           ),
           ...failureResponses([
             'invalid_id',

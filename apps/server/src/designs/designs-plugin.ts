@@ -15,10 +15,24 @@ import { REDEMPTION_WORKER_INTERVAL_MS, retryDueRedemptions } from './redemption
  */
 export async function registerDesigns(
   app: FastifyInstance,
-  { db, auth, platform }: { db: Db; auth: Authenticator; platform: PlatformConfig },
+  {
+    db,
+    auth,
+    platform,
+    answerWithinMs,
+  }: {
+    db: Db;
+    auth: Authenticator;
+    platform: PlatformConfig;
+    /** How long a redemption's request waits for the platform: 1.5 s unless a test says. */
+    answerWithinMs?: number;
+  },
 ): Promise<DesignRepository> {
-  const requestDebit = pointsDebitsClient(platform);
-  const designs = designRepository(db, { requestDebit });
+  const requestDebit = pointsDebitsClient(platform, { log: app.log });
+  const designs = designRepository(db, { requestDebit, log: app.log, answerWithinMs });
+  // A debit still going on after its request was answered writes its answer before the
+  // database closes (at most the debit's timeout; else its lease runs out and any server asks).
+  app.addHook('onClose', () => designs.drain());
   // Every server runs it; the leases make one at a time ask about each redemption.
   schedulePeriodicWork(app, {
     name: 'the redemption retry worker',

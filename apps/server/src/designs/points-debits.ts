@@ -5,6 +5,8 @@ import {
   POINTS_DEBITS_PATH,
   type PointsDebitRequest,
 } from '@guquan/contract/points-debits';
+import { firstIssues } from '../config/zod-issues.ts';
+import type { Log } from '../http/logging.ts';
 
 /**
  * The platform's debit API, as the site calls it (PRODUCT.md, "The app's platform", Points):
@@ -38,10 +40,14 @@ function parsedJson(text: string): unknown {
   }
 }
 
-/** The client of one platform (its API base URL and service token). */
+/**
+ * The client of one platform (its API base URL and service token). A charge answered with a body
+ * the contract refuses (a balance past 2^31 − 1, a missing debit id) is the platform's error,
+ * logged as one with what is wrong, and leaves the redemption pending like a lost answer.
+ */
 export function pointsDebitsClient(
   platform: { apiUrl: string; apiToken: string },
-  { timeoutMs = DEBIT_TIMEOUT_MS }: { timeoutMs?: number } = {},
+  { timeoutMs = DEBIT_TIMEOUT_MS, log }: { timeoutMs?: number; log?: Log } = {},
 ): RequestDebit {
   // The API's base URL may have a path of its own: the debits' path goes after it.
   const url = `${platform.apiUrl.replace(/\/+$/, '')}${POINTS_DEBITS_PATH}`;
@@ -68,7 +74,15 @@ export function pointsDebitsClient(
     if (status === 200 || status === 201) {
       const charged = pointsDebitAnswerSchema.safeParse(parsedJson(text));
       if (charged.success) return { kind: 'charged', ...charged.data };
-      return { kind: 'unknown', reason: `${status} with an answer the contract does not allow` };
+      const issues = firstIssues(charged.error, '(answer)');
+      log?.warn(
+        { status, key, issues },
+        'the platform charged a debit with an answer the contract refuses: the redemption stays pending',
+      );
+      return {
+        kind: 'unknown',
+        reason: `${status} with an answer the contract does not allow (${issues})`,
+      };
     }
     if (status === 409 && insufficientPointsAnswerSchema.safeParse(parsedJson(text)).success) {
       return { kind: 'insufficient_points' };

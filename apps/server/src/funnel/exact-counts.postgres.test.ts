@@ -6,6 +6,7 @@ import { EVENTS_PATH } from '@guquan/contract/funnel-events';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { buildTestApp, makeTempDataDir } from '../test-support/test-app.ts';
 import { openTestDataDirDatabase, testDatabaseFor } from '../test-support/test-engine.ts';
+import { EVENTUALLY } from '../test-support/eventually.ts';
 
 /**
  * Counts are exact: 10,000 beacons sent over 64 connections to two servers sharing one
@@ -105,7 +106,7 @@ it(`counts ${BEACONS} beacons sent over ${CONNECTIONS_PER_SERVER * 2} connection
   expect(statuses.filter((status) => status !== 204)).toEqual([]);
   expect(sockets.size).toBeLessThanOrEqual(CONNECTIONS_PER_SERVER * 2);
   // Each server writes within a second; closing writes whatever is left.
-  await expect.poll(storedOpens, { timeout: 10_000, interval: 500 }).toBe(before + BEACONS);
+  await expect.poll(storedOpens, { ...EVENTUALLY, interval: 500 }).toBe(before + BEACONS);
   for (const server of servers) await server.close();
   expect(await storedOpens()).toBe(before + BEACONS);
 }, 180_000);

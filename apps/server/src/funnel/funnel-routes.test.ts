@@ -8,6 +8,7 @@ import { openTestDataDirDatabase } from '../test-support/test-engine.ts';
 import { operationsOf } from '../operations/operations.ts';
 import { funnelDayOf } from './funnel-days.ts';
 import { BEACONS_PER_MINUTE } from './funnel-budget.ts';
+import { EVENTUALLY } from '../test-support/eventually.ts';
 
 /**
  * The share funnel's beacons (POST /api/v1/events), on both engines: what is counted, by which
@@ -77,7 +78,7 @@ function difference(after: Record<string, number>, before: Record<string, number
   return changed;
 }
 
-describe('POST /api/v1/events', { timeout: 30_000 }, () => {
+describe('POST /api/v1/events', () => {
   it('counts each event per item, channel (from the User-Agent) and day, and writes within a second', async () => {
     const { app, dataDir } = await server();
     const before = await storedToday(dataDir);
@@ -108,7 +109,7 @@ describe('POST /api/v1/events', { timeout: 30_000 }, () => {
       ).statusCode,
     ).toBe(204);
     await expect
-      .poll(async () => difference(await storedToday(dataDir), before), { timeout: 5_000 })
+      .poll(async () => difference(await storedToday(dataDir), before), EVENTUALLY)
       .toEqual({
         [`goods:${GOODS}:wechat:viewed`]: 1,
         [`goods:${GOODS}:wechat:open_tapped`]: 1,

@@ -71,5 +71,5 @@ describe('the version, for operators', () => {
       await logged.close();
     }
     // A server of its own, seeded: seconds on a loaded machine.
-  }, 30_000);
+  });
 });

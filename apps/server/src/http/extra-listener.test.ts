@@ -34,5 +34,5 @@ describe('a second listener for the same app (demo mode’s link domain on PORT 
       await app.close();
     }
     expect(extra.server.listening).toBe(false);
-  }, 30_000);
+  });
 });

@@ -16,7 +16,7 @@ async function logsOf(pretty: boolean, env: Record<string, string> = {}): Promis
   return lines;
 }
 
-describe('logs', { timeout: 30_000 }, () => {
+describe('logs', () => {
   it('in readable form: one short line per request, with the start of its id', async () => {
     const lines = await logsOf(true);
     const requests = lines.filter((line) => line.includes('/anime_merch_web/api/v1/health'));

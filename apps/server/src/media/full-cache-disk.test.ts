@@ -30,7 +30,7 @@ beforeAll(async () => {
   const res = await app.inject({ url: shareApiPath('goods', DEMO_IDS.goods.gallery) });
   gallery = goodsSchema.parse(res.json()).images;
   // A disk mounted and filled, then a server seeded: seconds on a loaded machine.
-}, 60_000);
+});
 afterAll(async () => {
   // beforeAll may have failed before either was made.
   await (app as FastifyInstance | undefined)?.close();

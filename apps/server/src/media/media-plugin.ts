@@ -2,11 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import type { DataPaths } from '../config/data-paths.ts';
 import type { PlatformConfig } from '../config/platform-config.ts';
 import type { Db } from '../db/database.ts';
+import { schedulePeriodicWork } from '../plugins/periodic-work.ts';
+import { sweepMediaDisk } from './disk-sweep.ts';
 import { findServableImage } from './media-repository.ts';
 import { mediaRoutes } from './media-routes.ts';
+import { createOriginalFiles, type KeptOriginal } from './original-files.ts';
 import { createPlaceholderImages } from './placeholder-image.ts';
 import {
   createPlatformImageFetcher,
+  PLATFORM_IMAGE_LIMITS,
   type FetcherLimits,
   type ImageFetchObserver,
 } from './platform-image-fetcher.ts';
@@ -29,7 +33,25 @@ export interface Media {
    * for them now instead of at its next poll. The other servers find them within a second.
    */
   imagesWaiting(): void;
+  /**
+   * The path of an arrived image's original on this server's disk, fetched again from the
+   * platform when this disk lacks it (original-files.ts); undefined when it cannot be had now.
+   */
+  originalPath(image: KeptOriginal): Promise<string | undefined>;
 }
+
+/**
+ * A page waits this long at most for an original this server fetches again: a host slower than
+ * that gets the placeholder now and the image at the next request.
+ */
+const REFILL_TIMEOUT_MS = 10_000;
+
+/**
+ * How often a server removes its copies of images whose rows went (disk-sweep.ts), and how old a
+ * copy must be to go: an original is written a moment before its row names it.
+ */
+const DISK_SWEEP_INTERVAL_MS = 15 * 60_000;
+const DISK_SWEEP_GRACE_MS = 10 * 60_000;
 
 /**
  * The images of goods, cabinets and notes, in the sizes pages ask for, made on first request;
@@ -40,12 +62,43 @@ export async function registerMedia(
   app: FastifyInstance,
   { db, paths, platform, observer, fetcherLimits }: MediaPluginOptions,
 ): Promise<Media> {
+  const closing = new AbortController();
+  app.addHook('onClose', () => {
+    closing.abort();
+    return Promise.resolve();
+  });
+  const originals = createOriginalFiles({
+    mediaDir: paths.media,
+    download: platform && {
+      origins: platform.mediaOrigins,
+      timeoutMs: REFILL_TIMEOUT_MS,
+      maxBytes: PLATFORM_IMAGE_LIMITS.maxBytes,
+      maxRedirects: PLATFORM_IMAGE_LIMITS.maxRedirects,
+    },
+    log: app.log,
+    signal: closing.signal,
+  });
+  const originalPath = (image: KeptOriginal) => originals.pathOf(image);
+  schedulePeriodicWork(app, {
+    name: 'the media disk sweep',
+    intervalMs: DISK_SWEEP_INTERVAL_MS,
+    run: async () => {
+      const swept = await sweepMediaDisk(db, {
+        mediaDir: paths.media,
+        mediaCacheDir: paths.mediaCache,
+        graceMs: DISK_SWEEP_GRACE_MS,
+      });
+      if (swept.originals + swept.resized > 0) {
+        app.log.info(swept, 'removed this server’s copies of images that are gone');
+      }
+    },
+  });
   await app.register(mediaRoutes, {
     findImage: (publicId) => findServableImage(db, publicId),
-    resized: createResizedImages(paths.media, paths.mediaCache, { log: app.log }),
+    resized: createResizedImages(originals, paths.mediaCache, { log: app.log }),
     placeholders: createPlaceholderImages(),
   });
-  if (!platform) return { imagesWaiting: () => undefined };
+  if (!platform) return { imagesWaiting: () => undefined, originalPath };
   const fetcher = createPlatformImageFetcher({
     db,
     mediaDir: paths.media,
@@ -63,5 +116,6 @@ export async function registerMedia(
     imagesWaiting: () => {
       fetcher.wake();
     },
+    originalPath,
   };
 }

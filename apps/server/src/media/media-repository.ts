@@ -5,8 +5,10 @@ export interface StoredImage {
   publicId: string;
   width: number;
   height: number;
-  /** The original's bare file name in DATA_DIR/media ('' until it is here). */
+  /** The original's bare file name in MEDIA_DIR ('' until it has arrived). */
   fileName: string;
+  /** Where the platform keeps the original: a server whose disk lacks it fetches it again. */
+  sourceUrl: string | null;
   /** Whether the original is here: false while it is fetched from the platform, or refused. */
   ready: boolean;
 }
@@ -28,6 +30,7 @@ export async function findServableImage(
       'images.width',
       'images.height',
       'images.file_name',
+      'images.source_url',
       'images.state',
     ])
     .where('images.public_id', '=', publicId)
@@ -39,6 +42,7 @@ export async function findServableImage(
       width: row.width,
       height: row.height,
       fileName: row.file_name,
+      sourceUrl: row.source_url,
       ready: row.state === 'ready' && row.file_name !== '',
     }
   );

@@ -55,18 +55,23 @@ export const mediaRoutes: FastifyPluginCallbackZod<MediaRoutesOptions> = (
       if (!isImageWidth(width)) return sendApiError(reply, 404, 'not_found', NOT_FOUND_MESSAGE);
       const image = await findImage(request.params.imageId);
       if (!image) return sendApiError(reply, 404, 'not_found', NOT_FOUND_MESSAGE);
-      if (!image.ready) {
-        // Still coming from the platform (or refused by the fetcher): a page that already holds
-        // the address gets the placeholder, never a broken image, and nobody keeps it: the image
-        // itself follows at the same address once it is here.
-        return reply
+      // Still coming from the platform (or refused by the fetcher), or its original not on this
+      // server and its host not answering now: a page that already holds the address gets the
+      // placeholder, never a broken image, and nobody keeps it: the image itself follows at the
+      // same address once it is here.
+      const placeholder = async () =>
+        reply
           .header('cache-control', PUBLIC_REFUSAL_CACHE_CONTROL)
           .type('image/webp')
           .send(await placeholders.get(image, width));
-      }
+      if (!image.ready) return placeholder();
       // The bytes under an id and width never change: the address is the version.
       if (sendVersioned(request, reply, `W/"${image.publicId}-${width}"`)) return reply;
       const resizedImage = await resized.get(image, width);
+      if (resizedImage.kind === 'missing') {
+        reply.removeHeader('etag');
+        return placeholder();
+      }
       reply.type('image/webp');
       if (resizedImage.kind === 'bytes') return reply.send(resizedImage.bytes);
       return reply

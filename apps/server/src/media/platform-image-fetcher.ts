@@ -1,9 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Db } from '../db/database.ts';
 import type { Log } from '../http/logging.ts';
-import { downloadImage, extensionOf, type DownloadLimits } from './platform-image-download.ts';
+import { fetchSlots, type SlotPolicy } from './fetch-slots.ts';
+import {
+  downloadImage,
+  extensionOf,
+  type DownloadLimits,
+  type DownloadOutcome,
+} from './platform-image-download.ts';
 import {
   markAttemptFailed,
   markImageReady,
@@ -11,6 +17,7 @@ import {
   takeWaitingImages,
   type ImageLease,
 } from './waiting-images.ts';
+import { writeAside } from './write-aside.ts';
 
 /**
  * Fetches the images the platform's events named (PRODUCT.md, "The app's platform"; the why in
@@ -36,8 +43,8 @@ export interface RetryPolicy {
   maxAttempts: number;
 }
 
-export interface FetcherLimits extends Omit<DownloadLimits, 'origins'> {
-  /** Fetches at once per server. */
+export interface FetcherLimits extends Omit<DownloadLimits, 'origins'>, Omit<SlotPolicy, 'slots'> {
+  /** Fetches at once per server in slots, each for `slotMs` at most (fetch-slots.ts). */
   concurrency: number;
   /** How long a taken row stays this server's: longer than a fetch can take. */
   leaseMs: number;
@@ -48,6 +55,12 @@ export interface FetcherLimits extends Omit<DownloadLimits, 'origins'> {
 
 export const PLATFORM_IMAGE_LIMITS: FetcherLimits = {
   concurrency: 3,
+  // A slow host keeps the next image waiting 2 s at most; then its fetch goes on aside (three
+  // places) while it brings 16 KiB a second over each 5 s, or is tried again later.
+  slotMs: 2_000,
+  aside: 3,
+  minBytesPerSecond: 16 * 1024,
+  rateWindowMs: 5_000,
   timeoutMs: 30_000,
   // Past the time limit, with room for storing the file: a live fetch never loses its lease.
   leaseMs: 60_000,
@@ -93,9 +106,12 @@ export function createPlatformImageFetcher(
 ): PlatformImageFetcher {
   const { db, mediaDir, origins, log, observer } = options;
   const limits: FetcherLimits = { ...PLATFORM_IMAGE_LIMITS, ...options.limits };
-  const download: DownloadLimits = { ...limits, origins };
+  const downloadLimits: DownloadLimits = { ...limits, origins };
   const aborting = new AbortController();
   const running = new Set<Promise<void>>();
+  const slots = fetchSlots({ ...limits, slots: limits.concurrency }, () => {
+    fill();
+  });
   let stopped = true;
   let taking = false;
   let lookAgain = false;
@@ -104,16 +120,7 @@ export function createPlatformImageFetcher(
   /** Writes aside, then renames: the file is there whole or not at all. */
   async function store(lease: ImageLease, bytes: Buffer, extension: string): Promise<string> {
     const fileName = `${lease.publicId}-${randomBytes(4).toString('hex')}.${extension}`;
-    const target = join(mediaDir, fileName);
-    const temporary = `${target}.tmp`;
-    await mkdir(mediaDir, { recursive: true });
-    try {
-      await writeFile(temporary, bytes);
-      await rename(temporary, target);
-    } catch (error) {
-      await rm(temporary, { force: true });
-      throw error;
-    }
+    await writeAside(join(mediaDir, fileName), bytes);
     return fileName;
   }
 
@@ -133,8 +140,27 @@ export function createPlatformImageFetcher(
     else log.info(where, `an image from the platform will be fetched again: ${reason}`);
   }
 
-  async function fetchOne(lease: ImageLease): Promise<void> {
-    const outcome = await downloadImage(lease.sourceUrl, download, aborting.signal);
+  /** Downloads within its slot (fetch-slots.ts): a fetch abandoned as too slow is retried. */
+  async function download(lease: ImageLease): Promise<DownloadOutcome> {
+    const tooSlow = new AbortController();
+    let abandoned: string | undefined;
+    const hold = slots.take((reason) => {
+      abandoned = reason;
+      tooSlow.abort();
+    });
+    try {
+      const signal = AbortSignal.any([aborting.signal, tooSlow.signal]);
+      const outcome = await downloadImage(lease.sourceUrl, downloadLimits, signal, hold.received);
+      return !outcome.ok && abandoned
+        ? { ok: false, permanent: false, reason: abandoned }
+        : outcome;
+    } finally {
+      hold.end();
+    }
+  }
+
+  async function fetchOne(lease: ImageLease, outcomeOf: Promise<DownloadOutcome>): Promise<void> {
+    const outcome = await outcomeOf;
     if (aborting.signal.aborted) {
       await releaseLease(db, lease);
       return;
@@ -169,8 +195,9 @@ export function createPlatformImageFetcher(
   }
 
   function run(lease: ImageLease): void {
+    // The slot is taken now, before the next look at the queue counts the free ones.
     track(
-      fetchOne(lease).catch((error: unknown) => {
+      fetchOne(lease, download(lease)).catch((error: unknown) => {
         log.warn(
           { err: error, image: lease.publicId },
           'fetching an image from the platform failed',
@@ -186,7 +213,7 @@ export function createPlatformImageFetcher(
       lookAgain = true;
       return;
     }
-    const free = limits.concurrency - running.size;
+    const free = slots.free();
     if (free <= 0) return;
     taking = true;
     lookAgain = false;
@@ -205,7 +232,7 @@ export function createPlatformImageFetcher(
       })
       .finally(() => {
         taking = false;
-        if (lookAgain && running.size < limits.concurrency) fill();
+        if (lookAgain && slots.free() > 0) fill();
       });
   }
 

@@ -10,6 +10,7 @@ import {
 } from '../test-support/media-host.ts';
 import { buildTestApp, makeTempDataDir, TEST_PLATFORM_ENV } from '../test-support/test-app.ts';
 import { openTestDataDirDatabase } from '../test-support/test-engine.ts';
+import { EVENTUALLY } from '../test-support/eventually.ts';
 import {
   imageRow,
   insertGoodsWithImages,
@@ -51,7 +52,7 @@ afterEach(async () => {
 describe('images from the platform, with two servers on one database', () => {
   it(
     'fetches each URL once however many items and servers name it',
-    { timeout: 30_000 },
+    { timeout: 120_000 },
     async () => {
       // The first server makes the tables; the second joins them.
       await startApp();
@@ -79,7 +80,7 @@ describe('images from the platform, with two servers on one database', () => {
           async () => {
             expect((await imageRow(db, id)).state).toBe('ready');
           },
-          { timeout: 10_000, interval: 100 },
+          { ...EVENTUALLY, interval: 100 },
         );
       }
       for (const path of paths) expect(host.requests(path), path).toBe(1);
@@ -89,7 +90,7 @@ describe('images from the platform, with two servers on one database', () => {
 
 describe('an item whose image is on its way', () => {
   it(
-    'shows the placeholder, then the image within 5 s of its arrival: page, data, media and card',
+    'shows the placeholder, then the image once it has arrived: page, data, media and card',
     {
       timeout: 30_000,
     },
@@ -137,7 +138,8 @@ describe('an item whose image is on its way', () => {
       expect((await app.inject(waitingCard ?? '')).statusCode).toBe(200);
 
       arrive();
-      const started = Date.now();
+      // How late a change may show (5 s) is proven on a controlled clock in
+      // pages/share-page-cache.test.ts; here, that the image shows everywhere.
       await vi.waitFor(
         async () => {
           const ready = await app.inject(json);
@@ -148,9 +150,8 @@ describe('an item whose image is on its way', () => {
           expect(readyPage.body).not.toContain('data-placeholder');
           expect(cardOf(readyPage.body)).not.toBe(waitingCard);
         },
-        { timeout: 5_000, interval: 100 },
+        { ...EVENTUALLY, interval: 100 },
       );
-      expect(Date.now() - started).toBeLessThan(5_000);
       const readyCard = cardOf((await app.inject(page)).body) ?? '';
       const card = await app.inject(readyCard);
       expect(card.statusCode).toBe(200);

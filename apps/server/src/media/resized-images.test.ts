@@ -5,6 +5,7 @@ import { mkdtemp } from 'node:fs/promises';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredImage } from './media-repository.ts';
+import { createOriginalFiles } from './original-files.ts';
 import { createResizedImages, type ResizedImage } from './resized-images.ts';
 import { makeFullDisk } from '../test-support/full-disk.ts';
 import { warningsLog } from '../test-support/warnings-log.ts';
@@ -15,8 +16,14 @@ const image: StoredImage = {
   width: 1600,
   height: 1200,
   fileName: 'a.png',
+  sourceUrl: null,
   ready: true,
 };
+
+/** The originals in `dir`, with no platform to fetch a missing one from. */
+function originalsIn(dir: string) {
+  return createOriginalFiles({ mediaDir: dir, download: null, log: warningsLog([]) });
+}
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'guquan-resized-'));
@@ -36,8 +43,8 @@ describe('resized images in a cache several servers share (MEDIA_CACHE_DIR)', ()
     const cacheDir = join(root, 'media-cache');
     // Two servers: two caches of their own in memory, one directory on disk.
     const servers = [
-      createResizedImages(join(root, 'media'), cacheDir),
-      createResizedImages(join(root, 'media'), cacheDir),
+      createResizedImages(originalsIn(join(root, 'media')), cacheDir),
+      createResizedImages(originalsIn(join(root, 'media')), cacheDir),
     ];
     const target = join(cacheDir, image.publicId.slice(0, 2), `${image.publicId}-1280.webp`);
     const state = { resizing: true };
@@ -92,7 +99,7 @@ async function peakResizes(work: Promise<unknown>): Promise<number> {
 
 describe('resizing', () => {
   it('runs at most maxConcurrentResizes at once, however many different sizes are asked for', async () => {
-    const images = createResizedImages(join(root, 'media'), join(root, 'cap-cache'), {
+    const images = createResizedImages(originalsIn(join(root, 'media')), join(root, 'cap-cache'), {
       maxConcurrentResizes: 1,
     });
     // Three widths of three images (ids of their own, the same original): nine resizes.
@@ -107,15 +114,19 @@ describe('resizing', () => {
     expect(peak).toBeGreaterThan(0);
     // One at a time (plus the counting overlap above); without the limit, all nine at once.
     expect(peak).toBeLessThanOrEqual(2);
-  }, 30_000);
+  });
 
   it('on a full disk, hands over the bytes, keeps them in memory and warns once', async () => {
     const disk = await makeFullDisk();
     try {
       const warnings: string[] = [];
-      const images = createResizedImages(join(root, 'media'), join(disk.dir, 'cache'), {
-        log: warningsLog(warnings),
-      });
+      const images = createResizedImages(
+        originalsIn(join(root, 'media')),
+        join(disk.dir, 'cache'),
+        {
+          log: warningsLog(warnings),
+        },
+      );
       const first: ResizedImage = await images.get(image, 640);
       expect(first.kind).toBe('bytes');
       if (first.kind !== 'bytes') return;
@@ -130,5 +141,5 @@ describe('resizing', () => {
     } finally {
       await disk.remove();
     }
-  }, 30_000);
+  });
 });

@@ -1,11 +1,13 @@
 import { availableParallelism } from 'node:os';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import type { ImageWidth } from '@guquan/contract/share-paths';
 import type { Log } from '../http/logging.ts';
+import { concurrencyLimit } from './concurrency-limit.ts';
 import type { StoredImage } from './media-repository.ts';
+import type { OriginalFiles } from './original-files.ts';
+import { writeAside } from './write-aside.ts';
 
 /** WebP at this quality is small and still clean on a phone's screen. */
 const WEBP_QUALITY = 75;
@@ -23,9 +25,14 @@ const MAX_CONCURRENT_RESIZES = Math.max(1, availableParallelism());
  */
 const MEMORY_FALLBACK_BYTES = 32 * 1024 * 1024;
 
-/** An image at one width: a file in the cache directory, or bytes when it could not be written. */
+/**
+ * An image at one width: a file in the cache directory, or bytes when it could not be written;
+ * `missing` when its original is not on this server and cannot be fetched again now.
+ */
 export type ResizedImage =
-  { kind: 'file'; path: string; size: number } | { kind: 'bytes'; bytes: Buffer };
+  | { kind: 'file'; path: string; size: number }
+  | { kind: 'bytes'; bytes: Buffer }
+  | { kind: 'missing' };
 
 export interface ResizedImages {
   /** The image at this width (never wider than the original), made on first use. */
@@ -36,24 +43,6 @@ export interface ResizedImagesOptions {
   maxConcurrentResizes?: number;
   /** Told once when the cache directory starts refusing writes, and once when it takes them again. */
   log?: Log;
-}
-
-/** Runs tasks with at most `max` at once, the others in order of arrival. */
-function concurrencyLimit(max: number) {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async <T>(task: () => Promise<T>): Promise<T> => {
-    if (active < max) active += 1;
-    // A finished task hands its slot straight to the next in line (active stays the same).
-    else await new Promise<void>((resolve) => waiting.push(resolve));
-    try {
-      return await task();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else active -= 1;
-    }
-  };
 }
 
 /** A small LRU of bytes, bounded by their total size. */
@@ -92,7 +81,7 @@ function byteCache(limit: number) {
  * again), and the bytes are kept in memory for the next visitors meanwhile.
  */
 export function createResizedImages(
-  originalsDir: string,
+  originals: OriginalFiles,
   cacheDir: string,
   options: ResizedImagesOptions = {},
 ): ResizedImages {
@@ -103,13 +92,9 @@ export function createResizedImages(
 
   /** Writes aside, then renames; true when the file is in place. */
   async function store(target: string, bytes: Buffer): Promise<boolean> {
-    const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      await mkdir(dirname(target), { recursive: true });
-      await writeFile(temporary, bytes);
-      await rename(temporary, target);
+      await writeAside(target, bytes);
     } catch (error) {
-      await rm(temporary, { force: true }).catch(() => undefined);
       if (cacheWritable) {
         cacheWritable = false;
         const code = (error as NodeJS.ErrnoException).code ?? String(error);
@@ -127,9 +112,13 @@ export function createResizedImages(
     return true;
   }
 
-  async function resize(image: StoredImage, width: ImageWidth, target: string) {
-    // The name comes from our own database; basename() keeps even a bad row inside the folder.
-    const original = join(originalsDir, basename(image.fileName));
+  async function resize(
+    image: StoredImage,
+    width: ImageWidth,
+    target: string,
+  ): Promise<ResizedImage> {
+    const original = await originals.pathOf(image);
+    if (original === undefined) return { kind: 'missing' };
     const bytes = await limit(() =>
       sharp(original)
         .rotate()

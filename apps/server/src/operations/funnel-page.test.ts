@@ -59,7 +59,7 @@ beforeAll(async () => {
     logger: Fastify({ logger: false }).log,
     now: () => NOW,
   });
-}, 60_000);
+});
 
 afterAll(async () => {
   await ops.close();

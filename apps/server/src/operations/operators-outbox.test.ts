@@ -18,7 +18,7 @@ beforeAll(async () => {
   remove = temp.remove;
   app = await buildTestApp({ DATA_DIR: temp.dataDir });
   db = await openTestDataDirDatabase(temp.dataDir);
-}, 60_000);
+});
 afterAll(async () => {
   await db.destroy();
   await app.close();

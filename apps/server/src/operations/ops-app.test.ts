@@ -25,7 +25,7 @@ beforeAll(async () => {
   const found = operationsOf(app);
   if (!found) throw new Error('no operators’ listener');
   ops = found;
-}, 60_000);
+});
 afterAll(() => app.close());
 
 /** Runs `promtool check metrics` on the text; resolves to its exit code and output. */

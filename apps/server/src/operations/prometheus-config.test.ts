@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const DEPLOY = fileURLToPath(new URL('../../../../deploy/', import.meta.url));
 
-describe('the Prometheus configuration in deploy/', { timeout: 30_000 }, () => {
+describe('the Prometheus configuration in deploy/', () => {
   it('passes promtool check config (with its rule file)', async () => {
     const { stdout } = await run('promtool', ['check', 'config', `${DEPLOY}prometheus.yml`]);
     expect(stdout).toContain('is valid prometheus config file syntax');

@@ -1,156 +1,65 @@
 import type { Kysely } from 'kysely';
-import { PLATFORM_EVENTS_OUT_PER_DELIVERY } from '@guquan/contract/platform-events-out';
-import { lockKey } from '../db/locking.ts';
 import type { Database } from '../db/schema.ts';
 import type { Log } from '../http/logging.ts';
 import {
-  DeliveryGaveUp,
-  newWebhookId,
-  sendSigned,
+  failureText,
+  signedHeaders,
+  type DeliveryAnswer,
   type PostDelivery,
 } from '../platform/signed-deliveries.ts';
-import { errorText, isDue, isPending, newLeaseToken } from './outbox-repository.ts';
+import { claimEventDelivery, usersIn, type ClaimedDelivery } from './event-claims.ts';
+import { errorText } from './outbox-repository.ts';
+import {
+  emptyReport,
+  recordFailed,
+  recordStopped,
+  recordTaken,
+  type EventDeliveryReport,
+} from './event-outcomes.ts';
+
+export { eventRetryWaitMs, GIVE_UP_AFTER_MS, type EventDeliveryReport } from './event-outcomes.ts';
 
 /**
  * The outbox's events for the platform (PRODUCT.md, "Events out"), delivered to
- * PLATFORM_EVENTS_URL signed with PLATFORM_EVENTS_SECRET as `{ "events": [ … ] }`:
+ * PLATFORM_EVENTS_URL signed with PLATFORM_EVENTS_SECRET as `{ "events": [ … ] }`, one user's
+ * trouble kept that user's (issue 37):
  *
- * - A delivery is up to 100 events, each the oldest still owed of its user (its partition):
- *   a user with a delivery outstanding (in flight, or waiting to be retried) gets no other, so a
- *   user's events arrive in order and one delivery at a time, across all servers. New deliveries
- *   are made under a lock (PostgreSQL's advisory lock; SQLite has one writer), so two servers
- *   never split one user's events between them.
- * - One attempt per run. A failed delivery is retried by a later run with the same rows and the
- *   same `webhook-id` (the platform applies an id once), after a back-off that doubles from 10 s
- *   to an hour, and given up 3 days after its oldest event was queued.
- * - Delivered or given up, the events' JSON (which names the user) is wiped.
+ * - What goes out together, and in what order: event-claims.ts. A user's events in order, one
+ *   delivery at a time per user, across all servers.
+ * - Up to 4 deliveries in flight per server, each with its own wait for an answer: 5 s for a
+ *   delivery of several users, 30 s for one user's. One that hangs holds one slot, never the rest.
+ * - What an answer, or none, leaves: event-outcomes.ts (a failed delivery of several users is
+ *   split at once; one user's is retried under the same `webhook-id`).
  */
-const FIRST_WAIT_MS = 10_000;
-const MAX_WAIT_MS = 3_600_000;
-export const GIVE_UP_AFTER_MS = 3 * 24 * 3_600_000;
-/** Longer than an attempt can take (EVENT_TIMEOUT_MS). */
-const LEASE_MS = 2 * 60_000;
 export const EVENT_TIMEOUT_MS = 30_000;
-/** How often a server looks for events due, besides being woken by one queued. */
+/** A delivery of several users: a platform that answers in time answers 100 events in less. */
+const SEVERAL_USERS_TIMEOUT_MS = 5_000;
+/** Deliveries one server has in flight at once. */
+const EVENT_DELIVERIES_AT_ONCE = 4;
+/** How often a server looks for events due, besides being woken by one queued or answered. */
 export const EVENT_CHANNEL_INTERVAL_MS = 5_000;
-/** Deliveries one run makes at most (a backlog drains over a few runs). */
-const DELIVERIES_PER_RUN = 20;
-const LOCK = 'outbox:platform_events';
+/** Deliveries one call of deliverPlatformEvents makes at most (a backlog drains over a few). */
+const DELIVERIES_PER_CALL = 200;
 
-/** The wait after the `attempts`-th failed attempt. */
-export function eventRetryWaitMs(attempts: number): number {
-  return Math.min(MAX_WAIT_MS, FIRST_WAIT_MS * 2 ** Math.max(0, attempts - 1));
-}
-
-interface ClaimedDelivery {
-  webhookId: string;
-  token: string;
-  rows: { id: number; payload: string; attempts: number; queued_at: string }[];
-}
-
-/** A delivery due again (its wait over, nobody holding it), with the same rows; or a new one. */
-async function claimDelivery(
-  db: Kysely<Database>,
-  now: Date,
-): Promise<ClaimedDelivery | undefined> {
-  const at = now.toISOString();
-  const token = newLeaseToken();
-  const leaseUntil = new Date(now.getTime() + LEASE_MS).toISOString();
-  return db.transaction().execute(async (trx) => {
-    await lockKey(trx, LOCK);
-    const rowsOf = async (webhookId: string) => {
-      const rows = await trx
-        .selectFrom('outbox')
-        .select(['id', 'payload', 'attempts', 'queued_at'])
-        .where('webhook_id', '=', webhookId)
-        .where('lease_token', '=', token)
-        .where(isPending('platform_events'))
-        .orderBy('id')
-        .execute();
-      return rows.flatMap((row) =>
-        row.payload === null ? [] : [{ ...row, payload: row.payload }],
-      );
-    };
-
-    const again = await trx
-      .selectFrom('outbox')
-      .select('webhook_id')
-      .where(isPending('platform_events'))
-      .where('webhook_id', 'is not', null)
-      .where(isDue(at))
-      .orderBy('id')
-      .limit(1)
-      .executeTakeFirst();
-    if (again?.webhook_id) {
-      const webhookId = again.webhook_id;
-      await trx
-        .updateTable('outbox')
-        .set({ lease_token: token, lease_until: leaseUntil })
-        .where('webhook_id', '=', webhookId)
-        .where(isPending('platform_events'))
-        .execute();
-      return { webhookId, token, rows: await rowsOf(webhookId) };
-    }
-
-    // The oldest events of users with no delivery outstanding: taken in id order, so of each user
-    // the oldest ones, in order.
-    const fresh = await trx
-      .selectFrom('outbox')
-      .select('id')
-      .where(isPending('platform_events'))
-      .where('webhook_id', 'is', null)
-      .where('next_attempt_at', '<=', at)
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('outbox as earlier')
-              .select('earlier.id')
-              .whereRef('earlier.partition_key', '=', 'outbox.partition_key')
-              .where('earlier.channel', '=', 'platform_events')
-              .where('earlier.delivered_at', 'is', null)
-              .where('earlier.failed_at', 'is', null)
-              .where('earlier.webhook_id', 'is not', null),
-          ),
-        ),
-      )
-      .orderBy('id')
-      .limit(PLATFORM_EVENTS_OUT_PER_DELIVERY)
-      .execute();
-    if (fresh.length === 0) return undefined;
-    const webhookId = newWebhookId('events');
-    await trx
-      .updateTable('outbox')
-      .set({ webhook_id: webhookId, lease_token: token, lease_until: leaseUntil })
-      .where(
-        'id',
-        'in',
-        fresh.map((row) => row.id),
-      )
-      .where('webhook_id', 'is', null)
-      .execute();
-    return { webhookId, token, rows: await rowsOf(webhookId) };
-  });
+interface EventTimeouts {
+  severalUsersMs: number;
+  oneUserMs: number;
 }
 
 export interface EventDeliveryOptions {
   post: PostDelivery;
-  /** PLATFORM_EVENTS_SECRET. */
-  secret: string;
+  /**
+   * PLATFORM_EVENTS_SECRET now: read at each attempt, so a retry is signed with the secret current
+   * at the time (a rotation, config/secret-rotation.ts).
+   */
+  secret: () => string;
   now?: () => Date;
   log?: Log;
   /** Told of each failed attempt (the failed attempts' counter). */
   onFailedAttempt?: () => void;
-}
-
-export interface EventDeliveryReport {
-  /** Deliveries the platform accepted, and the events in them. */
-  delivered: number;
-  events: number;
-  /** Failed this time, to be tried again later. */
-  retrying: number;
-  /** Failed for the last time: given up, logged. */
-  failed: number;
+  /** How long an attempt waits for its answer (tests shorten them). */
+  timeouts?: EventTimeouts;
+  concurrency?: number;
 }
 
 /** The exact bytes of a delivery: the events' JSON as queued, in order. */
@@ -158,76 +67,152 @@ function bodyOf(rows: ClaimedDelivery['rows']): string {
   return `{"events":[${rows.map((row) => row.payload).join(',')}]}`;
 }
 
-/** Sends what is due, one attempt per delivery; safe to run on several servers at once. */
-export async function deliverPlatformEvents(
+/** `work`, or the signal's reason once it is aborted (a transport that ignores it included). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      reject(signal.reason as Error);
+    };
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => {
+      signal.removeEventListener('abort', onAbort);
+    });
+  });
+}
+
+/** One attempt, signed as it leaves by the wall clock (the receiver refuses a stale signature). */
+async function attempt(
+  { post, secret }: Pick<EventDeliveryOptions, 'post' | 'secret'>,
+  delivery: ClaimedDelivery,
+  signal: AbortSignal,
+): Promise<{ taken: true } | { taken: false; failure: string }> {
+  const body = bodyOf(delivery.rows);
+  let answer: DeliveryAnswer;
+  try {
+    const headers = signedHeaders(secret(), delivery.webhookId, body, new Date());
+    answer = await untilAborted(post({ body, headers, signal }), signal);
+  } catch (error) {
+    const timedOut = error instanceof Error && error.name === 'TimeoutError';
+    return { taken: false, failure: timedOut ? 'no answer in time' : errorText(error) };
+  }
+  if (answer.status >= 200 && answer.status < 300) return { taken: true };
+  return { taken: false, failure: failureText({ status: answer.status }) };
+}
+
+/** Deliveries in flight on one server, up to its concurrency. */
+interface EventSender {
+  /** Claims what is due into the free slots and sends it; resolves once claimed (not answered). */
+  fill(): Promise<number>;
+  /** Resolves when one delivery in flight has been answered and recorded (at once when none). */
+  oneSettled(): Promise<void>;
+  inFlight(): number;
+  /** The first delivery that could not be recorded (the database went away), if any. */
+  unrecorded(): unknown;
+  /** Takes no more, aborts what is in flight (given back for any server) and waits for it. */
+  stop(): Promise<void>;
+  readonly report: EventDeliveryReport;
+}
+
+export function createEventSender(
   db: Kysely<Database>,
-  { post, secret, now = () => new Date(), log, onFailedAttempt }: EventDeliveryOptions,
-): Promise<EventDeliveryReport> {
-  const report: EventDeliveryReport = { delivered: 0, events: 0, retrying: 0, failed: 0 };
-  for (let run = 0; run < DELIVERIES_PER_RUN; run++) {
-    const claimed = await claimDelivery(db, now());
-    if (!claimed) break;
-    const { webhookId, token, rows } = claimed;
-    if (rows.length === 0) continue;
-    const ours = () =>
-      db
-        .updateTable('outbox')
-        .where('webhook_id', '=', webhookId)
-        .where('lease_token', '=', token)
-        .where(isPending('platform_events'));
-    try {
-      await sendSigned({
-        secret,
-        body: bodyOf(rows),
-        post,
-        webhookId,
-        attempts: 1,
-        isFinal: (status) => status >= 200 && status < 300,
-        // Signed as it leaves, by the wall clock: the receiver refuses a stale signature.
-      });
-      await ours()
-        .set({
-          delivered_at: now().toISOString(),
-          payload: null,
-          lease_token: null,
-          lease_until: null,
-        })
-        .execute();
-      report.delivered += 1;
-      report.events += rows.length;
-    } catch (error) {
+  options: EventDeliveryOptions & { onSettled?: () => void },
+): EventSender {
+  const { now = () => new Date(), log, onFailedAttempt, onSettled } = options;
+  const timeouts = options.timeouts ?? {
+    severalUsersMs: SEVERAL_USERS_TIMEOUT_MS,
+    oneUserMs: EVENT_TIMEOUT_MS,
+  };
+  const concurrency = options.concurrency ?? EVENT_DELIVERIES_AT_ONCE;
+  const report = emptyReport();
+  const stopping = new AbortController();
+  const running = new Set<Promise<void>>();
+  let unrecorded: unknown;
+
+  async function send(delivery: ClaimedDelivery): Promise<void> {
+    const waitMs = usersIn(delivery) > 1 ? timeouts.severalUsersMs : timeouts.oneUserMs;
+    const signal = AbortSignal.any([stopping.signal, AbortSignal.timeout(waitMs)]);
+    const outcome = await attempt(options, delivery, signal);
+    if (outcome.taken) {
+      await recordTaken(db, delivery, now(), report);
+    } else if (stopping.signal.aborted) {
+      await recordStopped(db, delivery);
+    } else {
       onFailedAttempt?.();
-      const at = now();
-      const attempts = Math.max(...rows.map((row) => row.attempts)) + 1;
-      const oldest = Math.min(...rows.map((row) => Date.parse(row.queued_at)));
-      const released = {
-        attempts,
-        // This attempt's failure (`503 Service Unavailable`): the outbox, not sendSigned, retries.
-        last_error: errorText(error instanceof DeliveryGaveUp ? error.lastFailure : error),
-        lease_token: null,
-        lease_until: null,
-      };
-      if (at.getTime() - oldest >= GIVE_UP_AFTER_MS) {
-        await ours()
-          .set({ ...released, failed_at: at.toISOString(), payload: null })
-          .execute();
-        report.failed += 1;
-        log?.warn(
-          { webhookId, events: rows.length, attempts, error },
-          'events owed to the platform could not be delivered in 3 days and are given up',
-        );
-      } else {
-        const next = new Date(at.getTime() + eventRetryWaitMs(attempts)).toISOString();
-        await ours()
-          .set({ ...released, next_attempt_at: next })
-          .execute();
-        report.retrying += 1;
-        log?.warn(
-          { webhookId, events: rows.length, attempts, error },
-          'events owed to the platform could not be delivered; they will be retried',
-        );
-      }
+      await recordFailed(db, delivery, { at: now(), failure: outcome.failure, log }, report);
     }
   }
-  return report;
+
+  function track(delivery: ClaimedDelivery): void {
+    const work = send(delivery)
+      .catch((error: unknown) => {
+        // Not recorded (the database went away): the lease runs out and it is sent again.
+        unrecorded ??= error;
+        log?.warn(
+          { err: error, webhookId: delivery.webhookId },
+          'an events delivery went unrecorded; it is sent again once its lease runs out',
+        );
+      })
+      .finally(() => {
+        running.delete(work);
+        onSettled?.();
+      });
+    running.add(work);
+  }
+
+  async function claimIntoFreeSlots(): Promise<number> {
+    let claimed = 0;
+    while (!stopping.signal.aborted && running.size < concurrency) {
+      const delivery = await claimEventDelivery(db, now());
+      if (!delivery) break;
+      claimed += 1;
+      // Claimed as the server stops: tracked all the same, so it is given back at once.
+      if (delivery.rows.length > 0) track(delivery);
+    }
+    return claimed;
+  }
+  let filling: Promise<number> | undefined;
+
+  return {
+    report,
+    inFlight: () => running.size,
+    unrecorded: () => unrecorded,
+    fill() {
+      const current = claimIntoFreeSlots().finally(() => {
+        if (filling === current) filling = undefined;
+      });
+      filling = current;
+      return current;
+    },
+    async oneSettled() {
+      if (running.size > 0) await Promise.race(running);
+    },
+    async stop() {
+      stopping.abort();
+      await filling?.catch(() => 0);
+      while (running.size > 0) await Promise.allSettled([...running]);
+    },
+  };
+}
+
+/**
+ * Sends what is due and waits for the answers, a delivery split meanwhile sent apart in the same
+ * call; safe to run on several servers at once.
+ */
+export async function deliverPlatformEvents(
+  db: Kysely<Database>,
+  options: EventDeliveryOptions,
+): Promise<EventDeliveryReport> {
+  const sender = createEventSender(db, options);
+  let claims = 0;
+  while (claims < DELIVERIES_PER_CALL) {
+    const claimed = await sender.fill();
+    claims += claimed;
+    if (claimed === 0 && sender.inFlight() === 0) break;
+    await sender.oneSettled();
+  }
+  while (sender.inFlight() > 0) await sender.oneSettled();
+  // As a run that met a lost database ends: with its error, once the rest is answered.
+  if (sender.unrecorded() !== undefined) throw sender.unrecorded();
+  return sender.report;
 }

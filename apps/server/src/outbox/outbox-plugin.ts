@@ -5,11 +5,7 @@ import type { Db } from '../db/database.ts';
 import type { OutboxChannel } from '../db/schema.ts';
 import { schedulePeriodicWork } from '../plugins/periodic-work.ts';
 import { postTo, type PostDelivery } from '../platform/signed-deliveries.ts';
-import {
-  deliverPlatformEvents,
-  EVENT_CHANNEL_INTERVAL_MS,
-  EVENT_TIMEOUT_MS,
-} from './event-channel.ts';
+import { createEventSender, EVENT_CHANNEL_INTERVAL_MS, EVENT_TIMEOUT_MS } from './event-channel.ts';
 import { onOutboxQueued } from './outbox-wakeups.ts';
 import { deliverTexts, TEXT_CHANNEL_INTERVAL_MS, type TextSender } from './text-channel.ts';
 
@@ -35,8 +31,10 @@ const WAKE_DELAY_MS = 200;
 
 /**
  * Everything the site owes to others, delivered (docs/decisions/0025-outbox.md): the texts owed
- * to users every minute, the platform's events every few seconds and moments after one is
- * queued. Every server runs both; the leases keep them from delivering a row twice at once.
+ * to users every minute, the platform's events every few seconds, moments after one is queued and
+ * as soon as a delivery in flight is answered (a run claims into free slots and never waits for
+ * answers, so one that hangs holds up no other). Every server runs both; the leases keep them
+ * from delivering a row twice at once.
  */
 export function registerOutbox(
   app: FastifyInstance,
@@ -56,17 +54,21 @@ export function registerOutbox(
       }),
   });
   const post = postEvents ?? postTo(platform.eventsUrl, { timeoutMs: EVENT_TIMEOUT_MS });
+  const sender = createEventSender(db, {
+    post,
+    secret: () => platform.eventsSecret,
+    log: app.log,
+    onFailedAttempt: () => observer?.failedAttempt('platform_events'),
+    // A slot is free again, and a split delivery's events are due at once.
+    onSettled: () => {
+      events.runSoon();
+    },
+  });
   const events = schedulePeriodicWork(app, {
     name: 'the outbox of platform events',
     intervalMs: EVENT_CHANNEL_INTERVAL_MS,
     firstRunDelayMs,
-    run: () =>
-      deliverPlatformEvents(db, {
-        post,
-        secret: platform.eventsSecret,
-        log: app.log,
-        onFailedAttempt: () => observer?.failedAttempt('platform_events'),
-      }),
+    run: () => sender.fill(),
   });
   const timers = new Set<NodeJS.Timeout>();
   const stop = onOutboxQueued((channel) => {
@@ -77,9 +79,10 @@ export function registerOutbox(
     }, WAKE_DELAY_MS).unref();
     timers.add(timer);
   });
-  app.addHook('onClose', (_instance, done) => {
+  app.addHook('onClose', async () => {
     stop();
     for (const timer of timers) clearTimeout(timer);
-    done();
+    // What is in flight is given back, for this or another server to send again under its id.
+    await sender.stop();
   });
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { PlatformEventOut } from '@guquan/contract/platform-events-out';
 import type { Database } from '../db/schema.ts';
-import { versionKey } from '../platform/platform-entities.ts';
+import { versionKey } from '../db/platform-tombstones.ts';
 import { queueOutboxItem } from './outbox-repository.ts';
 
 /**

@@ -7,6 +7,7 @@ import {
   encodedBody,
   pageBytes,
 } from './rendered-page-cache.ts';
+import { EVENTUALLY } from '../test-support/eventually.ts';
 
 const page = (text: string) => cachedPage(200, text, 'W/"e"', 'csp', undefined);
 
@@ -74,12 +75,9 @@ describe('the cache of rendered pages', () => {
     expect((await promisify(brotliDecompress)(quick)).toString()).toBe(text);
     // Sent again: the same quick copy now, the smallest once made in the background.
     expect(await encodedBody(kept, 'br')).toBe(quick);
-    await vi.waitFor(
-      () => {
-        expect(kept.encoded.get('br')?.bytes).not.toBe(quick);
-      },
-      { timeout: 10_000 },
-    );
+    await vi.waitFor(() => {
+      expect(kept.encoded.get('br')?.bytes).not.toBe(quick);
+    }, EVENTUALLY);
     const best = await encodedBody(kept, 'br');
     expect(best.length).toBeLessThan(quick.length);
     expect((await promisify(brotliDecompress)(best)).toString()).toBe(text);

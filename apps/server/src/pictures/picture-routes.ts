@@ -31,6 +31,7 @@ import { apiRoute } from '../http/api-paths.ts';
 import { VERSIONED_PICTURE_CACHE_CONTROL } from '../pages/page-cache-policy.ts';
 import type { ShareReader } from '../shares/share-reader.ts';
 import { drawPicture, type PhotoSource } from './picture-drawing.ts';
+import { PhotoUnavailable } from './photo-unavailable.ts';
 import type { PictureFonts } from './picture-fonts.ts';
 import type { PictureStore } from './picture-store.ts';
 import { RenderQueueFull, type RenderQueue } from './render-queue.ts';
@@ -159,6 +160,15 @@ export const pictureRoutes: FastifyPluginCallbackZod<PictureRoutesOptions> = (
         options.queue.run(() => drawPicture(content, options.fonts(), options.photos)),
       );
     } catch (error) {
+      if (error instanceof PhotoUnavailable) {
+        reply.header('retry-after', '5');
+        return sendApiError(
+          reply,
+          503,
+          'service_unavailable',
+          'A photo of this picture cannot be had now; try again soon.',
+        );
+      }
       if (!(error instanceof RenderQueueFull)) throw error;
       reply.header('retry-after', '1');
       return sendApiError(

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { writeAside } from '../media/write-aside.ts';
 
 export interface PictureStore {
   /** The bytes of a picture made before: from memory, else from disk; undefined if neither. */
@@ -87,13 +87,9 @@ export function createPictureStore(
   }
 
   async function keep(path: string, bytes: Buffer): Promise<void> {
-    const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(temporary, bytes);
-      await rename(temporary, path);
+      await writeAside(path, bytes);
     } catch (error) {
-      await rm(temporary, { force: true }).catch(() => undefined);
       if (!writeFailing) onWriteFailure(error);
       writeFailing = true;
       return;

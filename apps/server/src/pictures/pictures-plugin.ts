@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { basename, join } from 'node:path';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import type { ShareKind } from '@guquan/contract/share-paths';
 import type { DataPaths } from '../config/data-paths.ts';
@@ -7,8 +6,10 @@ import type { AppLinksConfig } from '../config/app-links-config.ts';
 import type { Db } from '../db/database.ts';
 import { itemUniversalLink } from '../app-links/item-universal-link.ts';
 import { findServableImage } from '../media/media-repository.ts';
+import type { Media } from '../media/media-plugin.ts';
 import type { ShareReader } from '../shares/share-reader.ts';
 import { loadPictureFonts, type PictureFonts } from './picture-fonts.ts';
+import { PhotoUnavailable } from './photo-unavailable.ts';
 import { pictureRoutes, posterRoutes } from './picture-routes.ts';
 import { qrCodeRoutes } from './qr-code-routes.ts';
 import { createPictureStore } from './picture-store.ts';
@@ -25,7 +26,9 @@ const PICTURE_DRAWINGS_PER_CLIENT_MINUTE = 60;
 
 export interface PicturesPluginOptions {
   db: Db;
-  paths: Pick<DataPaths, 'media' | 'mediaCache'>;
+  paths: Pick<DataPaths, 'mediaCache'>;
+  /** The originals the pictures are drawn from, on this server's disk or fetched again. */
+  media: Pick<Media, 'originalPath'>;
   /** Reads the item a picture shows (reused for a second: shares/recent-share-reads.ts). */
   shares: ShareReader;
   appLinks: AppLinksConfig;
@@ -39,7 +42,7 @@ export interface PicturesPluginOptions {
  */
 export async function registerPictures(
   app: FastifyInstance,
-  { db, paths, shares, appLinks, drawingsPerMinute }: PicturesPluginOptions,
+  { db, paths, media, shares, appLinks, drawingsPerMinute }: PicturesPluginOptions,
 ): Promise<void> {
   // A poster's QR code holds the item's Universal Link on the app's link domain.
   const link = (kind: ShareKind, id: string) => itemUniversalLink(appLinks, { kind, id });
@@ -60,9 +63,12 @@ export async function registerPictures(
     photos: async (imageId) => {
       const image = await findServableImage(db, imageId);
       // An image not here yet is left out (the content has already left it out: its hash
-      // changes when it arrives). The name comes from our own database; basename() keeps even a
-      // bad row inside the folder.
-      return image?.ready ? join(paths.media, basename(image.fileName)) : undefined;
+      // changes when it arrives).
+      if (!image?.ready) return undefined;
+      // Arrived, but not to be had on this server now: no lesser picture kept in its place.
+      const path = await media.originalPath(image);
+      if (path === undefined) throw new PhotoUnavailable();
+      return path;
     },
     link,
     drawingsPerMinute: drawingsPerMinute ?? PICTURE_DRAWINGS_PER_CLIENT_MINUTE,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventBatches, type BatchOrRefusal, type LineCheck } from './event-batches.ts';
-import { fileLines } from './event-lines.ts';
+import { EVENT_LINE_MAX_BYTES, fileLines } from './event-lines.ts';
 
 let dir: string | undefined;
 afterEach(async () => {
@@ -11,7 +11,7 @@ afterEach(async () => {
   dir = undefined;
 });
 
-async function fileOf(text: string): Promise<string> {
+async function fileOf(text: string | Buffer): Promise<string> {
   dir = await mkdtemp(join(tmpdir(), 'event-batches-'));
   const file = join(dir, 'events.jsonl');
   await writeFile(file, text);
@@ -92,6 +92,57 @@ describe('an events file in batches', () => {
           bytesRead: Buffer.byteLength(long) + 1 + line(8).length + 1,
         },
       },
+    ]);
+  });
+
+  it('stops at a line longer than the limit, naming it, without reading it whole', async () => {
+    const long = JSON.stringify({ n: 3, text: 'x'.repeat(300_000) });
+    const file = await fileOf([line(1), line(2), long, line(4)].join('\n'));
+    const lines = [];
+    for await (const next of fileLines(file, { maxLineBytes: 1000 })) lines.push(next);
+    // Line 3 is refused once its first thousand bytes are past, never read to its end.
+    expect(lines.map((next) => next.number)).toEqual([1, 2, 3]);
+    const batches = await all(
+      eventBatches(fileLines(file, { maxLineBytes: 1000 }), check, { maxEvents: 10 }),
+    );
+    expect(batches).toEqual([
+      {
+        kind: 'refused',
+        refusal: {
+          line: 3,
+          path: '(line)',
+          message: 'is longer than 1,000 bytes, the most a line may hold',
+        },
+      },
+    ]);
+  });
+
+  it('takes a line of the limit, with its \\r, and refuses one byte more', async () => {
+    const max = 100;
+    const of = (bytes: number) => JSON.stringify({ n: bytes, pad: 'x'.repeat(bytes - 18) });
+    expect(of(max)).toHaveLength(max);
+    const file = await fileOf(`${of(max)}\r\n${of(max)}\n${of(max + 1)}\r\n`);
+    const lines = [];
+    for await (const next of fileLines(file, { maxLineBytes: max })) lines.push(next);
+    expect(
+      lines.map((next) => ('unreadable' in next ? next.unreadable : next.text.length)),
+    ).toEqual([max, max, 'is longer than 100 bytes, the most a line may hold']);
+    // The real limit: a delivery's 5 MB, less its envelope.
+    expect(EVENT_LINE_MAX_BYTES).toBe(5 * 1024 * 1024 - 64);
+  });
+
+  it('stops at a line that is not valid UTF-8, naming it', async () => {
+    const bad = Buffer.concat([
+      Buffer.from('{"n":2,"text":"'),
+      Buffer.from([0xe8, 0x30]),
+      Buffer.from('"}'),
+    ]);
+    const file = await fileOf(
+      Buffer.concat([Buffer.from(`${line(1)}\n`), bad, Buffer.from(`\n${line(3)}\n`)]),
+    );
+    const batches = await all(eventBatches(fileLines(file), check, { maxEvents: 10 }));
+    expect(batches).toEqual([
+      { kind: 'refused', refusal: { line: 2, path: '(line)', message: 'is not valid UTF-8' } },
     ]);
   });
 });

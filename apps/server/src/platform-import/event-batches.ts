@@ -1,4 +1,4 @@
-import type { FileLine } from './event-lines.ts';
+import type { FileLine, UnreadableLine } from './event-lines.ts';
 
 /** What a line's check answers: the item to keep (null: nothing to keep), or the first bad place. */
 export type LineCheck<T> =
@@ -44,11 +44,12 @@ function jsonOf(line: FileLine): { ok: true; value: unknown } | { ok: false; mes
 
 /**
  * The lines of an events file (one JSON object `{ type, data }` a line) in batches of at most
- * `limits`. Each line is checked as it is read; a bad one ends the batches with its refusal,
- * and the batch it would have joined is never handed out, so nothing of it is applied.
+ * `limits`. Each line is checked as it is read; a bad one (or one that cannot be read: too long,
+ * not UTF-8) ends the batches with its refusal, and the batch it would have joined is never
+ * handed out, so nothing of it is applied.
  */
 export async function* eventBatches<T>(
-  lines: AsyncIterable<FileLine>,
+  lines: AsyncIterable<FileLine | UnreadableLine>,
   check: (value: unknown, line: FileLine) => LineCheck<T>,
   limits: BatchLimits,
 ): AsyncGenerator<BatchOrRefusal<T>> {
@@ -56,6 +57,13 @@ export async function* eventBatches<T>(
   let bytes = 0;
   let lastLine = 0;
   for await (const line of lines) {
+    if ('unreadable' in line) {
+      yield {
+        kind: 'refused',
+        refusal: { line: line.number, path: '(line)', message: line.unreadable },
+      };
+      return;
+    }
     const size = Buffer.byteLength(line.text) + 1;
     // A batch this line would make too large is complete without it, whatever the line holds.
     if (batch && limits.maxBytes !== undefined && bytes + size > limits.maxBytes) {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PlatformEvent } from '@guquan/contract/platform-events';
 import { openTestDatabase, type TestDatabase } from '../test-support/test-database.ts';
+import { EVENT_LINE_MAX_BYTES } from './event-lines.ts';
 import { importEventFile, localSteps } from './platform-import.ts';
 
 /**
@@ -170,6 +171,41 @@ describe('npm run platform:import FILE', () => {
       refusal: { line: 2, path: '(line)' },
     });
     expect((await copied(t.db)).users).not.toContain(idOf('u', 3));
+  });
+
+  it('stops at a line over the limit or not UTF-8, naming it; nothing of it is stored', async () => {
+    t = await openTestDatabase({ seed: false });
+    const notUtf8 = join(t.dataDir, 'not-utf8.jsonl');
+    const [before, after] = JSON.stringify(user(2)).split('谷友2');
+    await writeFile(
+      notUtf8,
+      Buffer.concat([
+        Buffer.from(`${JSON.stringify(user(1))}\n${before}`),
+        // One byte of a three-byte character, then an ASCII digit: not UTF-8.
+        Buffer.from([0xe8, 0x30]),
+        Buffer.from(`${after}\n`),
+      ]),
+    );
+    expect(await run(t, notUtf8, { batchEvents: 1 })).toMatchObject({
+      kind: 'refused',
+      applied: 1,
+      refusal: { line: 2, path: '(line)', message: 'is not valid UTF-8' },
+    });
+    // Not stored with U+FFFD in place of the bad byte.
+    expect((await copied(t.db)).users).toEqual([idOf('u', 1)]);
+
+    const long = JSON.stringify(user(3)).replace('谷友3', 'x'.repeat(EVENT_LINE_MAX_BYTES));
+    const tooLong = await fileOf(t, [user(4), long, user(5)]);
+    expect(await run(t, tooLong, { batchEvents: 1 })).toMatchObject({
+      kind: 'refused',
+      applied: 1,
+      refusal: {
+        line: 2,
+        path: '(line)',
+        message: 'is longer than 5,242,816 bytes, the most a line may hold',
+      },
+    });
+    expect((await copied(t.db)).users).toEqual([idOf('u', 1), idOf('u', 4)]);
   });
 
   it('stops between two batches when asked, and a second run goes on to the same end', async () => {

@@ -6,11 +6,11 @@ import {
 } from '@guquan/contract/platform-events';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Db } from '../db/database.ts';
-import { lockKey } from '../db/locking.ts';
-import { PLATFORM_COPY_LOCK } from '../platform/platform-deliveries.ts';
+import { lockKey, PLATFORM_COPY_LOCK } from '../db/locking.ts';
 import { parsePlatformEvent } from '../platform/platform-event-parser.ts';
 import { applyPlatformEvents } from '../platform/platform-repository.ts';
 import type { LineCheck } from './event-batches.ts';
+import { DELIVERY_ENVELOPE_BYTES } from './event-lines.ts';
 import { runEventFile, type BatchResult, type EventFileOutcome } from './event-file-run.ts';
 import type { RunProgress } from './import-progress.ts';
 import {
@@ -60,7 +60,9 @@ export function localSteps(
     apply: (events) =>
       db.transaction().execute(async (trx) => {
         await lockKey(trx, PLATFORM_COPY_LOCK);
-        return applyPlatformEvents(trx, events, { phones, now: new Date() });
+        const result = await applyPlatformEvents(trx, events, { phones, now: new Date() });
+        // What waits for what it names is kept: taken in, as far as the file is concerned.
+        return { applied: result.applied + result.waiting, ignored: result.ignored };
       }),
   };
 }
@@ -133,7 +135,10 @@ export function deliverEventFile(run: RemoteDelivery): Promise<EventFileOutcome>
     file: run.file,
     check: shapeOf,
     // The envelope `{"events":[…]}` takes a few bytes of the 5 MB.
-    limits: { maxEvents: PLATFORM_EVENTS_PER_DELIVERY, maxBytes: PLATFORM_DELIVERY_MAX_BYTES - 64 },
+    limits: {
+      maxEvents: PLATFORM_EVENTS_PER_DELIVERY,
+      maxBytes: PLATFORM_DELIVERY_MAX_BYTES - DELIVERY_ENVELOPE_BYTES,
+    },
     take: async (batch) => {
       try {
         return await deliverLines(

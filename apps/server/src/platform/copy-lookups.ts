@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { PlatformImage } from '@guquan/contract/platform-events';
 import { newPublicId } from '../db/public-id.ts';
 import type { Database } from '../db/schema.ts';
-import { idSlices, rowSlices } from './sql-batches.ts';
+import { removedEntities } from './entity-versions.ts';
+import { idSlices, LIST_ROWS_PER_STATEMENT, rowSlices, weighedSlices } from './sql-batches.ts';
 
 /**
  * What the copy's writers look up by the platform's ids: row ids of users and goods, and images
@@ -42,6 +43,33 @@ export async function goodsRowIds(
     for (const row of rows) found.set(row.public_id, row.id);
   }
   return found;
+}
+
+/**
+ * Of the goods these lists name (cabinets'), the row ids of those here (removed ones too: a
+ * cabinet keeps its place) and the ids removed for good (a tombstone: a cabinet does not wait for
+ * them), looked up about LIST_ROWS_PER_STATEMENT ids at a time: 250 lists of 1,000 ids are 250
+ * short steps, never 250,000 ids at once.
+ */
+export async function listedGoods(
+  trx: Kysely<Database>,
+  lists: readonly (readonly string[])[],
+): Promise<{ here: Map<string, number>; removed: Set<string> }> {
+  const here = new Map<string, number>();
+  const removed = new Set<string>();
+  for (const group of weighedSlices(
+    lists,
+    (list) => list.length,
+    LIST_ROWS_PER_STATEMENT,
+    Infinity,
+  )) {
+    const unseen = [...new Set(group.flat())].filter((id) => !here.has(id) && !removed.has(id));
+    const found = await goodsRowIds(trx, unseen);
+    for (const [id, row] of found) here.set(id, row);
+    const missing = unseen.filter((id) => !found.has(id));
+    for (const id of await removedEntities(trx, 'goods', missing)) removed.add(id);
+  }
+  return { here, removed };
 }
 
 /**

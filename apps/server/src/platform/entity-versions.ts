@@ -1,13 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { PlatformEvent } from '@guquan/contract/platform-events';
+import { versionKey } from '../db/platform-tombstones.ts';
 import type { Database } from '../db/schema.ts';
-import {
-  ENTITY_OF,
-  endsEntity,
-  entityKey,
-  eventEntityKey,
-  versionKey,
-} from './platform-entities.ts';
+import { ENTITY_OF, endsEntity, entityKey, eventEntityKey } from './platform-entities.ts';
 import { booleanValue, idSlices, rowSlices } from './sql-batches.ts';
 
 /**
@@ -53,7 +48,14 @@ export async function claimNewerVersions(
             removed: eb.ref('excluded.removed'),
             updated_at: eb.ref('excluded.updated_at'),
           }))
-          .where('platform_versions.version', '<', (eb) => eb.ref('excluded.version')),
+          .where('platform_versions.version', '<', (eb) => eb.ref('excluded.version'))
+          // A deleted account's tombstone is final: nothing brings the account back.
+          .where((eb) =>
+            eb.or([
+              eb('platform_versions.type', '!=', 'user'),
+              eb('platform_versions.removed', '=', booleanValue(trx, false)),
+            ]),
+          ),
       )
       .returning(['type', 'public_id'])
       .execute();
@@ -65,7 +67,10 @@ export async function claimNewerVersions(
   });
 }
 
-/** Of these ids, those the platform removed (a tombstone): nothing naming them will be complete. */
+/**
+ * Of these ids, those removed (a tombstone): users deleted, here or by the platform, whom nothing
+ * naming them will find; goods removed, which a cabinet no longer waits for.
+ */
 export async function removedEntities(
   trx: Kysely<Database>,
   type: 'user' | 'goods',

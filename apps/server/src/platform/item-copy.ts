@@ -2,7 +2,7 @@ import { sql, type Insertable, type Kysely, type OnConflictBuilder } from 'kysel
 import type { Database } from '../db/schema.ts';
 import { imageId } from './copy-lookups.ts';
 import type { EventOf } from './platform-entities.ts';
-import { idSlices, rowSlices, storedTime } from './sql-batches.ts';
+import { idSlices, rowSlices, storedTime, writeRowsOf } from './sql-batches.ts';
 
 /**
  * Goods, cabinets, notes (with their top comments) and designs as the platform sends them, each
@@ -145,20 +145,22 @@ export async function writeCabinets(
   for (const slice of idSlices(rowIds.values())) {
     await trx.deleteFrom('cabinet_goods').where('cabinet_id', 'in', slice).execute();
   }
-  const links = sorted.flatMap(({ data }) => {
-    const cabinetId = rowId(rowIds, data.id);
-    const listed = new Set<number>();
-    return data.goodsIds.flatMap((goodsId, position) => {
-      const id = goods.get(goodsId);
-      // A goods listed twice keeps its first place.
-      if (id === undefined || listed.has(id)) return [];
-      listed.add(id);
-      return [{ cabinet_id: cabinetId, goods_id: id, position }];
-    });
-  });
-  for (const slice of rowSlices(links, 3)) {
-    await trx.insertInto('cabinet_goods').values(slice).execute();
-  }
+  // A cabinet at a time: 250 cabinets of 1,000 goods are 250,000 links, never built at once.
+  await writeRowsOf(
+    sorted,
+    ({ data }) => {
+      const cabinetId = rowId(rowIds, data.id);
+      const listed = new Set<number>();
+      return data.goodsIds.flatMap((goodsId, position) => {
+        const id = goods.get(goodsId);
+        // A goods listed twice keeps its first place.
+        if (id === undefined || listed.has(id)) return [];
+        listed.add(id);
+        return [{ cabinet_id: cabinetId, goods_id: id, position }];
+      });
+    },
+    (slice) => trx.insertInto('cabinet_goods').values(slice).execute(),
+  );
 }
 
 /** Notes, with their images and the top comments (the platform's count kept beside them). */

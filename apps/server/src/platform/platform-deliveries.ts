@@ -1,7 +1,8 @@
 import type { PlatformDeliveryResult, PlatformEvent } from '@guquan/contract/platform-events';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
-import type { Db } from '../db/database.ts';
-import { lockKey } from '../db/locking.ts';
+import { isPostgres, type Db } from '../db/database.ts';
+import { eventLoopTurnAfterEachStatement } from '../db/event-loop-turns.ts';
+import { lockKey, PLATFORM_COPY_LOCK } from '../db/locking.ts';
 import { applyPlatformEvents, findDelivery, recordDelivery } from './platform-repository.ts';
 
 /**
@@ -19,21 +20,27 @@ export interface Delivery {
 
 export type DeliveryOutcome = PlatformDeliveryResult & { repeat: boolean };
 
-/** The lock every writer of the platform's copy takes (the deliveries, the import). */
-export const PLATFORM_COPY_LOCK = 'platform-copy';
-
 export async function applyDelivery(
   db: Db,
   delivery: Delivery,
   { phones, now = () => new Date() }: { phones: PhoneProtection; now?: () => Date },
 ): Promise<DeliveryOutcome> {
-  return db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (transaction) => {
+    // A step per statement on SQLite, so the transaction is not one block of the event loop;
+    // PostgreSQL's round trips give the loop back anyway.
+    const trx = isPostgres(db)
+      ? transaction
+      : transaction.withPlugin(eventLoopTurnAfterEachStatement);
     await lockKey(trx, PLATFORM_COPY_LOCK);
     const seen = await findDelivery(trx, delivery.webhookId);
     if (seen) return { ...seen, repeat: true };
     const at = now();
     const result = await applyPlatformEvents(trx, delivery.events, { phones, now: at });
-    const total = { applied: result.applied, ignored: result.ignored + delivery.unknownTypes };
+    const total = {
+      ...result,
+      ignored: result.ignored + delivery.unknownTypes,
+      ignoredBecause: { ...result.ignoredBecause, unknown_type: delivery.unknownTypes },
+    };
     await recordDelivery(trx, delivery.webhookId, total, at);
     return { ...total, repeat: false };
   });

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type {
   PlatformEvent,
   PlatformEventType,
@@ -23,16 +22,6 @@ export const ENTITY_OF: Readonly<Record<PlatformEventType, PlatformEntityType>> 
 /** Whether the event ends its entity (a removal, a deleted account): its version is a tombstone. */
 export function endsEntity(type: PlatformEventType): boolean {
   return type.endsWith('.removed') || type === 'user.deleted';
-}
-
-/**
- * How platform_versions names an entity. A user's id is kept as its SHA-256 (base64url, 43
- * characters), never as itself: the version row outlives a deleted account (it is the tombstone
- * that stops a late, older event bringing the account back), and after a deletion the site keeps
- * no id of the person (deleted-user-walk.test.ts). Items keep their ids.
- */
-export function versionKey(type: PlatformEntityType, publicId: string): string {
-  return type === 'user' ? createHash('sha256').update(publicId).digest('base64url') : publicId;
 }
 
 /** `goods:abc`: one entity, whatever the event. */

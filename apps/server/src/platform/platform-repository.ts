@@ -1,17 +1,27 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { PlatformDeliveryResult, PlatformEvent } from '@guquan/contract/platform-events';
+import {
+  platformIgnoredCountsSchema,
+  type PlatformDeliveryResult,
+  type PlatformEvent,
+  type PlatformIgnoredCounts,
+} from '@guquan/contract/platform-events';
 import { SHARE_KINDS } from '@guquan/contract/share-paths';
 import { anonymizeAccount } from '../account-deletion/deletion-job.ts';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Database } from '../db/schema.ts';
 import { ITEM_TABLES } from '../shares/item-tables.ts';
-import { goodsRowIds, imageRowIds, userRowIds } from './copy-lookups.ts';
+import { imageRowIds, listedGoods, userRowIds } from './copy-lookups.ts';
 import { claimNewerVersions, removedEntities } from './entity-versions.ts';
 import { writeCabinets, writeDesigns, writeGoods, writeNotes } from './item-copy.ts';
-import { entityOf, eventsOfType, imagesOf, type EventOf } from './platform-entities.ts';
+import {
+  entityOf,
+  eventEntityKey,
+  eventsOfType,
+  imagesOf,
+  type EventOf,
+} from './platform-entities.ts';
 import { writeUsers } from './user-copy.ts';
 import {
-  dropWaitingFor,
   eventsWaitingFor,
   forgetWaiting,
   keepWaiting,
@@ -32,10 +42,33 @@ export interface ApplyContext {
   now: Date;
 }
 
-export type ApplyResult = PlatformDeliveryResult;
+/** What a batch came to: every figure of the answer (docs/platform.md, "What the site answers"). */
+export type ApplyResult = Required<PlatformDeliveryResult>;
 
 /** Rounds of waiting entities made complete by the previous round: goods, then their cabinets. */
 const MAX_ROUNDS = 10;
+
+/**
+ * The users an event cannot be without: the account itself, or an item's owner, author or
+ * designer. An event naming a deleted account is ignored (a top comment's author is not here: the
+ * note is shown without the comment).
+ */
+function accountsOf(event: PlatformEvent): string[] {
+  switch (event.type) {
+    case 'user.upserted':
+    case 'user.deleted':
+      return [event.data.id];
+    case 'goods.upserted':
+    case 'cabinet.upserted':
+      return [event.data.ownerId];
+    case 'note.upserted':
+      return [event.data.authorId];
+    case 'design.upserted':
+      return [event.data.designerId];
+    default:
+      return [];
+  }
+}
 
 export async function applyPlatformEvents(
   trx: Transaction<Database>,
@@ -43,13 +76,30 @@ export async function applyPlatformEvents(
   { phones, now }: ApplyContext,
 ): Promise<ApplyResult> {
   const at = now.toISOString();
-  const fresh = await claimNewerVersions(trx, events, at);
+  // A deleted account never comes back, nor what names it as its own (its tombstone is final).
+  const deleted = await removedEntities(trx, 'user', [...new Set(events.flatMap(accountsOf))]);
+  const ofLiving = events.filter((event) => !accountsOf(event).some((id) => deleted.has(id)));
+  const fresh = await claimNewerVersions(trx, ofLiving, at);
   let round: PlatformEvent[] = fresh;
+  let first: RoundOutcome | undefined;
   for (let count = 0; round.length > 0 && count < MAX_ROUNDS; count += 1) {
-    const arrived = await applyRound(trx, round, { phones, at, now });
-    round = await eventsWaitingFor(trx, arrived);
+    const outcome = await applyRound(trx, round, { phones, at, now });
+    first ??= outcome;
+    round = await eventsWaitingFor(trx, outcome.arrived);
   }
-  return { applied: fresh.length, ignored: events.length - fresh.length };
+  const dropped = first?.dropped.size ?? 0;
+  const waiting = first?.waiting.size ?? 0;
+  const ignoredBecause: PlatformIgnoredCounts = {
+    not_newer: ofLiving.length - fresh.length,
+    unknown_type: 0,
+    account_deleted: events.length - ofLiving.length + dropped,
+  };
+  return {
+    applied: fresh.length - dropped - waiting,
+    waiting,
+    ignored: events.length - fresh.length + dropped,
+    ignoredBecause,
+  };
 }
 
 interface RoundContext {
@@ -67,17 +117,27 @@ function byCompleteness<T extends PlatformEvent>(
   usersOf: (event: T) => string[],
   users: ReadonlyMap<string, number>,
   deletedUsers: ReadonlySet<string>,
-): { complete: T[]; waiting: { event: T; needs: Need[] }[] } {
+): { complete: T[]; waiting: { event: T; needs: Need[] }[]; dropped: T[] } {
   const complete: T[] = [];
   const waiting: { event: T; needs: Need[] }[] = [];
+  const dropped: T[] = [];
   for (const event of events) {
     const missing = usersOf(event).filter((id) => !users.has(id));
     if (missing.length === 0) complete.push(event);
-    else if (!missing.some((id) => deletedUsers.has(id))) {
-      waiting.push({ event, needs: missing.map((id) => ({ type: 'user', id })) });
-    }
+    else if (missing.some((id) => deletedUsers.has(id))) dropped.push(event);
+    else waiting.push({ event, needs: missing.map((id) => ({ type: 'user', id })) });
   }
-  return { complete, waiting };
+  return { complete, waiting, dropped };
+}
+
+/** What a round did besides writing: for the next round, and (the first's) for the answer. */
+interface RoundOutcome {
+  /** Users and goods written, and users deleted: what waits for them is tried again. */
+  arrived: { users: string[]; goods: string[] };
+  /** Entities (entityKey) dropped: they name a deleted account as their own. */
+  dropped: Set<string>;
+  /** Entities (entityKey) kept waiting for a user not here yet, not shown. */
+  waiting: Set<string>;
 }
 
 /** One round: users, then what needs them, then removals and deleted accounts. */
@@ -85,7 +145,7 @@ async function applyRound(
   trx: Transaction<Database>,
   events: readonly PlatformEvent[],
   { phones, at, now }: RoundContext,
-): Promise<{ users: string[]; goods: string[] }> {
+): Promise<RoundOutcome> {
   const images = await imageRowIds(
     trx,
     events.flatMap((event) => imagesOf(event).map(([, image]) => image)),
@@ -138,12 +198,9 @@ async function applyRound(
   await writeDesigns(trx, designs.complete, lookups);
 
   // A cabinet is shown with the goods it has, and waits for the others.
-  const listed = cabinets.complete.flatMap((e) => e.data.goodsIds);
-  const goodsHere = await goodsRowIds(trx, listed);
-  const removedGoods = await removedEntities(
+  const { here: goodsHere, removed: removedGoods } = await listedGoods(
     trx,
-    'goods',
-    listed.filter((id) => !goodsHere.has(id)),
+    cabinets.complete.map((e) => e.data.goodsIds),
   );
   await writeCabinets(trx, cabinets.complete, { ...lookups, goods: goodsHere });
   const cabinetsWaiting = cabinets.complete.flatMap((event) => {
@@ -163,8 +220,26 @@ async function applyRound(
   await keepWaiting(trx, waiting, at);
 
   await applyRemovals(trx, events, at);
-  await deleteAccounts(trx, eventsOfType(events, 'user.deleted'), now);
-  return { users: [...written.keys()], goods: [...goodsWritten.keys()] };
+  const deletions = eventsOfType(events, 'user.deleted');
+  await deleteAccounts(trx, deletions, now);
+  return {
+    // What waited for a deleted user is tried again: dropped if it was theirs, shown if it only
+    // named them in a top comment.
+    arrived: {
+      users: [...written.keys(), ...deletions.map((event) => event.data.id)],
+      goods: [...goodsWritten.keys()],
+    },
+    dropped: new Set(
+      [...goods.dropped, ...notes.dropped, ...designs.dropped, ...cabinets.dropped].map(
+        eventEntityKey,
+      ),
+    ),
+    waiting: new Set(
+      [goods, notes, designs, cabinets].flatMap((kind) =>
+        kind.waiting.map(({ event }) => eventEntityKey(event)),
+      ),
+    ),
+  };
 }
 
 /** Removed items answer 410 from now on (removed_at); a removed design is retired. */
@@ -209,8 +284,9 @@ async function applyRemovals(
 }
 
 /**
- * Accounts the platform deleted: anonymized as the deletion job does (their items go, what the
- * law keeps is kept), a pending deletion request completed, and whatever waits for them dropped.
+ * Accounts the platform deleted: anonymized as the deletion job does (their items go, leaving
+ * tombstones, and what the law keeps is kept), a pending deletion request completed. What waits
+ * for them is tried again in the next round (applyPlatformEvents).
  */
 async function deleteAccounts(
   trx: Transaction<Database>,
@@ -230,19 +306,28 @@ async function deleteAccounts(
       .where('completed_at', 'is', null)
       .execute();
   }
-  await dropWaitingFor(trx, 'user', ids);
 }
 
 /** A delivery already applied (by its `webhook-id`), with what it answered. */
 export async function findDelivery(
   db: Kysely<Database>,
   webhookId: string,
-): Promise<ApplyResult | undefined> {
-  return db
+): Promise<PlatformDeliveryResult | undefined> {
+  const row = await db
     .selectFrom('platform_deliveries')
-    .select(['applied', 'ignored'])
+    .select(['applied', 'ignored', 'waiting', 'ignored_because'])
     .where('webhook_id', '=', webhookId)
     .executeTakeFirst();
+  if (!row) return undefined;
+  const { applied, ignored, waiting, ignored_because: because } = row;
+  // Recorded before these figures were kept: the two it answered then.
+  if (waiting === null || because === null) return { applied, ignored };
+  return {
+    applied,
+    ignored,
+    waiting,
+    ignoredBecause: platformIgnoredCountsSchema.parse(JSON.parse(because)),
+  };
 }
 
 export async function recordDelivery(
@@ -253,6 +338,13 @@ export async function recordDelivery(
 ): Promise<void> {
   await trx
     .insertInto('platform_deliveries')
-    .values({ webhook_id: webhookId, ...result, received_at: now.toISOString() })
+    .values({
+      webhook_id: webhookId,
+      applied: result.applied,
+      ignored: result.ignored,
+      waiting: result.waiting,
+      ignored_because: JSON.stringify(result.ignoredBecause),
+      received_at: now.toISOString(),
+    })
     .execute();
 }

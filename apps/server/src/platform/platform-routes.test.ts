@@ -1,5 +1,6 @@
+import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ShareItems } from '@guquan/contract/share';
 import { sharePagePath, shareApiPath, type ShareKind } from '@guquan/contract/share-paths';
 import { BASE_PATH } from '@guquan/contract/site-paths';
@@ -12,10 +13,12 @@ import {
   noteEvent,
   pid,
   removal,
+  signedHeaders,
   testImage,
   userEvent,
 } from '../test-support/platform-deliveries.ts';
-import { buildTestApp, makeTempDataDir } from '../test-support/test-app.ts';
+import { SHARE_REUSE_SECONDS } from '../pages/page-cache-policy.ts';
+import { buildTestApp, makeTempDataDir, TEST_PLATFORM_ENV } from '../test-support/test-app.ts';
 import { openTestDataDirDatabase } from '../test-support/test-engine.ts';
 
 let app: FastifyInstance;
@@ -52,7 +55,17 @@ function read<K extends ShareKind>(
 async function applied(events: unknown[]) {
   const response = await deliver(app, events);
   expect(response.statusCode, response.body).toBe(200);
-  return response.json<{ applied: number; ignored: number }>();
+  return response.json<ReturnType<typeof answer>>();
+}
+
+/** A delivery's answer: nothing waiting, the ignored ones by reason (none unless given). */
+function answer(
+  applied: number,
+  because: Partial<Record<'not_newer' | 'unknown_type' | 'account_deleted', number>> = {},
+) {
+  const ignoredBecause = { not_newer: 0, unknown_type: 0, account_deleted: 0, ...because };
+  const ignored = Object.values(ignoredBecause).reduce((sum, n) => sum + n, 0);
+  return { applied, waiting: 0, ignored, ignoredBecause };
 }
 
 /** Row counts of every table a delivery writes: a refused one changes none. */
@@ -105,7 +118,7 @@ describe('platform events: each type', () => {
       noteEvent(note, 1, owner, [commenter, owner]),
       designEvent(design, 1, owner),
     ]);
-    expect(result).toEqual({ applied: 6, ignored: 0 });
+    expect(result).toEqual(answer(6));
 
     const shownGoods = await read('goods', goods);
     expect(shownGoods.status).toBe(200);
@@ -194,7 +207,7 @@ describe('platform events: each type', () => {
     expect((await read('goods', goods)).status).toBe(410);
     expect((await read('cabinet', cabinet)).status).toBe(410);
     expect((await read('note', note)).status).toBe(410);
-    expect(await applied([goodsEvent(goods, 4, owner)])).toEqual({ applied: 0, ignored: 1 });
+    expect(await applied([goodsEvent(goods, 4, owner)])).toEqual(answer(0, { not_newer: 1 }));
     expect((await read('goods', goods)).status).toBe(410);
     // A newer version from the platform brings it back.
     await applied([goodsEvent(goods, 6, owner)]);
@@ -217,8 +230,9 @@ describe('platform events: each type', () => {
       removal('user.deleted', leaving, 2),
       removal('user.deleted', stranger, 1),
     ]);
-    expect(result).toEqual({ applied: 2, ignored: 0 });
-    expect((await read('goods', item)).status).toBe(404);
+    expect(result).toEqual(answer(2));
+    // Gone with its owner, for good.
+    expect((await read('goods', item)).status).toBe(410);
     const users = await db
       .selectFrom('users')
       .select(['nickname', 'phone_encrypted', 'deleted_at', 'public_id'])
@@ -233,8 +247,9 @@ describe('platform events: each type', () => {
       .where('public_id', '=', waitingGoods)
       .execute();
     expect(waiting).toEqual([]);
-    // An upsert older than the deletion does not bring the account back.
-    expect(await applied([userEvent(leaving, 1)])).toEqual({ applied: 0, ignored: 1 });
+    // No upsert brings the account back, older or newer than the deletion.
+    expect(await applied([userEvent(leaving, 1)])).toEqual(answer(0, { account_deleted: 1 }));
+    expect(await applied([userEvent(leaving, 3)])).toEqual(answer(0, { account_deleted: 1 }));
   });
 });
 
@@ -243,12 +258,11 @@ describe('platform events: order and what has not arrived', () => {
     const owner = pid('uc', 1);
     const goods = pid('gc', 1);
     await applied([userEvent(owner, 1)]);
-    expect(await applied([goodsEvent(goods, 3, owner), goodsEvent(goods, 2, owner)])).toEqual({
-      applied: 1,
-      ignored: 1,
-    });
-    expect(await applied([goodsEvent(goods, 1, owner)])).toEqual({ applied: 0, ignored: 1 });
-    expect(await applied([goodsEvent(goods, 3, owner)])).toEqual({ applied: 0, ignored: 1 });
+    expect(await applied([goodsEvent(goods, 3, owner), goodsEvent(goods, 2, owner)])).toEqual(
+      answer(1, { not_newer: 1 }),
+    );
+    expect(await applied([goodsEvent(goods, 1, owner)])).toEqual(answer(0, { not_newer: 1 }));
+    expect(await applied([goodsEvent(goods, 3, owner)])).toEqual(answer(0, { not_newer: 1 }));
     expect((await read('goods', goods)).item?.name).toBe('goods 001 v3');
   });
 
@@ -344,7 +358,7 @@ describe('platform events: order and what has not arrived', () => {
       { type: 'badge.awarded', data: { id: 'x' } },
       { ...userEvent(owner, 1), extra: true },
     ]);
-    expect(result).toEqual({ applied: 1, ignored: 1 });
+    expect(result).toEqual(answer(1, { unknown_type: 1 }));
   });
 });
 
@@ -424,6 +438,50 @@ describe('platform events: refusals change nothing', () => {
     );
   });
 
+  it('refuses a body that is not UTF-8 with 400 invalid_encoding, however it is signed', async () => {
+    // One byte of a three-byte character in a nickname, then an ASCII digit.
+    const [head, tail] = JSON.stringify({ events: [userEvent(owner, 3)] }).split('"nickname":"');
+    const bytes = Buffer.concat([
+      Buffer.from(`${head}"nickname":"`),
+      Buffer.from([0xe8, 0x30]),
+      Buffer.from(tail ?? ''),
+    ]);
+    // Signed over the bytes sent, as Standard Webhooks asks (the library would sign their text).
+    const id = 'msg_not_utf8';
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const key = Buffer.from(
+      (TEST_PLATFORM_ENV.PLATFORM_WEBHOOK_SECRETS ?? '').replace(/^whsec_/, ''),
+      'base64',
+    );
+    const mac = createHmac('sha256', key)
+      .update(Buffer.concat([Buffer.from(`${id}.${timestamp}.`), bytes]))
+      .digest('base64');
+    const headers = {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': timestamp,
+      'webhook-signature': `v1,${mac}`,
+    };
+    const error = await refused(
+      () => app.inject({ method: 'POST', url, headers, payload: bytes }),
+      400,
+      /^\(body\): is not valid UTF-8$/,
+    );
+    expect(error.code).toBe('invalid_encoding');
+    // Signed over its text, as the library does: refused the same, not stored with U+FFFD.
+    const library = await refused(
+      () =>
+        app.inject({
+          method: 'POST',
+          url,
+          headers: signedHeaders(bytes.toString('utf8')),
+          payload: bytes,
+        }),
+      400,
+    );
+    expect(library.code).toBe('invalid_encoding');
+  });
+
   it('refuses a body past 5 MB with 413', async () => {
     const big = JSON.stringify({ events, padding: 'x'.repeat(5 * 1024 * 1024) });
     await refused(() => deliver(app, big), 413);
@@ -431,11 +489,11 @@ describe('platform events: refusals change nothing', () => {
 
   it('answers a repeated webhook-id with the first answer, changing nothing', async () => {
     const first = await deliver(app, events, { webhookId: 'msg_repeat_1' });
-    expect(first.json()).toEqual({ applied: 2, ignored: 0 });
+    expect(first.json()).toEqual(answer(2));
     const before = await snapshot();
     const again = await deliver(app, [goodsEvent(goods, 9, owner)], { webhookId: 'msg_repeat_1' });
     expect(again.statusCode).toBe(200);
-    expect(again.json()).toEqual({ applied: 2, ignored: 0 });
+    expect(again.json()).toEqual(answer(2));
     expect(await snapshot()).toEqual(before);
     expect((await read('goods', goods)).item?.name).toBe('goods 001 v1');
   });
@@ -485,11 +543,15 @@ describe('platform events: what pages show', () => {
     const before = await page();
     expect(before).toContain('First name');
     await applied([goodsEvent(goods, 2, owner, { name: 'Second name' })]);
-    const started = Date.now();
-    let after = await page();
-    while (!after.includes('Second name') && Date.now() - started < 5_000) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    // On a clock the test moves, not a wall clock: the origin's part of the 5 s is its reuse
+    // window (pages/page-cache-policy.ts); the shared caches' part is in their headers.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    let after: string;
+    try {
+      vi.setSystemTime(Date.now() + SHARE_REUSE_SECONDS * 1000 + 1);
       after = await page();
+    } finally {
+      vi.useRealTimers();
     }
     expect(after).toContain('Second name');
     expect(card(after)).toBeDefined();

@@ -9,7 +9,7 @@ import {
 } from './signed-deliveries.ts';
 
 const SECRET = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
-const verifier = webhookVerifier([SECRET]);
+const verifier = webhookVerifier(() => [SECRET]);
 
 /** A site answering each attempt with the next of `answers` (200 once they run out). */
 function site(answers: (DeliveryAnswer | Error)[]) {

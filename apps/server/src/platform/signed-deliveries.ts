@@ -39,6 +39,8 @@ export function signedHeaders(
 export interface SignedDelivery<Body extends DeliveryBody = DeliveryBody> {
   body: Body;
   headers: Record<string, string>;
+  /** Ends the attempt early (besides the transport's own timeout). */
+  signal?: AbortSignal;
 }
 
 /** The site's answer to one attempt. */
@@ -64,13 +66,14 @@ export function postTo(
     redirect = 'manual',
   }: { timeoutMs?: number; redirect?: RequestRedirect } = {},
 ): PostDelivery {
-  return async ({ body, headers }) => {
+  return async ({ body, headers, signal }) => {
+    const timeout = AbortSignal.timeout(timeoutMs);
     const response = await fetch(url, {
       method: 'POST',
       body: typeof body === 'string' ? body : new Uint8Array(body),
       headers,
       redirect,
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
     });
     const retryAfter = Number(response.headers.get('retry-after'));
     return {

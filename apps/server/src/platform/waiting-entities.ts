@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { platformEventDataSchemas, type PlatformEvent } from '@guquan/contract/platform-events';
 import type { Database, PlatformEntityType } from '../db/schema.ts';
 import type { Entity } from './platform-entities.ts';
-import { chunked, IDS_PER_STATEMENT, idSlices, rowSlices } from './sql-batches.ts';
+import { chunked, idSlices, rowsPerStatement, weighedSlices, writeRowsOf } from './sql-batches.ts';
 
 /**
  * Entities that name what has not arrived (PRODUCT.md: goods whose owner is unknown): their latest
@@ -36,11 +36,17 @@ export interface Waiting {
  * Forgets what these entities waited for: they are applied, removed, or wait again below. Two
  * statements a slice whatever the entities' types (`type = … and public_id in (…)` or'ed).
  */
+/** Entities whose waiting rows one statement deletes at most (see forgetWaiting). */
+const ENTITIES_FORGOTTEN_PER_STATEMENT = 10;
+
 export async function forgetWaiting(
   trx: Kysely<Database>,
   entities: readonly Entity[],
 ): Promise<void> {
-  for (const slice of chunked(entities, IDS_PER_STATEMENT)) {
+  // A waiting cabinet may wait for a thousand goods: ten entities a statement keep a delete of
+  // their needs to some 10,000 rows, a step of milliseconds, where 250 cabinets' 250,000 rows at
+  // once were one block of 180 ms of the event loop on SQLite (issue 37).
+  for (const slice of chunked(entities, ENTITIES_FORGOTTEN_PER_STATEMENT)) {
     const byType = new Map<PlatformEntityType, string[]>();
     for (const { type, id } of slice) {
       const ids = byType.get(type) ?? [];
@@ -59,7 +65,14 @@ export async function forgetWaiting(
   }
 }
 
-/** Keeps each entity's event with what it still needs. */
+/** Bytes of kept events a statement writes at most: a cabinet's event is up to ~70 KB. */
+const WAITING_DATA_PER_STATEMENT = 256 * 1024;
+
+/**
+ * Keeps each entity's event with what it still needs: the events in statements of at most 256 KB,
+ * the needs (a cabinet may wait for 1,000 goods) made an entity at a time, a statement of at most
+ * LIST_ROWS_PER_STATEMENT rows each.
+ */
 export async function keepWaiting(
   trx: Kysely<Database>,
   waiting: readonly Waiting[],
@@ -72,21 +85,28 @@ export async function keepWaiting(
     data: JSON.stringify(event.data),
     received_at: now,
   }));
-  for (const slice of rowSlices(rows, 5)) {
+  const slices = weighedSlices(
+    rows,
+    (row) => row.data.length,
+    WAITING_DATA_PER_STATEMENT,
+    rowsPerStatement(5),
+  );
+  for (const slice of slices) {
     await trx.insertInto('platform_waiting').values(slice).execute();
   }
-  const needs = waiting.flatMap(({ type, event, needs: list }) => {
-    const unique = new Map(list.map((need) => [`${need.type}:${need.id}`, need]));
-    return [...unique.values()].map((need) => ({
-      type,
-      public_id: event.data.id,
-      needs_type: need.type,
-      needs_id: need.id,
-    }));
-  });
-  for (const slice of rowSlices(needs, 4)) {
-    await trx.insertInto('platform_waiting_needs').values(slice).execute();
-  }
+  await writeRowsOf(
+    waiting,
+    ({ type, event, needs }) => {
+      const unique = new Map(needs.map((need) => [`${need.type}:${need.id}`, need]));
+      return [...unique.values()].map((need) => ({
+        type,
+        public_id: event.data.id,
+        needs_type: need.type,
+        needs_id: need.id,
+      }));
+    },
+    (slice) => trx.insertInto('platform_waiting_needs').values(slice).execute(),
+  );
 }
 
 /** Who waits for any of these (users or goods that just arrived, or went for good), by type. */
@@ -142,17 +162,4 @@ export async function eventsWaitingFor(
     }
   }
   return [...events.values()];
-}
-
-/** Drops whatever waits for these users: they were deleted, so it can never be complete. */
-export async function dropWaitingFor(
-  trx: Kysely<Database>,
-  type: NeededType,
-  publicIds: readonly string[],
-): Promise<void> {
-  const waiters = await waitersFor(trx, { [type]: publicIds });
-  await forgetWaiting(
-    trx,
-    [...waiters].flatMap(([waitingType, ids]) => [...ids].map((id) => ({ type: waitingType, id }))),
-  );
 }

@@ -13,8 +13,18 @@ export interface WebhookVerifier {
 
 const HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const;
 
-export function webhookVerifier(secrets: readonly string[]): WebhookVerifier {
-  const webhooks = secrets.map((secret) => new Webhook(secret));
+/**
+ * @param secrets the secrets now: read at each delivery, so a rotation (config/secret-rotation.ts)
+ *   counts from the next one.
+ */
+export function webhookVerifier(secrets: () => readonly string[]): WebhookVerifier {
+  let made: { from: readonly string[]; webhooks: Webhook[] } | undefined;
+  const current = () => {
+    const now = secrets();
+    if (made?.from !== now)
+      made = { from: now, webhooks: now.map((secret) => new Webhook(secret)) };
+    return made.webhooks;
+  };
   return {
     verify(body, headers) {
       const signed: Record<string, string> = {};
@@ -26,7 +36,7 @@ export function webhookVerifier(secrets: readonly string[]): WebhookVerifier {
         signed[name] = value;
       }
       let reason = 'No signature matches.';
-      for (const webhook of webhooks) {
+      for (const webhook of current()) {
         try {
           webhook.verify(body, signed, { jsonParse: false });
           return { ok: true, webhookId: signed['webhook-id'] ?? '' };

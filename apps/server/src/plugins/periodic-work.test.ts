@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
 import { schedulePeriodicWork } from './periodic-work.ts';
+import { EVENTUALLY } from '../test-support/eventually.ts';
 
 /** A server whose error log lines are collected. */
 function serverWithLog() {
@@ -34,7 +35,7 @@ describe('schedulePeriodicWork', () => {
     await app.ready();
     await vi.waitFor(() => {
       expect(lines.map((line) => line.msg)).toEqual(['the text outbox failed']);
-    });
+    }, EVENTUALLY);
     expect(lines[0]?.work).toBe('the text outbox');
     expect(deletions).toHaveBeenCalledOnce();
     await app.close();
@@ -53,7 +54,7 @@ describe('schedulePeriodicWork', () => {
     await app.ready();
     await vi.waitFor(() => {
       expect(run).toHaveBeenCalledOnce();
-    });
+    }, EVENTUALLY);
     let closed = false;
     const closing = app.close().then(() => {
       closed = true;

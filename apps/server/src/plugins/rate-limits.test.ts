@@ -5,6 +5,7 @@ import { HANDOFF_LIMITS } from '../app-links/handoff-routes.ts';
 import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { buildTestApp } from '../test-support/test-app.ts';
 import { freePort, startRedis, type RedisServer } from '../../../../tests/support/redis-server.ts';
+import { EVENTUALLY } from '../test-support/eventually.ts';
 
 /** A share page's handoff codes: 20 per minute per address (handoff-routes.ts). */
 const LIMIT = HANDOFF_LIMITS.mintsPerClientPerMinute;
@@ -55,9 +56,7 @@ describe('rate limits shared through Redis (REDIS_URL)', () => {
     // ioredis reconnects by itself: a request is counted again (the fresh Redis starts at zero).
     for (const app of [first, second]) {
       await expect
-        .poll(async () => Number((await mint(app)).headers['x-ratelimit-remaining']), {
-          timeout: 10_000,
-        })
+        .poll(async () => Number((await mint(app)).headers['x-ratelimit-remaining']), EVENTUALLY)
         .toBeLessThan(LIMIT);
     }
     const afterwards = await statuses(second, LIMIT + 5);

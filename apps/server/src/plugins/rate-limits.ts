@@ -21,11 +21,14 @@ function describeRedis(url: string): string {
  * Connects to Redis for the rate-limit counters. An unreachable Redis at start is a configuration
  * error: the server stops and names REDIS_URL, rather than run with limits nobody shares.
  */
-export async function connectRateLimitRedis(url: string): Promise<Redis> {
+export async function connectRateLimitRedis(
+  url: string,
+  { commandTimeoutMs = COMMAND_TIMEOUT_MS }: { commandTimeoutMs?: number } = {},
+): Promise<Redis> {
   const redis = new Redis(url, {
     lazyConnect: true,
     connectTimeout: CONNECT_TIMEOUT_MS,
-    commandTimeout: COMMAND_TIMEOUT_MS,
+    commandTimeout: commandTimeoutMs,
     // While Redis is away, a command fails at once instead of queueing behind the reconnect.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,

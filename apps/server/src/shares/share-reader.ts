@@ -1,22 +1,27 @@
 import { shareSchemas, type ShareItems, type ShareResult } from '@guquan/contract/share';
 import type { PublicId, ShareKind } from '@guquan/contract/share-paths';
 import type { Db } from '../db/database.ts';
+import { isRemoved } from '../db/platform-tombstones.ts';
 import { findCabinet } from './cabinet-repository.ts';
 import { findGoods } from './goods-repository.ts';
 import { findNote } from './note-repository.ts';
 import { shareVisibility } from './public-visibility.ts';
 import type { StoredShare } from './stored-share.ts';
 
-/** How each kind of share is found by its public id. */
+/**
+ * How each kind of share is found by its public id, and (`removed`) whether one that is not here
+ * is gone for good: removed, or its account deleted (db/platform-tombstones.ts).
+ */
 export type ShareRepositories = {
   readonly [K in ShareKind]: (publicId: string) => Promise<StoredShare<ShareItems[K]> | undefined>;
-};
+} & { readonly removed?: (kind: ShareKind, publicId: string) => Promise<boolean> };
 
 export function shareRepositories(db: Db): ShareRepositories {
   return {
     goods: (id) => findGoods(db, id),
     cabinet: (id) => findCabinet(db, id),
     note: (id) => findNote(db, id),
+    removed: (kind, id) => isRemoved(db, kind, id),
   };
 }
 
@@ -47,7 +52,10 @@ export function createShareReader(repositories: ShareRepositories): ShareReader 
         publicId: string,
       ) => Promise<StoredShare<ShareItems[K]> | undefined>;
       const stored = await find(id);
-      if (!stored) return { state: 'not_found' };
+      if (!stored) {
+        const removed = (await repositories.removed?.(kind, id)) ?? false;
+        return { state: removed ? 'removed' : 'not_found' };
+      }
       const visibility = shareVisibility(stored);
       if (visibility !== 'public') return { state: visibility };
       const checked = shareSchemas[kind].safeParse(stored.item);

@@ -10,7 +10,7 @@ import { buildTestApp } from '../test-support/test-app.ts';
 let app: FastifyInstance;
 beforeAll(async () => {
   app = await buildTestApp();
-}, 60_000); // a busy machine can take longer than the default to seed
+});
 afterAll(async () => {
   await app.close();
 });

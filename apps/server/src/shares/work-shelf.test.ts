@@ -19,7 +19,7 @@ beforeAll(async () => {
   data = await openTestDatabase();
   shares = createShareReader(shareRepositories(data.db));
   shelves = createWorkShelfReader(data.db, REUSE_MS, () => clock);
-}, 60_000); // a busy machine can take longer than the default to seed
+});
 afterAll(async () => {
   await data.close();
 });

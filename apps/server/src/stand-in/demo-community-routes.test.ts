@@ -8,6 +8,7 @@ import { platformDeliverySchema, type PlatformEvent } from '@guquan/contract/pla
 import { demoCommunityEvents } from './demo-community.ts';
 import { DEMO_COMMUNITY_DELIVERIES_PATH } from './demo-community-routes.ts';
 import { startStandInPlatform, type StandInPlatform } from './stand-in-platform.ts';
+import { EVENTUALLY } from '../test-support/eventually.ts';
 
 let dataDir: string;
 let standIn: StandInPlatform;
@@ -60,7 +61,7 @@ describe("the stand-in's demo community deliveries", () => {
     expect(await response.json()).toEqual({ events: expected.length });
     await vi.waitFor(() => {
       expect(received).toEqual(expected);
-    }, 10_000);
+    }, EVENTUALLY);
   });
 
   it('answers only the site, with its service token', async () => {

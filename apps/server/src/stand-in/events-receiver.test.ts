@@ -66,4 +66,27 @@ describe('the stand-in events receiver', () => {
       failNext: 0,
     });
   });
+
+  it("refuses (422) or holds deliveries with a given user's events, and takes the others", async () => {
+    const of = (userId: string) =>
+      JSON.stringify({
+        events: [{ type: 'account.deletion_withdrawn', data: { userId, why: 'user' } }],
+      });
+    const sign = (id: string, payload: string) =>
+      post(signedHeaders(platform.secrets.eventsSecret, id, payload, new Date()), payload);
+    expect((await fault({ refuseUsers: ['uA'], hangUsers: ['uH'] })).status).toBe(204);
+    expect((await sign('msg_refused', of('uA'))).status).toBe(422);
+    expect((await sign('msg_taken', of('uB'))).status).toBe(200);
+    let answered = false;
+    const held = sign('msg_held', of('uH')).then((answer) => {
+      answered = true;
+      return answer.status;
+    });
+    // Held while another delivery is taken; let go (503) when the faults are set again.
+    expect((await sign('msg_taken_too', of('uB'))).status).toBe(200);
+    expect(answered).toBe(false);
+    expect((await fault({ refuseUsers: [], hangUsers: [] })).status).toBe(204);
+    expect(await held).toBe(503);
+    expect((await sign('msg_refused', of('uA'))).status).toBe(200);
+  });
 });

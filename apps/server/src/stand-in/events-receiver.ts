@@ -9,7 +9,10 @@ import type { StandInRoutes } from './stand-in-context.ts';
  * site's events verified with the `standardwebhooks` package against PLATFORM_EVENTS_SECRET (401
  * when the signature is missing, wrong or stale), each `webhook-id` applied once (a repeat is
  * answered 200 and counted as an attempt), kept in memory for the simulator's panel. The demo
- * can make the next deliveries fail (503), to watch the site retry them with the same id.
+ * can make the next deliveries fail (503), to watch the site retry them with the same id; tests
+ * can also make it refuse (422) or hang on every delivery that carries an event of given users,
+ * to watch one user's trouble stay that user's. A hanging delivery is answered 503 when the
+ * faults are set again or the stand-in closes.
  */
 export const EVENTS_RECEIVER_PATH = '/v1/events';
 export const RECEIVED_EVENTS_PATH = '/demo/received-events';
@@ -28,7 +31,15 @@ export interface ReceivedDelivery {
   attempt: number;
 }
 
-const faultSchema = z.object({ failNext: z.number().int().min(0).max(10) });
+const usersSchema = z.array(z.string().min(1)).max(10);
+/** Each field given replaces its fault; one left out stays as it was. */
+const faultSchema = z.object({
+  failNext: z.number().int().min(0).max(10).optional(),
+  /** Deliveries carrying an event of one of these users are answered 422. */
+  refuseUsers: usersSchema.optional(),
+  /** Deliveries carrying an event of one of these users get no answer (until released). */
+  hangUsers: usersSchema.optional(),
+});
 
 function refuse(status: number, code: string, message: string) {
   return { status, body: { error: { code, message } } };
@@ -39,6 +50,18 @@ export const eventsReceiverRoutes: StandInRoutes = (app, { secrets }, done) => {
   const listed = new LRUCache<string, ReceivedDelivery>({ max: LISTED });
   const applied = new LRUCache<string, true>({ max: REMEMBERED });
   let failNext = 0;
+  let refused = new Set<string>();
+  let hanging = new Set<string>();
+  /** The deliveries held without an answer: each released with a 503. */
+  const held = new Set<() => void>();
+  const releaseHeld = () => {
+    for (const release of held) release();
+    held.clear();
+  };
+  app.addHook('preClose', (done) => {
+    releaseHeld();
+    done();
+  });
 
   // The body as sent: the signature is over its exact bytes.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, raw, parsed) => {
@@ -66,6 +89,7 @@ export const eventsReceiverRoutes: StandInRoutes = (app, { secrets }, done) => {
       const parsedBody = platformEventsOutDeliverySchema.safeParse(safeJson(raw));
       if (!parsedBody.success) return refuse(400, 'invalid_request', parsedBody.error.message);
       const id = headers['webhook-id'];
+      const users = new Set(parsedBody.data.events.map((event) => event.data.userId));
       const known = listed.get(id);
       listed.set(id, {
         webhookId: id,
@@ -78,6 +102,10 @@ export const eventsReceiverRoutes: StandInRoutes = (app, { secrets }, done) => {
       });
       // Applied once: a repeat (its answer was lost) is acknowledged and changes nothing.
       if (applied.has(id)) return { status: 200, body: { received: 0 } };
+      if ([...users].some((user) => hanging.has(user))) return 'hang';
+      if ([...users].some((user) => refused.has(user))) {
+        return refuse(422, 'refused', "The test made deliveries with this user's events fail.");
+      }
       if (failNext > 0) {
         failNext -= 1;
         return refuse(503, 'unavailable', 'The demo made this delivery fail.');
@@ -85,6 +113,11 @@ export const eventsReceiverRoutes: StandInRoutes = (app, { secrets }, done) => {
       applied.set(id, true);
       return { status: 200, body: { received: parsedBody.data.events.length } };
     })();
+    if (answer === 'hang') {
+      await new Promise<void>((resolve) => held.add(resolve));
+      const released = refuse(503, 'unavailable', 'The delivery was held and let go.');
+      return reply.code(released.status).send(released.body);
+    }
     return reply.code(answer.status).header('cache-control', 'no-store').send(answer.body);
   });
 
@@ -101,7 +134,10 @@ export const eventsReceiverRoutes: StandInRoutes = (app, { secrets }, done) => {
         .code(400)
         .send({ error: { code: 'invalid_request', message: body.error.message } });
     }
-    failNext = body.data.failNext;
+    releaseHeld();
+    failNext = body.data.failNext ?? failNext;
+    refused = new Set(body.data.refuseUsers ?? refused);
+    hanging = new Set(body.data.hangUsers ?? hanging);
     return reply.code(204).send();
   });
   done();

@@ -117,14 +117,74 @@ describe("the stand-in platform's points ledger", () => {
     expect(platform.ledger.balanceOf(USER)).toBe(400);
   });
 
+  it('answers a balance past 2^31 − 1 once: refused as the contract says, logged, then the charge', async () => {
+    const platform = await start();
+    const warnings: { details: object; message: string }[] = [];
+    const client = pointsDebitsClient(
+      { apiUrl: platform.origin, apiToken: platform.secrets.apiToken },
+      {
+        log: {
+          info: () => undefined,
+          warn: (details, message) => warnings.push({ details, message }),
+        },
+      },
+    );
+    const ask = () =>
+      client({
+        key: 'b1',
+        body: {
+          userId: USER,
+          points: 100,
+          reason: {
+            kind: 'design_redemption',
+            designId: DEMO_IDS.designs.sakura,
+            redemptionId: 'b1',
+          },
+        },
+      });
+    await setFault(platform, 'huge_balance');
+    const refused = await ask();
+    expect(refused).toEqual({
+      kind: 'unknown',
+      reason: expect.stringMatching(
+        /^201 with an answer the contract does not allow \(balance: .*2147483647\)$/,
+      ) as string,
+    });
+    expect(warnings).toEqual([
+      {
+        details: { status: 201, key: 'b1', issues: expect.stringMatching(/^balance: /) as string },
+        message: expect.stringMatching(/contract refuses: the redemption stays pending$/) as string,
+      },
+    ]);
+    // Charged once; the repeat answers the stored charge, in range.
+    expect(await ask()).toMatchObject({ kind: 'charged', balance: 400 });
+    expect(platform.ledger.debits()).toHaveLength(1);
+  });
+
+  it('holds answers as a slow platform would: charged at once, answered once released', async () => {
+    const platform = await start();
+    const release = platform.ledger.holdAnswers();
+    const answer = debit(platform, 's1', body(100, 's1'));
+    while (platform.ledger.holding() === 0) await new Promise((r) => setTimeout(r, 10));
+    // Charged and kept; the answer not sent.
+    expect(platform.ledger.debits().map((d) => d.key)).toEqual(['s1']);
+    release();
+    const answered = await answer;
+    expect(answered.status).toBe(201);
+    expect(await answered.json()).toMatchObject({ balance: 400 });
+    expect(platform.ledger.holding()).toBe(0);
+    // Released: the next debit is answered at once.
+    expect((await debit(platform, 's2', body(100, 's2'))).status).toBe(201);
+  });
+
   it('lets a held request go when it closes', async () => {
     const platform = await start();
     await setFault(platform, 'hang');
     const held = debit(platform, 'c1', body(100, 'c1')).catch((error: unknown) => error);
     while (platform.ledger.requests() === 0) await new Promise((r) => setTimeout(r, 10));
-    const startedAt = Date.now();
+    // The held request would hang for ever: that the close finishes at all is the proof (the
+    // test's timeout catches a hang), however long a slow machine takes.
     await closeAll();
-    expect(Date.now() - startedAt).toBeLessThan(2_000);
     expect(await held).toBeInstanceOf(Error);
     expect(platform.ledger.debits()).toHaveLength(0);
   });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { INT32_MAX } from '@guquan/contract/platform-events';
 import {
   DEBIT_IDEMPOTENCY_KEY_HEADER,
   pointsDebitRequestSchema,
@@ -26,7 +27,11 @@ import { hasServiceToken } from './stand-in-token-routes.ts';
 export const DEMO_LEDGER_PATH = '/demo/ledger';
 export const DEMO_LEDGER_FAULT_PATH = '/demo/ledger/fault';
 
-export const DEBIT_FAULTS = ['none', 'fail', 'hang', 'lose_answer'] as const;
+/**
+ * `huge_balance` charges and answers a balance past 2^31 − 1, which the contract refuses (a
+ * repeat of the key answers the stored charge): a platform's bad answer, not the demo's.
+ */
+export const DEBIT_FAULTS = ['none', 'fail', 'hang', 'lose_answer', 'huge_balance'] as const;
 export type DebitFault = (typeof DEBIT_FAULTS)[number];
 
 /** How many debits GET /demo/ledger lists (newest first). */
@@ -76,6 +81,13 @@ export interface PointsLedger {
   requests(): number;
   nextFault(): DebitFault;
   setNextFault(fault: DebitFault): void;
+  /** Debit requests held open now, unanswered (a `hang` fault, or answers held by holdAnswers). */
+  holding(): number;
+  /**
+   * Tests only: a slow platform. Debits asked from now on are charged (or refused) at once and
+   * keep their answer until the returned release is called, or their client gives up.
+   */
+  holdAnswers(): () => void;
 }
 
 interface LedgerState {
@@ -83,6 +95,9 @@ interface LedgerState {
   debits: Map<string, StoredDebit>;
   fault: DebitFault;
   requests: number;
+  holding: number;
+  /** While set, a charge's answer waits for it (holdAnswers). */
+  answersHeld: Promise<void> | undefined;
 }
 
 function sortedJson(value: unknown): string {
@@ -109,6 +124,8 @@ export async function loadPointsLedger(
     debits: new Map(kept.debits.map((debit) => [debit.key, debit])),
     fault: 'none',
     requests: 0,
+    holding: 0,
+    answersHeld: undefined,
   };
   let writing: Promise<void> = Promise.resolve();
   // One write at a time, each of the whole ledger as it is then.
@@ -136,6 +153,18 @@ export async function loadPointsLedger(
     nextFault: () => state.fault,
     setNextFault(fault) {
       state.fault = fault;
+    },
+    holding: () => state.holding,
+    holdAnswers() {
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      state.answersHeld = held;
+      return () => {
+        if (state.answersHeld === held) state.answersHeld = undefined;
+        release();
+      };
     },
   };
 }
@@ -205,6 +234,28 @@ function refusal(code: string, message: string) {
   return { error: { code, message } };
 }
 
+/** Holds a debit request open until `until` settles or its client closes the connection. */
+async function holdOpen(
+  ledger: LoadedPointsLedger,
+  held: Set<Socket>,
+  socket: Socket,
+  until?: Promise<void>,
+): Promise<void> {
+  held.add(socket);
+  ledger.state.holding += 1;
+  try {
+    const closed = new Promise<void>((resolve) => {
+      socket.once('close', () => {
+        resolve();
+      });
+    });
+    await (until ? Promise.race([until, closed]) : closed);
+  } finally {
+    ledger.state.holding -= 1;
+    held.delete(socket);
+  }
+}
+
 /** The ledger's routes: the debit API and its demo endpoints. */
 export const pointsLedgerRoutes: StandInRoutes = (app, { secrets, ledger }, done) => {
   // Requests held by a `hang` fault: let go (their sockets closed) as the stand-in closes, before
@@ -240,19 +291,23 @@ export const pointsLedgerRoutes: StandInRoutes = (app, { secrets, ledger }, done
     const socket = request.raw.socket;
     if (fault === 'hang') {
       // Never answered, nothing charged: held until the client gives up.
-      held.add(socket);
-      await new Promise<void>((resolve) => {
-        socket.once('close', () => {
-          resolve();
-        });
-      });
-      held.delete(socket);
+      await holdOpen(ledger, held, socket);
       return reply.hijack();
     }
     const { outcome, charged } = charge(ledger, key.data, body.data);
     if (charged) await ledger.persist();
     if (charged && outcome.status === 201) {
       await ledger.afterCharge?.({ key: key.data, userId: body.data.userId });
+    }
+    const answersHeld = ledger.state.answersHeld;
+    if (answersHeld) {
+      // A slow platform (tests): charged and kept, the answer not sent yet.
+      await holdOpen(ledger, held, socket, answersHeld);
+      if (socket.destroyed) return reply.hijack();
+    }
+    if (fault === 'huge_balance' && charged && outcome.status === 201) {
+      const debitId = ledger.state.debits.get(key.data)?.debitId;
+      return reply.code(201).send({ debitId, balance: INT32_MAX + 1 });
     }
     if (fault === 'lose_answer') {
       // Charged and kept; the answer never arrives.

@@ -98,7 +98,9 @@ export async function startStandInPlatform({
   const keys = await loadStandInKeys(join(dir, 'signing-keys.json'));
   const secrets = await loadStandInSecrets(join(dir, 'secrets.json'));
   const ledger = await loadPointsLedger(dataDir, ledgerOptions);
-  const app: FastifyInstance = Fastify({ logger: false });
+  // Closing ends every connection: a client may leave one open that never sent a request (after
+  // giving up on a delivery the receiver held), which would otherwise keep the close waiting.
+  const app: FastifyInstance = Fastify({ logger: false, forceCloseConnections: true });
   let origin = '';
   const context: StandInContext = {
     dataDir,

@@ -76,3 +76,34 @@ export function bytesAnswer(bytes: Buffer, type = 'image/jpeg', delayMs = 0): Me
     response.writeHead(200, { 'content-type': type, 'content-length': bytes.length }).end(bytes);
   };
 }
+
+/**
+ * An image whose header is whole but whose pixels break off: a noisy `format` image (so its
+ * compressed data is long) cut at 60 %. Its metadata reads; decoding it fails.
+ */
+export async function truncatedImage(format: 'jpeg' | 'png'): Promise<Buffer> {
+  const width = 256;
+  const height = 192;
+  const noise = Buffer.alloc(width * height * 3);
+  for (let index = 0; index < noise.length; index++) noise[index] = (index * 7919) % 251;
+  const whole = await sharp(noise, { raw: { width, height, channels: 3 } })
+    .toFormat(format)
+    .toBuffer();
+  return whole.subarray(0, Math.floor(whole.length * 0.6));
+}
+
+/**
+ * A host that answers 200 at once, then drips one byte a second until the fetcher hangs up:
+ * `hungUp` is called when the connection closes.
+ */
+export function drippingAnswer(hungUp: () => void): MediaAnswer {
+  return (_request, response) => {
+    response.writeHead(200, { 'content-type': 'image/jpeg' });
+    response.write(Buffer.from([0xff]));
+    const drip = setInterval(() => response.write(Buffer.from([0xd8])), 1_000);
+    response.on('close', () => {
+      clearInterval(drip);
+      hungUp();
+    });
+  };
+}

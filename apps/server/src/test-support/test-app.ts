@@ -10,6 +10,7 @@ import { TEST_CHAIN_DIR } from '../demo/test-chain.ts';
 import { demoCommunityArrived } from '../demo/seed/site-demo-records.ts';
 import { openDatabase } from '../db/database.ts';
 import { deliverDemoCommunity } from './demo-community.ts';
+import { migrateFirst } from './migrate-first.ts';
 import { loadWebBuild, type WebBuild } from '../pages/web-build.ts';
 import {
   STAND_IN_ISSUER,
@@ -65,7 +66,8 @@ export async function makeTempDataDir(): Promise<{ dataDir: string; remove: () =
     dataDir,
     remove: async () => {
       await dropTestDatabase(dataDir);
-      await rm(dataDir, { recursive: true, force: true });
+      // Retried: a file written as the app closed (once, ENOTEMPTY) must not fail a test.
+      await rm(dataDir, { recursive: true, force: true, maxRetries: 3 });
     },
   };
 }
@@ -86,13 +88,20 @@ export type TestAppOverrides = Omit<AppDeps, 'logging'> & {
   /** Log lines go here (at env.LOG_LEVEL) instead of nowhere. */
   logStream?: LogDestination;
   prettyLogs?: boolean;
+  /**
+   * Production mode only: start on the database as it is, without the migrate step a deployment
+   * runs first (tests of the refusal of a database behind the code).
+   */
+  skipMigrateStep?: boolean;
 };
 
 /**
  * The real app, built in process as `npm start` builds it, with the logger silenced, on a data
  * directory of its own (seeded with the demo data on start, removed when the app closes) unless
- * `env.DATA_DIR` names one; on the tests' engine (test-engine.ts) unless `env.DATABASE_URL` says. In production mode it gets the App Store and SMS settings production
- * refuses to start without. In demo mode without PLATFORM_* settings, as `npm start`, it starts
+ * `env.DATA_DIR` names one; on the tests' engine (test-engine.ts) unless `env.DATABASE_URL` says.
+ * In production mode it gets the App Store and SMS settings production refuses to start without,
+ * and its database the migrate step a deployment runs before the servers (unless
+ * `overrides.skipMigrateStep`). In demo mode without PLATFORM_* settings, as `npm start`, it starts
  * the stand-in platform (in process, on loopback, its keys in the data directory) and closes it
  * with the app.
  */
@@ -127,9 +136,11 @@ export async function buildTestApp(
     },
     { webDistDir: WEB_DIST_DIR, dataDir },
   );
-  const { logStream, prettyLogs, webBuild, ...deps } = overrides;
+  const { logStream, prettyLogs, webBuild, skipMigrateStep, ...deps } = overrides;
   let app: FastifyInstance;
   try {
+    // A production server never migrates on start: the deployment's migrate step comes first.
+    if (production && skipMigrateStep !== true) await migrateFirst(config);
     app = await buildApp(config, {
       deps: {
         ...deps,
@@ -200,4 +211,15 @@ export const TEST_APP_LINKS_ENV: Readonly<Record<string, string>> = {
   ANDROID_CERT_FINGERPRINTS: Array.from({ length: 32 }, (_, byte) =>
     byte.toString(16).padStart(2, '0').toUpperCase(),
   ).join(':'),
+};
+
+/** Every setting a production server refuses to start without, with the tests' values. */
+export const TEST_PRODUCTION_ENV: Readonly<Record<string, string>> = {
+  APP_MODE: 'production',
+  PUBLIC_ORIGIN: 'https://www.example.com',
+  ...PRODUCTION_APP_STORE_TEST_ENV,
+  ...TEST_SMS_ENV,
+  ...TEST_PHONE_ENV,
+  ...TEST_APP_LINKS_ENV,
+  ...TEST_PLATFORM_ENV,
 };

@@ -23,8 +23,12 @@ export interface TestJwksServer {
   url: string;
   /** How many times the JWKS was asked for. */
   requests: () => number;
-  /** The keys it serves from now on. */
+  /** The keys it serves from now on (and answers with them again). */
   serve: (keys: TestKey[]) => void;
+  /** From now on answers 500, or 200 with bytes that are no JWKS, until `serve`. */
+  fail: (how: 'status 500' | 'garbage') => void;
+  /** The Cache-Control it answers with from now on (none when undefined). */
+  cacheControl: (value: string | undefined) => void;
   close: () => Promise<void>;
 }
 
@@ -34,11 +38,22 @@ export async function startTestJwks(
   { delayMs = 0 }: { delayMs?: number } = {},
 ): Promise<TestJwksServer> {
   let served = keys;
+  let failing: 'status 500' | 'garbage' | undefined;
+  let cacheControl: string | undefined;
   let count = 0;
   const server: Server = createServer((_request, response) => {
     count += 1;
     setTimeout(() => {
+      if (failing === 'status 500') {
+        response.writeHead(500).end('{"error":"down"}');
+        return;
+      }
       response.setHeader('content-type', 'application/json');
+      if (cacheControl !== undefined) response.setHeader('cache-control', cacheControl);
+      if (failing === 'garbage') {
+        response.end('<html>502 Bad Gateway</html>');
+        return;
+      }
       response.end(JSON.stringify({ keys: served.map((key) => key.publicJwk) }));
     }, delayMs);
   });
@@ -50,6 +65,13 @@ export async function startTestJwks(
     requests: () => count,
     serve: (next) => {
       served = next;
+      failing = undefined;
+    },
+    fail: (how) => {
+      failing = how;
+    },
+    cacheControl: (value) => {
+      cacheControl = value;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -45,7 +45,7 @@ beforeAll(async () => {
     { logStream: { write: (line) => logLines.push(line) } },
   );
   plain = await buildTestApp();
-}, 60_000);
+});
 
 afterAll(async () => {
   await Promise.all([app.close(), plain.close(), wechat.stop()]);
@@ -60,7 +60,7 @@ describe('POST wechat/js-config', () => {
     const config = weChatJsConfigSchema.parse(res.json());
     expect(config.appId).toBe(APP_ID);
     expect(config.openAppId).toBe(OPEN_APP_ID);
-    expect(Math.abs(config.timestamp - Date.now() / 1000)).toBeLessThan(5);
+    expect(Math.abs(config.timestamp - Date.now() / 1000)).toBeLessThan(60);
     const ticket = wechat.ticket ?? '';
     expect(config.signature).toBe(signJsapi(ticket, config.nonceStr, config.timestamp, url));
     expect(res.body).not.toContain(ticket);
@@ -108,7 +108,7 @@ describe('POST wechat/js-config', () => {
       await refusing.close();
       await fresh.stop();
     }
-  }, 60_000);
+  });
 
   it('limits each address to 30 signatures a minute', async () => {
     const url = `${ORIGIN}${GOODS_PAGE}`;

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bridgeStandIn, provideBridgeStandIn } from '../lib/bridge/bridge-stand-in';
 import { connectBridge } from '../lib/bridge/connect-bridge';
 import { isDemoMode, offerBridgeSimulator } from './bridge-simulator';
+import { EVENTUALLY } from '../test-support/eventually';
 
 const installSimulator = vi.hoisted(() => vi.fn<(win: Window) => void>());
 vi.mock('../features/bridge-simulator/install-simulator', () => ({ installSimulator }));
@@ -51,7 +52,7 @@ describe('offerBridgeSimulator', () => {
     // jsdom's document has loaded already: the panel's chunk is asked for at once.
     await vi.waitFor(() => {
       expect(installShareSimulator).toHaveBeenCalledWith(window);
-    });
+    }, EVENTUALLY);
     expect(installSimulator).not.toHaveBeenCalled();
   });
 

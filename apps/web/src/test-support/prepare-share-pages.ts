@@ -1,9 +1,15 @@
+import { configure } from '@testing-library/react';
 import { LANGUAGES } from '@guquan/contract/language';
 import { appTapCode } from '../features/share/open-in-app/app-taps-on-demand';
 import { loadDrawnLater } from '../features/share/share-page/drawn-later';
 import { loadShareFailureTexts } from '../features/share/share-failure/share-failure-texts';
 import { ALL_SHARE_PARTS, loadSharePart } from '../features/share/share-parts';
 import { loadShareTexts } from '../features/share/share-texts';
+import { EVENTUALLY } from './eventually';
+
+// Testing Library's waitFor and findBy give up after 1 s: a wait for a condition, generous so a
+// slow machine fails nothing (EVENTUALLY, eventually.ts).
+configure({ asyncUtilTimeout: EVENTUALLY.timeout });
 
 // The unit tests render share pages as the server does (a share route's `prepare`): the texts of
 // both languages and every part of a page (share-parts.tsx) are loaded first, and the skeleton's

@@ -104,6 +104,7 @@ describe('AccountDeletionPage', () => {
           resendAfterSeconds: 60,
         });
       }
+      if (url.endsWith('/code/check')) return json(204, null);
       if (init.method === 'POST') {
         pending = true;
         return json(201, { request: REQUEST });
@@ -150,12 +151,15 @@ describe('AccountDeletionPage', () => {
       await screen.findByText(`你的账号将于 ${date} 注销。在此之前，你可以撤销申请。`),
     ).toBeTruthy();
     expect(dialog.isConnected).toBe(false);
-    expect(
-      fetchCalls.find((call) => call.method === 'POST' && !call.url.endsWith('/code'))?.body,
-    ).toEqual({
-      code: '123456',
-      confirm: true,
-    });
+    // The code was checked before the dialog, then confirmed with it.
+    const posts = fetchCalls.filter((call) => call.method === 'POST');
+    expect(posts.map((call) => call.url.replace(/^.*\/account\/deletion/, ''))).toEqual([
+      '/code',
+      '/code/check',
+      '',
+    ]);
+    expect(posts[1]?.body).toEqual({ code: '123456' });
+    expect(posts[2]?.body).toEqual({ code: '123456', confirm: true });
     await waitFor(() => {
       expect(calls).toContainEqual({
         method: 'accountDeleted',
@@ -306,7 +310,7 @@ describe('AccountDeletionPage', () => {
     expect(screen.queryByText('deregister account')).toBeNull();
   });
 
-  it('explains a wrong code and a rate limit with the wait', async () => {
+  it('explains a wrong code at once, before any confirmation, and a rate limit with the wait', async () => {
     installApp({ getSession: SESSION });
     mockFetch((url, init) => {
       if (url.endsWith('/code')) {
@@ -329,11 +333,14 @@ describe('AccountDeletionPage', () => {
     fireEvent.change(screen.getByLabelText('短信验证码'), { target: { value: '000000' } });
     fireEvent.click(screen.getByRole('checkbox'));
     fireEvent.click(screen.getByRole('button', { name: '申请注销' }));
-    fireEvent.click(await screen.findByRole('button', { name: '确定注销' }));
+    // Issue 39: the wrong code is said at once; the "确定注销账号？" dialog never opens for it.
     await waitFor(() => {
       expect(screen.getByRole('alert').textContent).toBe('验证码不正确，还可以再试 4 次。');
     });
     expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(fetchCalls.filter((call) => call.url.endsWith('/account/deletion'))).toEqual(
+      expect.not.arrayContaining([expect.objectContaining({ method: 'POST' })]),
+    );
   });
 
   it('offers a retry after a network failure', async () => {

@@ -1,4 +1,5 @@
 import {
+  ACCOUNT_DELETION_CODE_CHECK_PATH,
   ACCOUNT_DELETION_CODE_PATH,
   ACCOUNT_DELETION_PATH,
   confirmDeletionResponseSchema,
@@ -49,6 +50,9 @@ export const deletionApi = {
   overview: (token: string) => call(token, 'GET', ACCOUNT_DELETION_PATH, deletionOverviewSchema),
   sendCode: (token: string) =>
     call(token, 'POST', ACCOUNT_DELETION_CODE_PATH, sendCodeResponseSchema),
+  /** Whether the code is right (a try of five, the code unused): before the last confirmation. */
+  checkCode: (token: string, code: string) =>
+    call(token, 'POST', ACCOUNT_DELETION_CODE_CHECK_PATH, z.null(), { code }),
   confirm: async (token: string, code: string): Promise<DeletionResult<DeletionRequest>> => {
     const result = await call(token, 'POST', ACCOUNT_DELETION_PATH, confirmDeletionResponseSchema, {
       code,

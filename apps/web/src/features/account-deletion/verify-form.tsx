@@ -30,6 +30,8 @@ export function VerifyForm(props: VerifyFormProps) {
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const [dialogOpen, setDialogOpen] = useState(false);
+  /** The code the server said is right: asked again only once it changes. */
+  const [checkedCode, setCheckedCode] = useState<string | undefined>(undefined);
   const submitRef = useRef<HTMLButtonElement>(null);
   const ids = useId();
 
@@ -94,9 +96,25 @@ export function VerifyForm(props: VerifyFormProps) {
     }
   };
 
+  // The code is checked first: the last "are you sure" is asked only of a code that is right.
+  const checkThenAsk = async () => {
+    if (checkedCode === code) {
+      setDialogOpen(true);
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    const result = await deletionApi.checkCode(token, code);
+    setBusy(false);
+    if (result.ok) {
+      setCheckedCode(code);
+      setDialogOpen(true);
+    } else failed(result);
+  };
+
   const onSubmit = (event: SyntheticEvent) => {
     event.preventDefault();
-    if (/^\d{6}$/.test(code) && agreed) setDialogOpen(true);
+    if (/^\d{6}$/.test(code) && agreed && !busy) void checkThenAsk();
   };
 
   const codeReady = /^\d{6}$/.test(code);

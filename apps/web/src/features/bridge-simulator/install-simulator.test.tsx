@@ -43,7 +43,7 @@ async function openPanel(): Promise<HTMLElement> {
 }
 
 // Role queries over the whole panel are slow in jsdom: more time than the default 5 s.
-describe('installSimulator', { timeout: 20_000 }, () => {
+describe('installSimulator', () => {
   it('plays the iOS app through the real message path', async () => {
     expect(bridge.transport()).toBe('ios');
     await expect(bridge.call('handshake', {})).resolves.toEqual({
@@ -78,6 +78,32 @@ describe('installSimulator', { timeout: 20_000 }, () => {
       await Promise.resolve();
     });
     expect(controlled?.hidden).toBe(true);
+  });
+
+  it('closes on Escape wherever the focus is, but for the page’s own dialog (issue 39)', async () => {
+    await openPanel();
+    const controlled = document.getElementById(toggle().getAttribute('aria-controls') ?? '');
+    // A dialog of the page's own takes its Escape: the panel stays.
+    const root = document.createElement('div');
+    root.id = 'root';
+    root.innerHTML =
+      '<div role="dialog"><button>in a sheet</button></div><p tabindex="-1">page</p>';
+    document.body.append(root);
+    try {
+      await act(async () => {
+        fireEvent.keyDown(root.querySelector('button') ?? document.body, { key: 'Escape' });
+        await Promise.resolve();
+      });
+      expect(controlled?.hidden).toBe(false);
+      // The focus on the page, not in the panel: Escape closes it.
+      await act(async () => {
+        fireEvent.keyDown(root.querySelector('p') ?? document.body, { key: 'Escape' });
+        await Promise.resolve();
+      });
+      expect(controlled?.hidden).toBe(true);
+    } finally {
+      root.remove();
+    }
   });
 
   it('logs in the demo user picked in the panel, and keeps the session in sessionStorage', async () => {

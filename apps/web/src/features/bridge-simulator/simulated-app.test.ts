@@ -12,6 +12,7 @@ import { SIMULATED_PRODUCTS } from './simulated-products';
 import { createSimulatorStore, type SimulatorStore } from './simulator-state';
 import { authTimeOf } from './token-claims';
 import { createTransactionKeeper } from './transaction-keeper';
+import { EVENTUALLY } from '../../test-support/eventually';
 
 /** A page's window with the simulated app wired in as install-simulator wires it. */
 interface Host {
@@ -170,7 +171,7 @@ describe('login', () => {
     const login = bridge.call('login', {});
     await vi.waitFor(() => {
       expect(store.get()).toMatchObject({ open: true, loginRequested: true });
-    });
+    }, EVENTUALLY);
     await app.logIn(SECOND_USER.id);
     await expect(login).resolves.toMatchObject({ userId: SECOND_USER.id });
     expect(store.get().loginRequested).toBe(false);
@@ -180,7 +181,7 @@ describe('login', () => {
     const login = bridge.call('login', {});
     await vi.waitFor(() => {
       expect(store.get().loginRequested).toBe(true);
-    });
+    }, EVENTUALLY);
     app.declineLogin();
     await expect(login).resolves.toBeNull();
   });
@@ -210,7 +211,7 @@ describe('screens', () => {
     expect(store.get().notices).toEqual([]);
     await vi.waitFor(() => {
       expect(resumed).toHaveBeenCalledWith({});
-    });
+    }, EVENTUALLY);
   });
 
   it('accountDeleted shows a notice and keeps the session while the page is open', async () => {

@@ -1,4 +1,4 @@
-import { useId, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useSyncExternalStore, type ReactNode } from 'react';
 import type { SimulatorStore } from './simulator-state';
 import styles from './simulator-panel.module.css';
 
@@ -28,9 +28,22 @@ export function SimulatorDock({
   const close = () => {
     store.update({ open: false });
   };
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape') close();
-  };
+  // Escape closes the open panel wherever the focus is, as the panel says (issue 39), but for
+  // the page's own dialog (a sheet, the poster): that Escape is the dialog's.
+  useEffect(() => {
+    if (!open) return undefined;
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      const target = event.target instanceof Element ? event.target : null;
+      if (target?.closest('#root [role="dialog"], #root [role="alertdialog"], #root dialog'))
+        return;
+      store.update({ open: false });
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('keydown', onKeyDown);
+    };
+  }, [open, store]);
 
   return (
     <aside
@@ -71,7 +84,7 @@ export function SimulatorDock({
         ))}
       </div>
 
-      <div id={ids.panel} className={styles.panel} hidden={!open} onKeyDown={onKeyDown}>
+      <div id={ids.panel} className={styles.panel} hidden={!open}>
         {children}
         <button type="button" className={styles.button} onClick={close}>
           Close

@@ -164,45 +164,52 @@ export function PurchasePanel({
         })}
       </fieldset>
       <p className={styles.small}>{text.terms}</p>
-      <div className={styles.consent}>
-        <input
-          ref={consentBox}
-          id="vip-consent"
-          type="checkbox"
-          checked={consent}
-          aria-invalid={consentError && !consent}
-          aria-describedby={consentError && !consent ? 'vip-consent-error' : undefined}
-          onChange={(event) => {
-            choose(selected, event.target.checked);
-            setConsentError(false);
-          }}
-        />
-        <label htmlFor="vip-consent" className={styles.small}>
-          {text.consentBefore}{' '}
-          <Link to="/agreement/vip/VipAgreement" className={styles.link}>
-            {text.agreement}
-          </Link>{' '}
-          {text.and}{' '}
-          <Link to="/agreement/yiSi/YiSiAgreement20261128" className={styles.link}>
-            {text.privacy}
-          </Link>
-        </label>
+      {/*
+        The consent and the button stay in view at the foot of the screen while the plans are
+        (issue 39: on a 390×844 phone the button sat below the fold, under the benefits, plans and
+        terms); scrolled to the end, they rest here, after the terms, in reading order.
+      */}
+      <div className={styles.checkout}>
+        <div className={styles.consent}>
+          <input
+            ref={consentBox}
+            id="vip-consent"
+            type="checkbox"
+            checked={consent}
+            aria-invalid={consentError && !consent}
+            aria-describedby={consentError && !consent ? 'vip-consent-error' : undefined}
+            onChange={(event) => {
+              choose(selected, event.target.checked);
+              setConsentError(false);
+            }}
+          />
+          <label htmlFor="vip-consent" className={styles.small}>
+            {text.consentBefore}{' '}
+            <Link to="/agreement/vip/VipAgreement" className={styles.link}>
+              {text.agreement}
+            </Link>{' '}
+            {text.and}{' '}
+            <Link to="/agreement/yiSi/YiSiAgreement20261128" className={styles.link}>
+              {text.privacy}
+            </Link>
+          </label>
+        </div>
+        {consentError && !consent ? (
+          <p id="vip-consent-error" className={styles.error} role="alert">
+            {text.consentNeeded}
+          </p>
+        ) : null}
+        <button
+          type="button"
+          className={`${buttons.primary} ${styles.wide}`}
+          aria-disabled={busy || awaiting !== undefined}
+          aria-describedby={awaiting ? 'vip-buy-feedback' : undefined}
+          onClick={() => void buy()}
+        >
+          {plan ? text.buy(pricePerPeriod(plan, products, text)) : text.plansHeading}
+        </button>
+        <ActionFeedback feedback={shown} id="vip-buy-feedback" />
       </div>
-      {consentError && !consent ? (
-        <p id="vip-consent-error" className={styles.error} role="alert">
-          {text.consentNeeded}
-        </p>
-      ) : null}
-      <button
-        type="button"
-        className={`${buttons.primary} ${styles.wide}`}
-        aria-disabled={busy || awaiting !== undefined}
-        aria-describedby={awaiting ? 'vip-buy-feedback' : undefined}
-        onClick={() => void buy()}
-      >
-        {plan ? text.buy(pricePerPeriod(plan, products, text)) : text.plansHeading}
-      </button>
-      <ActionFeedback feedback={shown} id="vip-buy-feedback" />
       <RestoreButton
         flow={flow}
         text={text}

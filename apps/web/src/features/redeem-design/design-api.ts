@@ -1,9 +1,12 @@
 import {
   designApiPath,
+  designPreviewApiPath,
+  designPreviewSchema,
   designViewSchema,
   IDEMPOTENCY_KEY_HEADER,
   redemptionResultSchema,
   redemptionsApiPath,
+  type Design,
   type DesignView,
   type RedemptionResult,
 } from '@guquan/contract/design';
@@ -40,6 +43,19 @@ function isKnownRefusal(code: string): code is KnownRefusal {
 
 /** The design endpoints; the token only ever goes in the header. */
 export const designApi = {
+  /**
+   * The design as anybody may see it, before the log-in: what would be redeemed. Undefined when
+   * it cannot be had (the page then asks for the log-in alone, as before).
+   */
+  async preview(designId: string): Promise<Design | undefined> {
+    const result = await callApi({
+      path: designPreviewApiPath(designId),
+      token: undefined,
+      schema: designPreviewSchema,
+    });
+    return result.ok ? result.value.design : undefined;
+  },
+
   /** The design and the user's standing with it. */
   async view(token: string, designId: string): Promise<ViewAnswer> {
     const result = await callApi({

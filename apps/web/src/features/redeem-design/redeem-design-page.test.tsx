@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DesignView, RedemptionResult } from '@guquan/contract/design';
@@ -160,18 +160,36 @@ describe('RedeemDesignPage', () => {
     expect(calls).toHaveLength(0);
   });
 
-  it('offers to log in through the app, then shows the design', async () => {
+  it('shows what would be redeemed before the log-in, then the user’s standing after it', async () => {
     let session: FakeAnswer = null;
     const messages = installApp({ handshake, getSession: () => session, login: loggedIn });
-    const calls = mockFetch(json(200, designView({})));
+    const { design } = designView({});
+    const calls = mockFetch(json(200, { design }), json(200, designView({})));
     renderPage();
-    fireEvent.click(await screen.findByRole('button', { name: '登录' }));
-    session = loggedIn();
+    // Issue 39: the title, the preview and the price, with the log-in as the next step.
     expect(await screen.findByRole('heading', { name: '樱花季立牌设计图' })).toBeTruthy();
+    expect(screen.getByRole('img', { name: /樱花季立牌设计图/ })).toBeTruthy();
+    expect(screen.getByText(`${design.pricePoints} 积分`)).toBeTruthy();
+    expect(screen.getByRole('heading', { name: '请先登录' })).toBeTruthy();
+    expect(screen.queryByText('我的积分')).toBeNull();
+    // Read without a token: nobody's session goes with it.
+    expect(calls[0]?.url).toBe(`${BASE_PATH}/api/v1/designs/${DESIGN_ID}/preview`);
+    expect(headerOf(calls[0]?.init ?? {}, 'authorization')).toBeUndefined();
+    fireEvent.click(screen.getByRole('button', { name: '登录' }));
+    session = loggedIn();
+    expect(await screen.findByText('我的积分')).toBeTruthy();
     expect(messages.map((message) => message.method)).toEqual(['handshake', 'getSession', 'login']);
     // The token goes in the header only.
-    expect(calls[0]?.url).toBe(`${BASE_PATH}/api/v1/designs/${DESIGN_ID}`);
-    expect(headerOf(calls[0]?.init ?? {}, 'authorization')).toBe(`Bearer ${TOKEN}`);
+    expect(calls[1]?.url).toBe(`${BASE_PATH}/api/v1/designs/${DESIGN_ID}`);
+    expect(headerOf(calls[1]?.init ?? {}, 'authorization')).toBe(`Bearer ${TOKEN}`);
+  });
+
+  it('asks for the log-in alone when the design cannot be read before it', async () => {
+    installApp({ handshake, getSession: null, login: loggedIn });
+    mockFetch(json(404, { error: { code: 'not_found', message: 'no' } }));
+    renderPage();
+    expect(await screen.findByRole('heading', { name: '请先登录' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: '登录' })).toBeTruthy();
   });
 
   it('shows a preview still coming from the platform as the placeholder at its shape', async () => {
@@ -301,6 +319,33 @@ describe('RedeemDesignPage', () => {
         await vi.advanceTimersByTimeAsync(5_000);
       });
       expect(calls).toHaveLength(4);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('says in English that a tap answered 202 is being confirmed, then that it is redeemed', async () => {
+    // The server answers 202 once the platform has taken 1.5 s (issue 37): a slow platform.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      installApp({ handshake, getSession: loggedIn });
+      mockFetch(
+        json(200, designView({})),
+        json(202, PENDING),
+        json(200, designView({ redeemed: true, balance: 300 })),
+      );
+      renderPage(`?designId=${DESIGN_ID}&lang=en`, 'en');
+      fireEvent.click(await screen.findByRole('button', { name: 'Redeem' }));
+      fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Redeem' }));
+      expect(
+        await screen.findByRole('heading', { name: 'Confirming your redemption' }),
+      ).toBeTruthy();
+      expect(screen.getByText(/you are never charged twice/)).toBeTruthy();
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(1_600);
+      });
+      expect(await screen.findByRole('heading', { name: 'Redeemed' })).toBeTruthy();
+      expect(screen.getByText('300 points')).toBeTruthy();
     } finally {
       vi.useRealTimers();
     }

@@ -65,10 +65,26 @@ export function RedeemDesignPage() {
         <ActionButton onClick={state.openDesigns}>{text.otherDesigns}</ActionButton>,
       );
     case 'logged_out':
-      return status(
-        text.loggedOutHeading,
-        text.loggedOutBody,
-        <ActionButton onClick={state.logIn}>{text.logIn}</ActionButton>,
+      // What would be redeemed first, once read; the log-in as the next step.
+      return page.design ? (
+        <PageColumn>
+          <article className={styles.page}>
+            <DesignDetails design={page.design} text={text} />
+            <section className={styles.panel} aria-labelledby="redeem-log-in">
+              <h2 id="redeem-log-in" className={styles.panelHeading}>
+                {text.loggedOutHeading}
+              </h2>
+              <p className={styles.panelBody}>{text.loggedOutBody}</p>
+              <ActionButton onClick={state.logIn}>{text.logIn}</ActionButton>
+            </section>
+          </article>
+        </PageColumn>
+      ) : (
+        status(
+          text.loggedOutHeading,
+          text.loggedOutBody,
+          <ActionButton onClick={state.logIn}>{text.logIn}</ActionButton>,
+        )
       );
     case 'failed':
       return status(
@@ -82,7 +98,7 @@ export function RedeemDesignPage() {
       return (
         <PageColumn>
           <article className={styles.page}>
-            <DesignDetails view={view} text={text} />
+            <DesignDetails design={view.design} viewer={view.viewer} text={text} />
             <section aria-live="polite">
               <RedeemPanel view={view} state={state} text={text} redeemButton={redeemButton} />
             </section>

@@ -1,5 +1,5 @@
 import type { ReactNode, RefObject } from 'react';
-import type { DesignView } from '@guquan/contract/design';
+import type { Design, DesignView } from '@guquan/contract/design';
 import { imageSrcSet, imageUrl } from '@guquan/contract/share-paths';
 import buttons from '../../components/button.module.css';
 import type { RedeemTexts } from './redeem-texts';
@@ -131,8 +131,19 @@ export function RedeemPanel({
   );
 }
 
-export function DesignDetails({ view, text }: { view: DesignView; text: RedeemTexts }) {
-  const { design, viewer } = view;
+/**
+ * The design: its preview, title, designer and price; with the user's standing (`viewer`) once
+ * logged in, without it before (what would be redeemed, issue 39).
+ */
+export function DesignDetails({
+  design,
+  viewer,
+  text,
+}: {
+  design: Design;
+  viewer?: DesignView['viewer'];
+  text: RedeemTexts;
+}) {
   return (
     <>
       <figure className={styles.preview}>
@@ -171,13 +182,15 @@ export function DesignDetails({ view, text }: { view: DesignView; text: RedeemTe
             <dt className={styles.label}>{text.price}</dt>
             <dd className={styles.value}>{text.points(design.pricePoints)}</dd>
           </div>
-          <div className={styles.fact}>
-            <dt className={styles.label}>{text.yourPoints}</dt>
-            <dd className={styles.value}>{text.points(viewer.balance)}</dd>
-          </div>
+          {viewer ? (
+            <div className={styles.fact}>
+              <dt className={styles.label}>{text.yourPoints}</dt>
+              <dd className={styles.value}>{text.points(viewer.balance)}</dd>
+            </div>
+          ) : null}
         </dl>
       ) : null}
-      {design.available && !viewer.ownDesign && viewer.redemption === null ? (
+      {design.available && !viewer?.ownDesign && !viewer?.redemption ? (
         <section className={styles.gets} aria-labelledby="design-gets">
           <h2 id="design-gets" className={styles.getsHeading}>
             {text.getsHeading}

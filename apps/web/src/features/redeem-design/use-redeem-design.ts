@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { DesignView, RedemptionResult } from '@guquan/contract/design';
+import type { Design, DesignView, RedemptionResult } from '@guquan/contract/design';
 import { designAppRoute, DESIGNS_APP_ROUTE, EARN_POINTS_APP_ROUTE } from '@guquan/contract/design';
 import { useAppSession, type AppSession } from '../../lib/in-app/use-app-session';
 import { attemptKey, endAttempt } from './attempt-key';
@@ -14,7 +14,8 @@ export type PagePhase =
   | { kind: 'loading' }
   | { kind: 'invalid_id' }
   | { kind: 'no_app' }
-  | { kind: 'logged_out' }
+  /** With the design once it is read (what would be redeemed), before the log-in. */
+  | { kind: 'logged_out'; design?: Design }
   | { kind: 'not_found' }
   | { kind: 'failed' }
   | { kind: 'ready'; view: DesignView };
@@ -130,13 +131,30 @@ export function useRedeemDesign(designId: string | undefined): RedeemDesign {
     };
   }, [pendingView, session, designId, apply]);
 
+  // Logged out: what would be redeemed is shown with the log-in (issue 39), read without a token.
+  const loggedOut = appPhase.kind === 'logged_out';
+  const [preview, setPreview] = useState<Design | undefined>(undefined);
+  useEffect(() => {
+    if (!loggedOut || designId === undefined) return undefined;
+    const life = { gone: false };
+    void designApi.preview(designId).then((design) => {
+      if (!life.gone) setPreview(design);
+    });
+    return () => {
+      life.gone = true;
+    };
+  }, [loggedOut, designId]);
+
   let page: PagePhase;
   if (designId === undefined) page = { kind: 'invalid_id' };
   else if (appPhase.kind === 'connecting') page = { kind: 'loading' };
   else if (appPhase.kind === 'no_app') page = { kind: 'no_app' };
   else if (appPhase.kind === 'failed') page = { kind: 'failed' };
-  else if (appPhase.kind === 'logged_out') page = { kind: logInFailed ? 'failed' : 'logged_out' };
-  else page = loaded?.session === appPhase.session ? loaded.page : { kind: 'loading' };
+  else if (appPhase.kind === 'logged_out') {
+    page = logInFailed
+      ? { kind: 'failed' }
+      : { kind: 'logged_out', ...(preview?.id === designId ? { design: preview } : {}) };
+  } else page = loaded?.session === appPhase.session ? loaded.page : { kind: 'loading' };
 
   const retryLoad = useCallback(() => {
     setLogInFailed(false);

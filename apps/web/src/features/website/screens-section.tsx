@@ -27,8 +27,8 @@ export function ScreensSection({ text }: { text: WebsiteTexts['screens'] }) {
           {text.heading}
         </h2>
         <p className={page.sectionIntro}>{text.intro}</p>
-        {/* Scrolls sideways on phones: focusable so the keyboard can scroll it too. */}
-        <div className={styles.scroller} role="region" aria-label={text.listLabel} tabIndex={0}>
+        {/* Every screen the intro promises in view, none behind a sideways scroll (issue 39). */}
+        <div className={styles.screens} role="region" aria-label={text.listLabel}>
           <ul className={styles.list}>
             {text.items.map((item) => {
               const screen = screens[item.id];

@@ -1,6 +1,7 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { onDemand } from './on-demand';
+import { EVENTUALLY } from '../../test-support/eventually';
 
 afterEach(cleanup);
 
@@ -45,7 +46,7 @@ describe('a component loaded on demand', () => {
     const { container } = render(<Component name="x" onClose={onClose} />);
     await vi.waitFor(() => {
       expect(onClose).toHaveBeenCalledTimes(1);
-    });
+    }, EVENTUALLY);
     expect(container.textContent).toBe('');
   });
 
@@ -58,7 +59,7 @@ describe('a component loaded on demand', () => {
     preload();
     await vi.waitFor(() => {
       expect(load).toHaveBeenCalledTimes(1);
-    });
+    }, EVENTUALLY);
     await act(async () => {
       await Promise.resolve();
     });

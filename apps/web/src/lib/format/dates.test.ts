@@ -12,7 +12,13 @@ describe('chinaDay', () => {
 describe('formatCalendarDate', () => {
   it('writes a day as a reader of each language does, the same on server and browser', () => {
     expect(formatCalendarDate('2025-10-15', 'zh-CN')).toBe('2025年10月15日');
-    expect(formatCalendarDate('2025-10-15', 'en')).toBe('15 October 2025');
+    // Issue 39: in the order an English (US) reader expects, as the in-app pages' Intl 'en' writes.
+    expect(formatCalendarDate('2025-10-15', 'en')).toBe('October 15, 2025');
+    expect(formatCalendarDate('2026-11-28', 'en')).toBe(
+      new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }).format(
+        new Date('2026-11-28T00:00:00Z'),
+      ),
+    );
     expect(formatCalendarDate('not a date', 'en')).toBe('not a date');
   });
 });

@@ -39,13 +39,17 @@ const MONTHS = [
   'December',
 ];
 
-/** YYYY-MM-DD as a reader writes it; done by hand so server and browser agree to the letter. */
+/**
+ * YYYY-MM-DD as a reader writes it ("2025年10月15日"; in English as in the US, the region the
+ * site's English follows, as the browser's Intl 'en' does on the in-app pages: "October 15, 2025");
+ * done by hand so server and browser agree to the letter.
+ */
 export function formatCalendarDate(isoDate: string, language: Language): string {
   const [year, month, day] = isoDate.split('-').map(Number);
   if (!year || !month || !day) return isoDate;
   return language === 'zh-CN'
     ? `${year}年${month}月${day}日`
-    : `${day} ${MONTHS[month - 1] ?? ''} ${year}`;
+    : `${MONTHS[month - 1] ?? ''} ${day}, ${year}`;
 }
 
 /**

@@ -37,8 +37,11 @@ export interface ApiRequest<T> {
   method?: 'GET' | 'POST' | 'DELETE';
   /** The full path, from the contract's path constants. */
   path: string;
-  /** The session token: it goes in the Authorization header only, never in a URL. */
-  token: string;
+  /**
+   * The session token: it goes in the Authorization header only, never in a URL. Left out only
+   * for what anybody may read (a design's preview before the log-in).
+   */
+  token: string | undefined;
   /** The contract's schema of a successful answer (`z.null()` for one without a body: 204). */
   schema: z.ZodType<T>;
   body?: unknown;
@@ -78,7 +81,7 @@ export async function callApiWith<T, E extends ApiErrorBody>(
         method,
         headers: {
           accept: 'application/json',
-          authorization: `Bearer ${token}`,
+          ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           ...request.headers,
         },

@@ -17,9 +17,6 @@ const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const IOS_SAFARI: ClientInfo = { platform: 'ios', inAppBrowser: 'none' };
 
-/** A share route renders after its loader: on a busy machine that takes more than a second. */
-const SLOW = { timeout: 10_000 };
-
 let assign: ReturnType<typeof vi.fn<(href: string) => void>>;
 
 beforeEach(() => {
@@ -57,14 +54,14 @@ describe('places in the app', () => {
   });
 });
 
-describe('taps on a goods page', { timeout: 30_000 }, () => {
+describe('taps on a goods page', () => {
   async function renderGoods(client: ClientInfo = IOS_SAFARI) {
     renderShareRoute({
       element: <SharePage kind="goods">{(item) => <GoodsView goods={item} />}</SharePage>,
       loader: () => ({ kind: 'goods', result: { state: 'ok', item: goodsFixture } }),
       client,
     });
-    return screen.findByRole('article', {}, SLOW);
+    return screen.findByRole('article');
   }
 
   it('open the app at the owner, a tag, the likes and the wants (iOS: Universal Links)', async () => {
@@ -97,14 +94,14 @@ describe('taps on a goods page', { timeout: 30_000 }, () => {
       loader: () => ({ kind: 'goods', result: { state: 'ok', item: goodsFixture } }),
       client: { platform: 'other', inAppBrowser: 'none' },
     });
-    fireEvent.click(await screen.findByRole('link', { name: /^#吧唧/ }, SLOW));
-    expect(await screen.findByText('website', {}, SLOW)).toBeDefined();
+    fireEvent.click(await screen.findByRole('link', { name: /^#吧唧/ }));
+    expect(await screen.findByText('website')).toBeDefined();
     expect(router.state.location.pathname).toMatch(/\/website$/);
     expect(assign).not.toHaveBeenCalled();
   });
 });
 
-describe('taps on a note page', { timeout: 30_000 }, () => {
+describe('taps on a note page', () => {
   it('a comment opens the note at that comment, from its date or anywhere on it', async () => {
     renderShareRoute({
       path: '/AppShare/notesShare',
@@ -113,7 +110,7 @@ describe('taps on a note page', { timeout: 30_000 }, () => {
       loader: () => ({ kind: 'note', result: { state: 'ok', item: noteFixture } }),
       client: IOS_SAFARI,
     });
-    const comments = await screen.findByRole('region', { name: '热门评论' }, SLOW);
+    const comments = await screen.findByRole('region', { name: '热门评论' });
     const [first, second] = within(comments).getAllByRole('listitem');
     const comment = `${TEST_LINK_ORIGIN}/note/${noteFixture.id}?comment=`;
     fireEvent.click(within(first as HTMLElement).getByText(/太有用了/));

@@ -15,6 +15,7 @@ import { browserLocation } from './browser-location';
 import { RETURN_SPOT_KEY } from './return-spot';
 import { useAppPrompt } from './app-prompt';
 import { STORE_TOAST_MS } from './app-taps';
+import { EVENTUALLY } from '../../../test-support/eventually';
 
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -184,7 +185,7 @@ describe('open in app', () => {
     fireEvent.click(screen.getByRole('link', { name: 'App 内查看这件谷子' }));
     await vi.waitFor(() => {
       expect(router.state.location.pathname).toBe('/anime_merch_web/website');
-    });
+    }, EVENTUALLY);
     expect(router.state.location.hash).toBe('#download');
     expect(router.state.location.search).toBe('?lang=zh-CN');
     expect(assign).not.toHaveBeenCalled();
@@ -364,7 +365,7 @@ describe('openInApp, for any tap', () => {
     fireEvent.click(within(sheet).getByRole('link', { name: '去 App Store 下载' }));
     await vi.waitFor(() => {
       expect(mints[0]?.body).toEqual({ target: { kind: 'note', id: 'noteBBBBBBBBBBB1' } });
-    });
+    }, EVENTUALLY);
   });
 });
 

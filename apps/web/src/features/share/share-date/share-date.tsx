@@ -4,7 +4,7 @@ import { fill, useShareTexts } from '../share-texts';
 
 /**
  * When something was posted, as its calendar day in China in the reader's language
- * ("2025年11月2日", "2 November 2025"): written by hand, so the server's page and the browser's
+ * ("2025年11月2日", "November 2, 2025"): written by hand, so the server's page and the browser's
  * hydration agree, and a cached page stays true (no "3 days ago" frozen in it). With `posted`,
  * as "发布于 …" / "Posted …".
  */

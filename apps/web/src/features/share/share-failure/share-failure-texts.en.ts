@@ -20,6 +20,6 @@ export const englishFailureTexts = {
       'This link is missing a part, or has one too many, so it cannot open what was shared. Ask whoever shared it to tap "Share" in the Goods Circle app again.',
     network: 'The network seems unstable. Check your connection and try again.',
   },
-  download: 'Download the Goods Circle app',
+  download: 'Get the Goods Circle app',
   code: 'Error code {code}',
 } as const satisfies FailureTextsShape;

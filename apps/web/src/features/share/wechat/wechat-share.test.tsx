@@ -9,6 +9,7 @@ import { browserLocation } from '../open-in-app/browser-location';
 import { SharePage } from '../share-page/share-page';
 import { renderShareRoute, stubLayoutApis } from '../../../test-support/share-route';
 import type { Wx } from './wechat-js-sdk';
+import { EVENTUALLY } from '../../../test-support/eventually';
 
 const PAGE = '/anime_merch_web/AppShare/goodsShare?id=goodsAAAAAAAAAA1&from=singlemessage';
 const CONFIG = {
@@ -95,12 +96,12 @@ async function loadJsSdk(fake: ReturnType<typeof fakeWx>) {
     );
     if (!found) throw new Error('no script yet');
     return found;
-  });
+  }, EVENTUALLY);
   window.wx = fake.wx;
   script.dispatchEvent(new Event('load'));
   await vi.waitFor(() => {
     expect(fake.wx.config).toHaveBeenCalled();
-  });
+  }, EVENTUALLY);
 }
 
 const launchTags = () => document.querySelectorAll('wx-open-launch-app');
@@ -145,7 +146,7 @@ describe('WeChat on a share page', () => {
         link,
         imgUrl,
       });
-    });
+    }, EVENTUALLY);
     expect(fake.wx.updateTimelineShareData).toHaveBeenCalledWith({
       title: `${goodsFixture.name} - 谷圈`,
       link,
@@ -163,7 +164,7 @@ describe('WeChat on a share page', () => {
     });
     await vi.waitFor(() => {
       expect(launchTags()).toHaveLength(2);
-    });
+    }, EVENTUALLY);
     for (const tag of launchTags()) {
       expect(tag.getAttribute('appid')).toBe(CONFIG.openAppId);
       expect(tag.getAttribute('extinfo')).toBe('guquan://goods/goodsAAAAAAAAAA1?image=0');
