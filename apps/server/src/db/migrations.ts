@@ -6,6 +6,7 @@ import {
   type Migration,
   type MigrationProvider,
 } from 'kysely';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { shareTables } from './migrations/0001-share-tables.ts';
 import { sessionTables } from './migrations/0002-sessions.ts';
 import { designPointTables } from './migrations/0003-designs-points.ts';
@@ -95,12 +96,30 @@ export async function migrateToLatest<T>(
   return applied;
 }
 
+/** How often, and how far apart, the WAL is asked to empty before the migration gives up. */
+const TRUNCATE_TRIES = 200;
+const TRUNCATE_PAUSE_MS = 25;
+
 /**
  * SQLite in WAL mode keeps the pages a migration rewrote (say, rows with plain phone numbers)
  * in the -wal file until it is reused: copy them into the database and empty the file.
  * PostgreSQL has no such file to clean.
+ *
+ * The checkpoint thread (sqlite-checkpoints.ts) may be running a checkpoint of its own at that
+ * moment, asked for by the migration's last commit. SQLite then answers at once, busy, without
+ * waiting and without emptying the file (a busy handler is not called for the checkpoint lock):
+ * it is asked again until it has emptied it. Seen in CI: a plain number left in the -wal file.
  */
 async function dropOldPageImages<T>(db: Kysely<T>): Promise<void> {
   if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return;
-  await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
+  for (let tried = 1; ; tried += 1) {
+    const { rows } = await sql<{ busy: number }>`pragma wal_checkpoint(TRUNCATE)`.execute(db);
+    if (rows[0]?.busy === 0) return;
+    if (tried === TRUNCATE_TRIES) {
+      throw new MigrationError(
+        'The database file is in use: its write-ahead log could not be emptied',
+      );
+    }
+    await sleep(TRUNCATE_PAUSE_MS);
+  }
 }
