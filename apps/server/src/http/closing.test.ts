@@ -68,4 +68,38 @@ describe('a server shutting down', () => {
     // Without closing it, the shutdown would wait for the headers timeout: ten times this.
     expect(performance.now() - started).toBeLessThan(LONG.headersMs / 10);
   });
+
+  it('answers 503 a request sent on a kept-alive connection just as the shutdown began, not a reset', async () => {
+    const app = await buildTestApp({});
+    const port = await listenOnLoopback(app);
+    const socket = connect({ host: '127.0.0.1', port });
+    const chunks: Buffer[] = [];
+    let reset = '';
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      reset = error.code ?? error.message;
+    });
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    const health = `GET ${API_BASE_PATH}/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`;
+    // One request answered: the connection is kept alive, idle.
+    socket.write(health);
+    await new Promise<void>((resolve) => {
+      const check = () => {
+        if (responsesIn(Buffer.concat(chunks).toString('utf8')).length === 1) resolve();
+        else socket.once('data', check);
+      };
+      check();
+    });
+    // The next request leaves as the shutdown begins (a proxy's pool does not know yet).
+    const closing = app.close();
+    socket.write(health);
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+    await closing;
+
+    expect(reset).toBe('');
+    const [first, second] = responsesIn(Buffer.concat(chunks).toString('utf8'));
+    expect(first?.status).toBe(200);
+    expect(second?.status).toBe(503);
+    expect(second?.headers).toContain('connection: close');
+  });
 });
