@@ -1,142 +1,40 @@
 import { spawnSync } from 'node:child_process';
-import { chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../apps/server/src/demo/seed/demo-ids.ts';
+import {
+  API,
+  dataVolume,
+  envOptions,
+  freePorts,
+  IMAGE,
+  podman,
+  productionSettings,
+  ROOT,
+  runImage,
+  startContainer,
+  waitFor,
+} from './podman.ts';
 
 /**
  * The site's OCI image (issue 38 item 1; docs/operations.md, "The image"), built here by
  * `npm run image` with podman (layers and the base reused from podman's storage when nothing
- * changed) and run as an operator would: non-root, read-only root, settings from the environment.
+ * changed; build-image.ts, before any test) and run as an operator would: non-root, read-only
+ * root, settings from the environment.
  */
-const ROOT = join(import.meta.dirname, '../..');
-const IMAGE = 'localhost/guquan-web:latest';
+
 /** The final image's size limit (docs/performance.md, "The image": measured 430 MB on 2026-12-02). */
 const SIZE_BUDGET_MB = 480;
-const env = { ...process.env, CONTAINERS_CONF: join(ROOT, 'deploy/podman/containers.conf') };
-const API = '/anime_merch_web/api/v1';
-
-function podman(args: string[], timeout = 120_000) {
-  const run = spawnSync('podman', args, { env, encoding: 'utf8', timeout });
-  if (run.error) throw run.error;
-  return { status: run.status, stdout: run.stdout.trim(), stderr: run.stderr.trim() };
-}
-
-/** `podman run --rm` of the image with `args`, on the host's network, read-only root. */
-function runImage(options: string[], command: string[] = []) {
-  return podman([
-    'run',
-    '--rm',
-    '--network',
-    'host',
-    '--read-only',
-    '--tmpfs',
-    '/tmp',
-    ...options,
-    IMAGE,
-    ...command,
-  ]);
-}
-
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => {
-      resolve(false);
-    });
-    server.listen(port, '127.0.0.1', () => {
-      server.close(() => {
-        resolve(true);
-      });
-    });
-  });
-}
-
-/** PORT and OPS_PORT, with PORT + 1 (demo mode's link domain) free too. */
-async function freePorts(): Promise<{ port: number; opsPort: number }> {
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    const port = 20_000 + Math.floor(Math.random() * 20_000) * 2;
-    if ((await portFree(port)) && (await portFree(port + 1)) && (await portFree(port + 2))) {
-      return { port, opsPort: port + 2 };
-    }
-  }
-  throw new Error('no free ports');
-}
-
-async function waitFor(url: string, ms: number): Promise<Response> {
-  const deadline = Date.now() + ms;
-  let last = 'nothing';
-  while (Date.now() < deadline) {
-    try {
-      const answer = await fetch(url);
-      if (answer.ok) return answer;
-      last = `status ${answer.status}`;
-    } catch (error) {
-      last = error instanceof Error ? error.message : String(error);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${url} did not answer 200 within ${ms} ms (last: ${last})`);
-}
-
-/**
- * Every setting production refuses to start without, with test values (as TEST_PRODUCTION_ENV in
- * apps/server/src/test-support/test-app.ts; the platform's URLs lead nowhere). The App Store's
- * root certificates: the demo's test chain, which the image carries.
- */
-function productionSettings(): Record<string, string> {
-  const bytes = (fill: number) => Buffer.alloc(32, fill).toString('base64');
-  return {
-    PUBLIC_ORIGIN: 'https://www.example.com',
-    APPLE_BUNDLE_ID: 'com.guquan.app',
-    APPLE_APP_APPLE_ID: '1234567890',
-    APPLE_ENVIRONMENT: 'Production',
-    APPLE_ROOT_CERTS_DIR: '/app/apps/server/src/demo/test-chain',
-    ALIYUN_SMS_ACCESS_KEY_ID: 'test-key-id',
-    ALIYUN_SMS_ACCESS_KEY_SECRET: 'test-key-secret',
-    ALIYUN_SMS_SIGN_NAME: 'test',
-    ALIYUN_SMS_TEMPLATE_CODE: 'SMS_000001',
-    ALIYUN_SMS_TEMPLATE_ACCOUNT_DELETED: 'SMS_000002',
-    PHONE_ENCRYPTION_KEY: `test1:${bytes(7)}`,
-    LINK_ORIGIN: 'https://link.guquan.test',
-    APPLE_TEAM_ID: 'TESTTEAM01',
-    ANDROID_CERT_FINGERPRINTS: Array.from({ length: 32 }, (_, byte) =>
-      byte.toString(16).padStart(2, '0').toUpperCase(),
-    ).join(':'),
-    PLATFORM_WEBHOOK_SECRETS: `whsec_${bytes(9)}`,
-    PLATFORM_ISSUER: 'https://platform.example.com',
-    PLATFORM_JWKS_URL: 'http://127.0.0.1:9/.well-known/jwks.json',
-    PLATFORM_MEDIA_ORIGINS: 'http://127.0.0.1:9',
-    PLATFORM_API_URL: 'http://127.0.0.1:9',
-    PLATFORM_API_TOKEN: 'test-platform-api-token',
-    PLATFORM_EVENTS_URL: 'http://127.0.0.1:9/events',
-    PLATFORM_EVENTS_SECRET: `whsec_${bytes(8)}`,
-  };
-}
-
-const scratch = mkdtempSync(join(tmpdir(), 'guquan-image-'));
-/** A data volume the image's user (uid 1000) may write to. */
-function dataVolume(name: string): string {
-  const dir = join(scratch, name);
-  spawnSync('mkdir', ['-p', dir]);
-  chownSync(dir, 1000, 1000);
-  return dir;
-}
-
 interface Inspected {
   Size: number;
   Config: { User?: string; Labels?: Record<string, string>; Cmd?: string[] };
 }
 let image: Inspected = { Size: 0, Config: {} };
+const scratch = mkdtempSync(join(tmpdir(), 'guquan-image-'));
 
 beforeAll(() => {
-  const built = spawnSync(process.execPath, [join(ROOT, 'scripts/image.mjs')], {
-    env,
-    stdio: 'inherit',
-  });
-  expect(built.status, 'npm run image').toBe(0);
   const [inspected] = JSON.parse(podman(['image', 'inspect', IMAGE]).stdout) as Inspected[];
   if (inspected) image = inspected;
 });
@@ -204,13 +102,13 @@ describe('the image', () => {
 
   it('starts in production from its settings once migrated, and stops on SIGTERM with 0', async () => {
     const { port, opsPort } = await freePorts();
-    const data = dataVolume('production');
-    const settings = Object.entries({
+    const data = dataVolume(scratch, 'production');
+    const settings = envOptions({
       ...productionSettings(),
       HOST: '127.0.0.1',
       PORT: String(port),
       OPS_PORT: String(opsPort),
-    }).flatMap(([name, value]) => ['-e', `${name}=${value}`]);
+    });
     const options = ['-v', `${data}:/data`, ...settings];
     // A production server never migrates: on the empty volume it names what is missing.
     const behind = runImage(options);
@@ -219,19 +117,7 @@ describe('the image', () => {
     const migrated = runImage(options, ['migrate']);
     expect(migrated.status, migrated.stderr).toBe(0);
     const name = `guquan-image-production-${port}`;
-    const started = podman([
-      'run',
-      '-d',
-      '--name',
-      name,
-      '--network',
-      'host',
-      '--read-only',
-      '--tmpfs',
-      '/tmp',
-      ...options,
-      IMAGE,
-    ]);
+    const started = startContainer(name, options);
     expect(started.status, started.stderr).toBe(0);
     try {
       await waitFor(`http://127.0.0.1:${port}${API}/health`, 60_000);
@@ -248,7 +134,7 @@ describe('the image', () => {
   });
 
   it('runs the migrate step, the account deletion job and the import as they are', () => {
-    const data = dataVolume('commands');
+    const data = dataVolume(scratch, 'commands');
     const demo = ['-v', `${data}:/data`, '-e', 'APP_MODE=demo', '-e', 'HOST=127.0.0.1'];
     const first = runImage(demo, ['migrate']);
     expect(first.status, first.stderr).toBe(0);
@@ -265,29 +151,17 @@ describe('the image', () => {
 
   it('serves on a read-only root, writing only to its volume, and stops cleanly on SIGTERM', async () => {
     const { port, opsPort } = await freePorts();
-    const data = dataVolume('serve');
+    const data = dataVolume(scratch, 'serve');
     const name = `guquan-image-test-${port}`;
-    const started = podman([
-      'run',
-      '-d',
-      '--name',
-      name,
-      '--network',
-      'host',
-      '--read-only',
-      '--tmpfs',
-      '/tmp',
+    const started = startContainer(name, [
       '-v',
       `${data}:/data`,
-      '-e',
-      'APP_MODE=demo',
-      '-e',
-      'HOST=127.0.0.1',
-      '-e',
-      `PORT=${port}`,
-      '-e',
-      `OPS_PORT=${opsPort}`,
-      IMAGE,
+      ...envOptions({
+        APP_MODE: 'demo',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        OPS_PORT: String(opsPort),
+      }),
     ]);
     expect(started.status, started.stderr).toBe(0);
     try {

@@ -10,9 +10,11 @@ export default defineConfig({
     name: 'image',
     environment: 'node',
     include: ['tests/image/**/*.test.ts'],
+    // One image for all: built once, before any file; the files one after another.
+    globalSetup: ['tests/image/build-image.ts'],
     fileParallelism: false,
     // Limits for a hung step, not speed promises: a fresh machine builds the base and the image
-    // (about 7 minutes on two busy cores) in beforeAll.
+    // (about 7 minutes on two busy cores) before the first test.
     testTimeout: 240_000,
     hookTimeout: 1_200_000,
   },
