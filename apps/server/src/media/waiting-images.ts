@@ -1,4 +1,5 @@
-import type { Db } from '../db/database.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isPostgres, type Db } from '../db/database.ts';
 
 /**
  * The images that come from the platform's media hosts and are not here yet: the queue the
@@ -18,6 +19,24 @@ export interface ImageLease {
   /** When the lease runs out (ISO): after that, any server may take the row again. */
   until: string;
 }
+
+/**
+ * An images row no other transaction holds, or nothing. A platform delivery upserts the image
+ * rows it names and holds them until it commits (seconds, for a large one): on PostgreSQL, an
+ * UPDATE of such a row waited for it, keeping a connection of the pool all along, and the
+ * fetcher's slots together took every connection the pages needed (issue 37; seen as a page
+ * that waited 5 s of a 5.4 s delivery, the fetcher's updates waiting on the delivery's lock). So
+ * the fetcher's updates skip a row that is held (`FOR UPDATE SKIP LOCKED`) instead. SQLite has
+ * one writer, and a statement never waits for another's transaction there (sqlite-read-write.ts).
+ */
+function rowNotHeld(db: Db, id: number) {
+  const row = db.selectFrom('images').select('id').where('id', '=', id);
+  return isPostgres(db) ? row.forUpdate().skipLocked() : row;
+}
+
+/** How long a lease's update waits for a row a delivery holds, a try at a time. */
+const HELD_ROW_TRIES = 50;
+const HELD_ROW_PAUSE_MS = 100;
 
 /** Rows looked at per turn beyond those taken: another server may take some first. */
 const CANDIDATES_PER_SLOT = 4;
@@ -49,10 +68,11 @@ export async function takeWaitingImages(
     if (leases.length >= limit) break;
     if (row.source_url === null) continue;
     const attempt = row.fetch_attempts + 1;
+    // A row a delivery holds is not taken this turn: it is due again at the next.
     const taken = await db
       .updateTable('images')
       .set({ fetch_after: until, fetch_attempts: attempt })
-      .where('id', '=', row.id)
+      .where('id', 'in', rowNotHeld(db, row.id))
       .where('state', '=', 'waiting')
       .where('fetch_attempts', '=', row.fetch_attempts)
       .where((eb) => eb.or([eb('fetch_after', 'is', null), eb('fetch_after', '<=', at)]))
@@ -74,10 +94,40 @@ export async function takeWaitingImages(
 function heldBy(db: Db, lease: ImageLease) {
   return db
     .updateTable('images')
-    .where('id', '=', lease.id)
+    .where('id', 'in', rowNotHeld(db, lease.id))
     .where('state', '=', 'waiting')
     .where('fetch_attempts', '=', lease.attempt)
     .where('fetch_after', '=', lease.until);
+}
+
+/** Whether `lease` is still the row's, read without waiting for anyone. */
+async function stillLeased(db: Db, lease: ImageLease): Promise<boolean> {
+  const row = await db
+    .selectFrom('images')
+    .select('id')
+    .where('id', '=', lease.id)
+    .where('state', '=', 'waiting')
+    .where('fetch_attempts', '=', lease.attempt)
+    .where('fetch_after', '=', lease.until)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Runs a lease's update (heldBy) until it applies, or the lease is no longer the row's. While a
+ * delivery holds the row, the update skips it: tried again a moment later, no connection kept in
+ * between. True when it applied.
+ */
+async function updateLeased(
+  db: Db,
+  lease: ImageLease,
+  update: () => Promise<{ numUpdatedRows: bigint }>,
+): Promise<boolean> {
+  for (let tried = 1; ; tried += 1) {
+    if (Number((await update()).numUpdatedRows) === 1) return true;
+    if (tried === HELD_ROW_TRIES || !(await stillLeased(db, lease))) return false;
+    await sleep(HELD_ROW_PAUSE_MS);
+  }
 }
 
 /** The file is here: the image is ready. False when the lease was lost (or the row is gone). */
@@ -86,10 +136,11 @@ export async function markImageReady(
   lease: ImageLease,
   fileName: string,
 ): Promise<boolean> {
-  const result = await heldBy(db, lease)
-    .set({ state: 'ready', file_name: fileName, fetch_after: null, fetch_error: null })
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return updateLeased(db, lease, () =>
+    heldBy(db, lease)
+      .set({ state: 'ready', file_name: fileName, fetch_after: null, fetch_error: null })
+      .executeTakeFirst(),
+  );
 }
 
 /** The attempt failed: try again at `retryAt`, or never (`failed`) when it is null. */
@@ -99,13 +150,15 @@ export async function markAttemptFailed(
   { reason, retryAt }: { reason: string; retryAt: Date | null },
 ): Promise<void> {
   const error = reason.slice(0, 200);
-  await heldBy(db, lease)
-    .set(
-      retryAt === null
-        ? { state: 'failed', fetch_after: null, fetch_error: error }
-        : { fetch_after: retryAt.toISOString(), fetch_error: error },
-    )
-    .execute();
+  await updateLeased(db, lease, () =>
+    heldBy(db, lease)
+      .set(
+        retryAt === null
+          ? { state: 'failed', fetch_after: null, fetch_error: error }
+          : { fetch_after: retryAt.toISOString(), fetch_error: error },
+      )
+      .executeTakeFirst(),
+  );
 }
 
 /**
@@ -113,9 +166,11 @@ export async function markAttemptFailed(
  * attempt does not count.
  */
 export async function releaseLease(db: Db, lease: ImageLease): Promise<void> {
-  await heldBy(db, lease)
-    .set({ fetch_after: null, fetch_attempts: lease.attempt - 1 })
-    .execute();
+  await updateLeased(db, lease, () =>
+    heldBy(db, lease)
+      .set({ fetch_after: null, fetch_attempts: lease.attempt - 1 })
+      .executeTakeFirst(),
+  );
 }
 
 /** How many images are still waiting for their file (the metrics' gauge). */
