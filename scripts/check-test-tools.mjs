@@ -63,6 +63,11 @@ export const TEST_TOOLS = [
     debianPackage: 'debootstrap',
     present: (probe) => probe.command('debootstrap') || probe.file('/usr/sbin/debootstrap'),
   },
+  {
+    name: 'catatonit (the pause process of the pods `podman kube play` runs: the overlay test)',
+    debianPackage: 'catatonit',
+    present: (probe) => probe.command('catatonit') || probe.file('/usr/libexec/podman/catatonit'),
+  },
 ];
 
 /** The tools of TEST_TOOLS that the probe does not find. */
@@ -109,7 +114,7 @@ function main() {
   let missing = missingTools(machineProbe(env), env);
   if (missing.length === 0) {
     console.log(
-      'Test tools: all found (Chromium, CJK font, PostgreSQL, nginx, Redis, Prometheus, ZBar, podman, runc, debootstrap).',
+      'Test tools: all found (Chromium, CJK font, PostgreSQL, nginx, Redis, Prometheus, ZBar, podman, runc, debootstrap, catatonit).',
     );
     return 0;
   }
