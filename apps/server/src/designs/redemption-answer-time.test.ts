@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  designApiPath,
-  designViewSchema,
-  redemptionResultSchema,
-  redemptionsApiPath,
-} from '@guquan/contract/design';
+import { designApiPath, designViewSchema, redemptionResultSchema } from '@guquan/contract/design';
 import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
 import {
   buildTestAppWithDb,
   chargesOf,
   logIn,
+  redeem,
   pointsOf,
   type TestAppWithDb,
 } from '../test-support/design-test-app.ts';
@@ -30,14 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-function redeem(token: string, designId: string, key: string) {
-  return t.app.inject({
-    method: 'POST',
-    url: redemptionsApiPath(designId),
-    headers: { authorization: `Bearer ${token}`, 'idempotency-key': key },
-  });
-}
 
 async function viewOf(token: string, designId: string) {
   const response = await t.app.inject({
@@ -70,7 +58,7 @@ describe('a redemption answered without waiting for the platform', () => {
     ledger.setNextFault('hang');
     const key = randomUUID();
 
-    const tap = await redeem(token, DEMO_IDS.designs.sakura, key);
+    const tap = await redeem(t.app, token, DEMO_IDS.designs.sakura, key);
     expect(tap.statusCode, tap.body).toBe(202);
     // The stand-in still holds the debit: the answer did not wait for the platform.
     expect(ledger.holding()).toBe(1);
@@ -93,7 +81,7 @@ describe('a redemption answered without waiting for the platform', () => {
     expect((await pointsOf(t.db, 'karasuno')).balance).toBe(before.balance - 200);
     expect(chargesOf(t.app, 'karasuno').balance).toBe(before.balance - 200);
     // A retried tap (same key) now answers the redemption, redeemed.
-    const again = await redeem(token, DEMO_IDS.designs.sakura, key);
+    const again = await redeem(t.app, token, DEMO_IDS.designs.sakura, key);
     expect(again.statusCode).toBe(200);
     expect(redemptionResultSchema.parse(again.json())).toMatchObject({
       redemption: { id: redemption.id, state: 'redeemed' },
@@ -109,7 +97,7 @@ describe('a redemption answered without waiting for the platform', () => {
     const release = ledger.holdAnswers();
     try {
       const key = randomUUID();
-      const tap = await redeem(token, DEMO_IDS.designs.shelf, key);
+      const tap = await redeem(t.app, token, DEMO_IDS.designs.shelf, key);
       expect(tap.statusCode, tap.body).toBe(202);
       // Charged by the platform, its answer still held: the request did not wait for it.
       expect(ledger.holding()).toBe(1);
@@ -123,7 +111,7 @@ describe('a redemption answered without waiting for the platform', () => {
       });
 
       // A double tap meanwhile answers the same redemption, pending, and asks nothing more.
-      const repeat = await redeem(token, DEMO_IDS.designs.shelf, key);
+      const repeat = await redeem(t.app, token, DEMO_IDS.designs.shelf, key);
       expect(repeat.statusCode, repeat.body).toBe(202);
       expect(redemptionResultSchema.parse(repeat.json()).redemption.id).toBe(redemption.id);
       expect(ledger.holding()).toBe(1);

@@ -1,18 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorSchema } from '@guquan/contract/api-error';
-import {
-  designApiPath,
-  designViewSchema,
-  redemptionResultSchema,
-  redemptionsApiPath,
-} from '@guquan/contract/design';
+import { designApiPath, designViewSchema, redemptionResultSchema } from '@guquan/contract/design';
 import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
 import {
   buildTestAppWithDb,
   PATIENT_REDEMPTIONS,
   chargesOf,
   logIn,
+  redeem,
   pointsOf,
   type TestAppWithDb,
 } from '../test-support/design-test-app.ts';
@@ -32,14 +28,6 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function redeem(token: string, designId: string, key: string) {
-  return t.app.inject({
-    method: 'POST',
-    url: redemptionsApiPath(designId),
-    headers: { authorization: `Bearer ${token}`, 'idempotency-key': key },
-  });
-}
 
 /** The user's redemption of the design, once it is no longer pending (or the deadline). */
 async function settled(token: string, designId: string, deadlineMs = 20_000) {
@@ -73,7 +61,9 @@ describe('redemptions spent through the platform', () => {
       ...Array.from({ length: 20 }, () => key),
       ...Array.from({ length: 10 }, randomUUID),
     ];
-    const responses = await Promise.all(keys.map((k) => redeem(token, DEMO_IDS.designs.sakura, k)));
+    const responses = await Promise.all(
+      keys.map((k) => redeem(t.app, token, DEMO_IDS.designs.sakura, k)),
+    );
     const statuses = responses.map((response) => response.statusCode);
     expect(statuses.filter((status) => status === 201)).toHaveLength(1);
     expect(statuses.filter((status) => ![200, 201, 409].includes(status))).toEqual([]);
@@ -93,7 +83,7 @@ describe('redemptions spent through the platform', () => {
   it('too few points: 409 insufficient_points, nothing charged', async () => {
     const token = await logIn(t.app, 'satoru');
     const before = chargesOf(t.app, 'satoru');
-    const response = await redeem(token, DEMO_IDS.designs.shelf, randomUUID());
+    const response = await redeem(t.app, token, DEMO_IDS.designs.shelf, randomUUID());
     expect(response.statusCode).toBe(409);
     expect(apiErrorSchema.parse(response.json()).error.code).toBe('insufficient_points');
     expect(chargesOf(t.app, 'satoru')).toEqual({
@@ -110,7 +100,7 @@ describe('redemptions spent through the platform', () => {
     const token = await logIn(t.app, 'karasuno');
     const requests = ledger.requests();
     ledger.setNextFault('fail');
-    const tap = await redeem(token, DEMO_IDS.designs.shelf, randomUUID());
+    const tap = await redeem(t.app, token, DEMO_IDS.designs.shelf, randomUUID());
     expect(tap.statusCode, tap.body).toBe(202);
     const pending = redemptionResultSchema.parse(tap.json());
     expect(pending).toMatchObject({ redemption: { state: 'pending' }, balanceAfter: null });
@@ -139,7 +129,7 @@ describe('redemptions spent through the platform', () => {
     const requests = ledger.requests();
     ledger.setNextFault('lose_answer');
     const key = randomUUID();
-    const tap = await redeem(token, DEMO_IDS.designs.sakura, key);
+    const tap = await redeem(t.app, token, DEMO_IDS.designs.sakura, key);
     expect(tap.statusCode, tap.body).toBe(202);
     const { redemption } = redemptionResultSchema.parse(tap.json());
     // Charged already, the site not told.
@@ -151,7 +141,7 @@ describe('redemptions spent through the platform', () => {
     expect(view.viewer.balance).toBe(before.balance - 200);
     expect(chargesOf(t.app, 'yuyuan').balance).toBe(before.balance - 200);
     // A reload or a retried tap shows the same redemption.
-    const again = await redeem(token, DEMO_IDS.designs.sakura, key);
+    const again = await redeem(t.app, token, DEMO_IDS.designs.sakura, key);
     expect(again.statusCode).toBe(200);
     expect(redemptionResultSchema.parse(again.json()).redemption).toEqual(view.viewer.redemption);
   });
@@ -163,7 +153,7 @@ describe('redemptions spent through the platform', () => {
     const token = await logIn(t.app, 'beika');
     const before = await pointsOf(t.db, 'beika');
     ledger.setNextFault('huge_balance');
-    const tap = await redeem(token, DEMO_IDS.designs.starry, randomUUID());
+    const tap = await redeem(t.app, token, DEMO_IDS.designs.starry, randomUUID());
     expect(tap.statusCode, tap.body).toBe(202);
     const { redemption } = redemptionResultSchema.parse(tap.json());
     // Read at once: the worker asks again a second later.
@@ -196,9 +186,9 @@ describe('redemptions spent through the platform', () => {
     const token = await logIn(t.app, 'yuyuan');
     const before = await pointsOf(t.db, 'yuyuan');
     ledger.setNextFault('lose_answer');
-    const first = await redeem(token, DEMO_IDS.designs.shelf, randomUUID());
+    const first = await redeem(t.app, token, DEMO_IDS.designs.shelf, randomUUID());
     expect(first.statusCode, first.body).toBe(202);
-    const second = await redeem(token, DEMO_IDS.designs.premium, randomUUID());
+    const second = await redeem(t.app, token, DEMO_IDS.designs.premium, randomUUID());
     expect([200, 201, 202], second.body).toContain(second.statusCode);
     await settled(token, DEMO_IDS.designs.shelf);
     const view = await settled(token, DEMO_IDS.designs.premium);

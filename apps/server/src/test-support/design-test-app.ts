@@ -8,6 +8,7 @@ import type { WebBuild } from '../pages/web-build.ts';
 import { buildTestApp, makeTempDataDir, standInOf } from './test-app.ts';
 import { openTestDataDirDatabase } from './test-engine.ts';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
+import { redemptionsApiPath } from '@guquan/contract/design';
 import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
 
 export interface TestAppWithDb {
@@ -129,4 +130,13 @@ export function chargesOf(app: FastifyInstance, user: DemoUserKey): PlatformChar
     chargedSum: charged.reduce((sum, debit) => sum + debit.points, 0),
     refused: mine.length - charged.length,
   };
+}
+
+/** A redemption of `designId` asked for by the holder of `token`, with its Idempotency-Key. */
+export function redeem(app: FastifyInstance, token: string, designId: string, key: string) {
+  return app.inject({
+    method: 'POST',
+    url: redemptionsApiPath(designId),
+    headers: { authorization: `Bearer ${token}`, 'idempotency-key': key },
+  });
 }
