@@ -5,7 +5,7 @@
  * languages.
  */
 import { mkdirSync } from 'node:fs';
-import type { Locator } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { APP_MISSING_PARAM, APP_MISSING_VALUE } from '@guquan/contract/app-link-paths';
 import { sharePagePath } from '@guquan/contract/share-paths';
 import { shareTexts } from '../../apps/web/src/features/share/all-share-texts.ts';
@@ -146,4 +146,96 @@ test('Escape closes the open simulator panel with the focus on the page', async 
     'aria-expanded',
     'false',
   );
+});
+
+/**
+ * What of the page the simulator covers, at one scroll position: the points (centre and corners)
+ * of every element of the page above the simulator's band that the simulator answers for, and
+ * whether the band stays within the height it reserves (--simulator-band) at the foot.
+ */
+function simulatorCovers(page: Page): Promise<{ covered: string[]; bandFits: boolean }> {
+  return page.evaluate(() => {
+    const simulator = document.querySelector('[data-bridge-simulator]');
+    // The height the page reserves for the band (a custom property reads as its calc() text).
+    const probe = document.createElement('div');
+    probe.style.cssText = 'position: absolute; height: var(--simulator-band, 0px)';
+    document.body.append(probe);
+    const reserved = probe.getBoundingClientRect().height;
+    probe.remove();
+    const bottom = window.innerHeight - reserved;
+    const band = simulator?.querySelector('aside')?.getBoundingClientRect();
+    const covered: string[] = [];
+    for (const element of document.querySelectorAll('#root *')) {
+      const rect = element.getBoundingClientRect();
+      if (rect.width < 4 || rect.height < 4) continue;
+      const xs = [rect.left + rect.width / 2, rect.left + 2, rect.right - 2];
+      const ys = [rect.top + rect.height / 2, rect.top + 2, rect.bottom - 2];
+      for (const x of xs)
+        for (const y of ys) {
+          // (Within a pixel of the band, a point's rounding decides: left out.)
+          if (x < 0 || x >= window.innerWidth || y < 0 || y >= bottom - 1) continue;
+          const hit = document.elementFromPoint(x, y);
+          if (hit && simulator?.contains(hit)) {
+            const text = element.textContent.trim().slice(0, 30);
+            covered.push(
+              `${element.tagName.toLowerCase()} “${text}” at ${Math.round(x)},${Math.round(y)}`,
+            );
+          }
+        }
+    }
+    return { covered: [...new Set(covered)], bandFits: band ? band.top >= bottom - 1 : false };
+  });
+}
+
+/** Issue 39, item 7: the simulator is a band of its own; nothing of any page is under it. */
+test.describe('the simulator covers nothing of the page', () => {
+  const pages = [
+    ['goods share', sharePagePath('goods', DEMO_IDS.goods.gallery), 'zh-CN'],
+    ['goods share', sharePagePath('goods', DEMO_IDS.goods.gallery), 'en'],
+    ['cabinet share', sharePagePath('cabinet', DEMO_IDS.cabinets.main), 'zh-CN'],
+    ['note share', sharePagePath('note', DEMO_IDS.notes.rich), 'en'],
+    ['a share not found', sharePagePath('goods', DEMO_IDS.unknown), 'en'],
+    ['membership', '/APPPage/iosVipBuy', 'en'],
+    ['redeeming', `/APPPage/cashDesign?designId=${DEMO_IDS.designs.premium}`, 'zh-CN'],
+    ['account deletion', '/APPPage/logOut', 'en'],
+  ] as const;
+  for (const [name, path, language] of pages) {
+    test(`${name} (${language}), from its top to its end`, async ({ page, consoleGuard }) => {
+      // A share not found answers 404, which the browser logs.
+      consoleGuard.allow(/status of 404/);
+      await open(page, withLang(`${BASE_PATH}${path}`, language));
+      await waitForApp(page);
+      await expect(page.getByRole('button', { name: 'App simulator' })).toBeVisible();
+      const end = await page.evaluate(() => document.documentElement.scrollHeight);
+      for (const at of [0, end / 2, end]) {
+        await page.evaluate((y) => {
+          window.scrollTo(0, y);
+        }, at);
+        // Two frames: sticky bars placed for the new position.
+        await page.evaluate(
+          () =>
+            new Promise((resolve) => {
+              requestAnimationFrame(() => requestAnimationFrame(resolve));
+            }),
+        );
+        const { covered, bandFits } = await simulatorCovers(page);
+        expect(covered, `scrolled to ${Math.round(at)}`).toEqual([]);
+        expect(bandFits).toBe(true);
+      }
+      // At the end, the page's last line stands above the band, not under it.
+      const gap = await page.evaluate(() => {
+        const probe = document.createElement('div');
+        probe.style.cssText = 'position: absolute; height: var(--simulator-band, 0px)';
+        document.body.append(probe);
+        const reserved = probe.getBoundingClientRect().height;
+        probe.remove();
+        const root = document.querySelector('#root')?.getBoundingClientRect();
+        return (root?.bottom ?? Infinity) - (window.innerHeight - reserved);
+      });
+      expect(gap).toBeLessThanOrEqual(1);
+      await page.screenshot({
+        path: `${SHOTS}/covers-nothing-${name.replaceAll(' ', '-')}-${language}.png`,
+      });
+    });
+  }
 });

@@ -2,29 +2,33 @@ import { useEffect, useId, useSyncExternalStore, type ReactNode } from 'react';
 import type { SimulatorStore } from './simulator-state';
 import styles from './simulator-panel.module.css';
 
+/** On <html> while the band is there (simulator-panel.module.css). */
+const BAND_CLASS = 'simulator-band';
+
 export interface SimulatorDockProps {
   store: SimulatorStore;
   /** Dismissing a notice: the app's way (it may resume the page), or just the store's. */
   onDismissNotice: (id: number) => void;
-  /** Top right (in-app pages), or lower left: above a share page's bottom bar, below its top bar. */
-  placement?: 'top' | 'bottom';
   /** The panel's controls. */
   children: ReactNode;
 }
 
 /**
- * The simulator's frame on every page: a toggle in a corner, the notices of what the app would
- * do, and the panel the toggle shows (Escape or Close hides it).
+ * The simulator's frame on every page: a band at the foot of the screen with its toggle, the
+ * notices of what the app would do, and the panel the toggle shows (Escape or Close hides it).
+ * While it is mounted, <html> carries `simulator-band`: the page makes room for the band
+ * (simulator-panel.module.css), so that it covers nothing.
  */
-export function SimulatorDock({
-  store,
-  onDismissNotice,
-  placement = 'top',
-  children,
-}: SimulatorDockProps) {
+export function SimulatorDock({ store, onDismissNotice, children }: SimulatorDockProps) {
   const { open, notices } = useSyncExternalStore(store.subscribe, store.get);
   const id = useId();
   const ids = { heading: `${id}-heading`, panel: `${id}-panel` };
+  useEffect(() => {
+    document.documentElement.classList.add(BAND_CLASS);
+    return () => {
+      document.documentElement.classList.remove(BAND_CLASS);
+    };
+  }, []);
   const close = () => {
     store.update({ open: false });
   };
@@ -47,7 +51,7 @@ export function SimulatorDock({
 
   return (
     <aside
-      className={placement === 'bottom' ? `${styles.dock} ${styles.dockBottom}` : styles.dock}
+      className={styles.dock}
       aria-labelledby={ids.heading}
       // The simulator speaks English on every page: read and drawn as English on a Chinese one.
       lang="en"
@@ -67,28 +71,30 @@ export function SimulatorDock({
         {open ? 'Hide app simulator' : 'App simulator'}
       </button>
 
-      <div role="status" className={styles.notices}>
-        {notices.map((notice) => (
-          <p key={notice.id} className={styles.notice}>
-            <span>{notice.text}</span>
-            <button
-              type="button"
-              className={styles.button}
-              onClick={() => {
-                onDismissNotice(notice.id);
-              }}
-            >
-              {notice.resumesPage ? 'Back to the page' : 'OK'}
-            </button>
-          </p>
-        ))}
-      </div>
+      <div className={styles.above}>
+        <div role="status" className={styles.notices}>
+          {notices.map((notice) => (
+            <p key={notice.id} className={styles.notice}>
+              <span>{notice.text}</span>
+              <button
+                type="button"
+                className={styles.button}
+                onClick={() => {
+                  onDismissNotice(notice.id);
+                }}
+              >
+                {notice.resumesPage ? 'Back to the page' : 'OK'}
+              </button>
+            </p>
+          ))}
+        </div>
 
-      <div id={ids.panel} className={styles.panel} hidden={!open}>
-        {children}
-        <button type="button" className={styles.button} onClick={close}>
-          Close
-        </button>
+        <div id={ids.panel} className={styles.panel} hidden={!open}>
+          {children}
+          <button type="button" className={styles.button} onClick={close}>
+            Close
+          </button>
+        </div>
       </div>
     </aside>
   );
