@@ -34,7 +34,7 @@ const withoutDemo = {
  * dist/delete-accounts.js (the account deletion job), dist/platform-import.js (`npm run
  * platform:import`) and, unless `production`, dist/seed.js (`npm run seed`) and dist/stand-in.js
  * (the stand-in platform); dist/prerender.js writes the pages built ahead. The demo module is
- * imported dynamically (app.ts), so with `splitting` it lands in a chunk of its own that a
+ * imported dynamically (app-startup.ts), so with `splitting` it lands in a chunk of its own that a
  * production server never loads; a `production` build leaves it out altogether. The StoreKit
  * test chain is never bundled nor copied: demo mode reads it from src/demo/test-chain/
  * (demo/test-chain.ts).

@@ -357,7 +357,7 @@ export interface ShareFunnelDaysTable {
 }
 
 /** The kinds of entity the platform sends (PRODUCT.md, "Events in"). */
-export type PlatformEntityType = 'user' | 'goods' | 'cabinet' | 'note' | 'design';
+export type PlatformEntityType = 'user' | ShareKind | 'design';
 
 export interface PlatformVersionsTable {
   type: PlatformEntityType;
