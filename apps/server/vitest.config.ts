@@ -11,5 +11,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     // PostgreSQL-only tests run in project server-postgres (vitest.postgres.config.ts).
     exclude: ['src/**/*.postgres.test.ts'],
+    // Without the build the run stops at once, saying to build.
+    globalSetup: ['src/test-support/build-present.ts'],
   },
 });

@@ -39,6 +39,6 @@ export default defineConfig({
       'src/platform/signed-deliveries.test.ts',
     ],
     env: { TEST_DATABASE: 'postgres' },
-    globalSetup: ['src/test-support/postgres-global-setup.ts'],
+    globalSetup: ['src/test-support/build-present.ts', 'src/test-support/postgres-global-setup.ts'],
   },
 });
