@@ -626,8 +626,12 @@ test.describe('delete the account @once', () => {
     });
     expect(confirmed.status()).toBe(201);
     // The app logs in again: a token whose auth_time is after the confirmation withdraws the
-    // request. Its times have whole seconds: a log-in in the confirmation's second would not count.
-    await page.waitForTimeout(1100);
+    // request. Its times have whole seconds: a log-in in the confirmation's second would not
+    // count, so it waits for the next second to begin (the server's clock is this machine's).
+    const confirmedSecond = Math.floor(Date.now() / 1000);
+    await expect
+      .poll(() => Math.floor(Date.now() / 1000), { intervals: [50] })
+      .toBeGreaterThan(confirmedSecond);
     const again = await logIn(request, 'conductor');
     expect((await deletionStatus(request, again)).request).toBeNull();
     await playTheApp(page, again);

@@ -28,10 +28,13 @@ function reloadMark(page: Page): Promise<string | null> {
   return page.evaluate((key) => sessionStorage.getItem(key), RELOAD_MARK_KEY);
 }
 
-/** Waits long enough that a reload loop, if there were one, would have started. */
+/**
+ * Waits until the page has stopped asking for anything (no request for 500 ms: a reload loop, if
+ * there were one, would keep asking), then counts its documents.
+ */
 async function expectNoFurtherReload(page: Page, documents: () => number, expected: number) {
   await expect.poll(documents).toBe(expected);
-  await page.waitForTimeout(750);
+  await page.waitForLoadState('networkidle');
   expect(documents()).toBe(expected);
 }
 

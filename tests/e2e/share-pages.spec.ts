@@ -129,9 +129,10 @@ test.describe('a shared item', () => {
     await expectSingleMain(page);
     await expectTitle(page, titleOf(goodsRoute, 'en'));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(goods.name);
-    // Hydrated, not rendered again: no fetch of the item, one document, the address as opened.
+    // Hydrated, not rendered again: once the page has stopped asking for anything (no request
+    // for 500 ms), no fetch of the item, one document, the address as opened.
     await setMarker(page);
-    await page.waitForTimeout(300);
+    await page.waitForLoadState('networkidle');
     expect(await hasMarker(page)).toBe(true);
     expect(requests.documents()).toBe(1);
     expect(new URL(page.url()).pathname).toBe(`${BASE_PATH}/appShare/GOODSSHARE/`);

@@ -283,7 +283,10 @@ test('a failure page keeps its sentence and its shelf on screen while it hydrate
   });
   await open(page, pageUrl('goods', DEMO_IDS.goods.removed, 'zh-CN'));
   await waitForApp(page);
-  await page.waitForTimeout(1_500);
+  // Until the recording ends: 240 frames from the first, however fast the machine draws them.
+  await page.waitForFunction(
+    () => (window as unknown as { e2eFrames: unknown[] }).e2eFrames.length >= 240,
+  );
   const frames = await page.evaluate(
     () => (window as unknown as { e2eFrames: [number, number][] }).e2eFrames,
   );

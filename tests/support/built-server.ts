@@ -58,6 +58,12 @@ export async function startBuiltServer({
   });
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    // A server that stopped will not answer: say so at once, not at the deadline.
+    if (server.exitCode !== null || server.signalCode !== null) {
+      throw new Error(
+        `The server exited (${String(server.exitCode ?? server.signalCode)}) before /health answered: run \`npm run build\` first, or see its output.`,
+      );
+    }
     try {
       const res = await fetch(`http://127.0.0.1:${port}/anime_merch_web/api/v1/health`);
       if (res.ok) return server;
