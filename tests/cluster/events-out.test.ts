@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { shareApiPath } from '@guquan/contract/share-paths';
 import { createRequest } from '../../apps/server/src/account-deletion/deletion-requests.ts';
 import { openPostgresDatabase, type Db } from '../../apps/server/src/db/database.ts';
 import { DEMO_IDS, type DemoUserKey } from '../../apps/server/src/demo/seed/demo-ids.ts';
 import type { ReceivedDelivery } from '../../apps/server/src/stand-in/events-receiver.ts';
 import { startCluster, type Cluster } from '../support/cluster.ts';
-import { send, sleep } from './http-client.ts';
+import { send } from './http-client.ts';
 
 /**
  * The events out in the production shape (issue 30): the deletion job on two servers (both killed
@@ -19,13 +19,15 @@ const LONG_AGO = new Date('2025-01-01T00:00:00.000Z');
 let cluster: Cluster;
 let db: Db;
 
+/** Waits until `check` says yes, asking again every 250 ms, for at most `withinMs`. */
 async function until(check: () => Promise<boolean>, withinMs: number): Promise<void> {
-  const start = Date.now();
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() - start > withinMs) throw new Error(`not within ${withinMs} ms`);
-    await sleep(250);
-  }
+  // vi.waitFor, not expect.poll: this runs in beforeAll too, outside any test.
+  await vi.waitFor(
+    async () => {
+      if (!(await check())) throw new Error(`not yet (${withinMs} ms at most)`);
+    },
+    { timeout: withinMs, interval: 250 },
+  );
 }
 
 beforeAll(async () => {
@@ -73,23 +75,17 @@ describe('events out with two servers', () => {
       );
     };
     await until(async () => (await deletedIn()).every((found) => found.length > 0), 120_000);
-    // A few more seconds: nothing else arrives for them.
-    await sleep(6_000);
-    const found = await deletedIn();
-    for (const [index, deliveries] of found.entries()) {
-      expect(deliveries, ids[index]).toHaveLength(1);
-      const events = deliveries[0]?.events ?? [];
-      expect(
-        events.filter((event) => event.type === 'account.deleted' && event.userId === ids[index]),
-      ).toHaveLength(1);
-    }
-    const completed = await db
-      .selectFrom('account_deletion_requests')
-      .select('id')
-      .where('completed_at', 'is not', null)
-      .execute();
-    expect(completed).toHaveLength(LEAVING.length);
-    // Delivered: the outbox keeps no event naming them.
+    // Every request completed, so no job will queue anything more for them.
+    await until(async () => {
+      const completed = await db
+        .selectFrom('account_deletion_requests')
+        .select('id')
+        .where('completed_at', 'is not', null)
+        .execute();
+      return completed.length === LEAVING.length;
+    }, 30_000);
+    // Delivered, and nothing left to send: the outbox keeps no event naming them, so what the
+    // stand-in heard is all it will hear of them.
     await until(async () => {
       const left = await db
         .selectFrom('outbox')
@@ -99,5 +95,13 @@ describe('events out with two servers', () => {
         .execute();
       return left.length === 0;
     }, 30_000);
+    const found = await deletedIn();
+    for (const [index, deliveries] of found.entries()) {
+      expect(deliveries, ids[index]).toHaveLength(1);
+      const events = deliveries[0]?.events ?? [];
+      expect(
+        events.filter((event) => event.type === 'account.deleted' && event.userId === ids[index]),
+      ).toHaveLength(1);
+    }
   }, 240_000);
 });

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { designApiPath, redemptionsApiPath } from '@guquan/contract/design';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import { DEMO_IDS } from '../../apps/server/src/demo/seed/demo-ids.ts';
 import { startCluster, type Cluster } from '../support/cluster.ts';
-import { send, sleep } from './http-client.ts';
+import { send } from './http-client.ts';
 
 /**
  * Points spent through the platform on several servers (issue 30): a redemption is sent through
@@ -27,11 +27,13 @@ beforeAll(async () => {
   if (!platform) throw new Error('the cluster runs no stand-in platform');
   standIn = platform.origin;
   // The demo community arrives from the stand-in after the servers start.
-  const deadline = Date.now() + 90_000;
-  while ((await send(`${cluster.origin}${API_BASE_PATH}/health`)).status !== 200) {
-    if (Date.now() > deadline) throw new Error('the cluster did not become ready');
-    await sleep(250);
-  }
+  await vi.waitFor(
+    async () => {
+      const { status } = await send(`${cluster.origin}${API_BASE_PATH}/health`);
+      if (status !== 200) throw new Error(`the cluster is not ready yet (${status})`);
+    },
+    { timeout: 90_000, interval: 250 },
+  );
 });
 afterAll(async () => {
   await (cluster as Cluster | undefined)?.stop();
@@ -50,19 +52,22 @@ async function logIn(userId: string): Promise<string> {
 interface Ledger {
   debits: { key: string; userId: string; outcome: string; balance: number }[];
   nextDebitFault: string;
+  heldFrom: number[];
 }
 
 async function ledger(): Promise<Ledger> {
   return JSON.parse((await send(`${standIn}/demo/ledger`)).body) as Ledger;
 }
 
-/** The pids of the processes with a connection open to the stand-in platform now. */
-function pidsTalkingToStandIn(): number[] {
-  const port = new URL(standIn).port;
-  const out = execFileSync('ss', ['-tnpH', 'state', 'established', `( dport = :${port} )`], {
+/** The cluster's server (its index) that sent the debit the stand-in holds open from `port`. */
+function serverSendingFrom(port: number): number {
+  const out = execFileSync('ss', ['-tnpH', 'state', 'established', `( sport = :${port} )`], {
     encoding: 'utf8',
   });
-  return [...out.matchAll(/pid=(\d+)/g)].map((match) => Number(match[1]));
+  const pids = [...out.matchAll(/pid=(\d+)/g)].map((match) => Number(match[1]));
+  return cluster.servers.findIndex(
+    (server) => server.pid !== undefined && pids.includes(server.pid),
+  );
 }
 
 describe('a redemption whose server is killed with the debit in flight', () => {
@@ -70,8 +75,6 @@ describe('a redemption whose server is killed with the debit in flight', () => {
     const user = DEMO_IDS.users.karasuno;
     const design = DEMO_IDS.designs.sakura;
     const token = await logIn(user);
-    // Idle connections to the stand-in (the log-in's) close after a few seconds of keep-alive.
-    await sleep(5_000);
     const fault = await send(`${standIn}/demo/ledger/fault`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -86,35 +89,38 @@ describe('a redemption whose server is killed with the debit in flight', () => {
         headers: { authorization: `Bearer ${token}`, 'idempotency-key': key },
       });
     const first = tap();
-    // The server that took it is asking the stand-in, which holds the request.
-    let holder: number | undefined;
-    for (let tries = 0; tries < 40 && holder === undefined; tries += 1) {
-      await sleep(100);
-      const pids = pidsTalkingToStandIn();
-      holder = cluster.servers.findIndex(
-        (server) => server.pid !== undefined && pids.includes(server.pid),
-      );
-      if (holder === -1) holder = undefined;
-    }
-    if (holder === undefined) throw new Error('no server is asking the stand-in');
+    // The server that took it is asking the stand-in, which holds the request: the stand-in
+    // says from which port, and the port says which server.
+    await expect
+      .poll(async () => (await ledger()).heldFrom, {
+        message: 'the stand-in holds a debit',
+        timeout: 30_000,
+        interval: 100,
+      })
+      .toHaveLength(1);
+    const [port = 0] = (await ledger()).heldFrom;
+    const holder = serverSendingFrom(port);
+    expect(holder, `the server sending from port ${port}`).toBeGreaterThanOrEqual(0);
     expect((await ledger()).nextDebitFault).toBe('none');
     expect((await cluster.killServer(holder)).signal).toBe('SIGKILL');
     const lost = await first;
     expect(lost.status).not.toBe(201);
 
     // The page taps again (same key) and polls, through nginx.
-    const deadline = Date.now() + 180_000;
-    let state = 'pending';
     let body = '';
-    while (state !== 'redeemed' && Date.now() < deadline) {
-      const again = await tap();
-      if (again.status === 200 || again.status === 201 || again.status === 202) {
-        body = again.body;
-        state = (JSON.parse(again.body) as { redemption: { state: string } }).redemption.state;
-      }
-      if (state !== 'redeemed') await sleep(1_000);
-    }
-    expect(state).toBe('redeemed');
+    await expect
+      .poll(
+        async () => {
+          const again = await tap();
+          if (again.status !== 200 && again.status !== 201 && again.status !== 202) {
+            return `answered ${again.status}`;
+          }
+          body = again.body;
+          return (JSON.parse(again.body) as { redemption: { state: string } }).redemption.state;
+        },
+        { timeout: 180_000, interval: 1_000 },
+      )
+      .toBe('redeemed');
     const { redemption, balanceAfter } = JSON.parse(body) as {
       redemption: { id: string };
       balanceAfter: number;

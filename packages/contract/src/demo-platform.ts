@@ -45,6 +45,8 @@ export const standInLedgerSchema = z.object({
     }),
   ),
   nextDebitFault: debitFaultSchema,
+  /** The client's port of each debit request held open now (a `hang` fault), for tests. */
+  heldFrom: z.array(z.number().int()),
 });
 export type StandInLedger = z.infer<typeof standInLedgerSchema>;
 

@@ -29,6 +29,7 @@ const LEDGER: StandInLedger = {
     },
   ],
   nextDebitFault: 'none',
+  heldFrom: [],
 };
 const RECEIVED: StandInReceivedEvents = {
   deliveries: [

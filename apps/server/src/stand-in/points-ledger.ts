@@ -337,6 +337,11 @@ export const pointsLedgerRoutes: StandInRoutes = (app, { secrets, ledger }, done
       balances: [...users].map((userId) => ({ userId, balance: ledger.balanceOf(userId) })),
       debits,
       nextDebitFault: ledger.nextFault(),
+      // Whose debits are held open now: the client's port of each connection, which a test maps
+      // to the process that sent it (the cluster test kills the server holding one).
+      heldFrom: [...held].flatMap(({ remotePort }) =>
+        remotePort === undefined ? [] : [remotePort],
+      ),
     });
   });
 

@@ -40,6 +40,7 @@ const PLATFORM: DemoPlatform = {
       },
     ],
     nextDebitFault: 'none',
+    heldFrom: [],
   },
   received: {
     deliveries: [
