@@ -24,7 +24,6 @@ const APPS = [
     src: 'apps/server/src',
     folderOf: firstLevel,
     known: [
-      ['account-deletion', 'designs', 'media', 'membership', 'outbox', 'platform'],
       ['demo', 'stand-in'],
       ['pages', 'shares'],
     ],

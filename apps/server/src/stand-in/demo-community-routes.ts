@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { postTo } from '../platform/signed-deliveries.ts';
+import { postTo } from '../http/signed-deliveries.ts';
 import { demoCommunityDeliveries } from './demo-community.ts';
 import { deliverEvents } from './deliver-events.ts';
 import type { StandInRoutes } from './stand-in-context.ts';
