@@ -23,10 +23,7 @@ const APPS = [
     name: 'server',
     src: 'apps/server/src',
     folderOf: firstLevel,
-    known: [
-      ['demo', 'stand-in'],
-      ['pages', 'shares'],
-    ],
+    known: [['demo', 'stand-in']],
   },
   { name: 'web', src: 'apps/web/src', folderOf: webFolder, known: [] as string[][] },
 ];
