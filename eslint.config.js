@@ -124,6 +124,12 @@ const serverLayers = {
             message: 'demo/ is loaded by app.ts; it imports no entry point nor test support.',
           },
           {
+            target: `${SERVER}/demo`,
+            from: `${SERVER}/stand-in`,
+            message:
+              'demo/ never imports stand-in/: the stand-in sends the demo content, and takes what both agree on from demo/stand-in-client.ts.',
+          },
+          {
             target: `${SERVER}/stand-in`,
             from: [...serverEntryPoints, `${SERVER}/test-support`],
             message:

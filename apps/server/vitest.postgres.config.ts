@@ -36,7 +36,7 @@ export default defineConfig({
       'src/platform-import/event-batches.test.ts',
       'src/platform-import/import-progress.test.ts',
       'src/platform-import/signed-delivery.test.ts',
-      'src/platform/signed-deliveries.test.ts',
+      'src/http/signed-deliveries.test.ts',
     ],
     env: { TEST_DATABASE: 'postgres' },
     globalSetup: ['src/test-support/build-present.ts', 'src/test-support/postgres-global-setup.ts'],

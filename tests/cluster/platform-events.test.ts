@@ -7,7 +7,7 @@ import {
 } from '@guquan/contract/platform-events';
 import { shareApiPath, sharePagePath } from '@guquan/contract/share-paths';
 import { DEMO_IDS } from '../../apps/server/src/demo/seed/demo-ids.ts';
-import { newWebhookId, signedHeaders } from '../../apps/server/src/platform/signed-deliveries.ts';
+import { newWebhookId, signedHeaders } from '../../apps/server/src/http/signed-deliveries.ts';
 import { demoCommunityEvents } from '../../apps/server/src/stand-in/demo-community.ts';
 import { startCluster, type Cluster } from '../support/cluster.ts';
 import { send, sleep } from './http-client.ts';

@@ -11,7 +11,7 @@ import {
 } from '@guquan/contract/platform-events';
 import { imageUrl, shareApiPath, sharePagePath } from '@guquan/contract/share-paths';
 import { DEMO_IDS } from '../../apps/server/src/demo/seed/demo-ids.ts';
-import { newWebhookId, signedHeaders } from '../../apps/server/src/platform/signed-deliveries.ts';
+import { newWebhookId, signedHeaders } from '../../apps/server/src/http/signed-deliveries.ts';
 import { demoCommunityEvents } from '../../apps/server/src/stand-in/demo-community.ts';
 import {
   startStandInPlatform,

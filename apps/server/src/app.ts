@@ -7,7 +7,7 @@ import { cancelPendingRequest } from './account-deletion/deletion-requests.ts';
 import { aliyunSmsSender, type SmsSender } from './account-deletion/sms-sender.ts';
 import type { CountAppLinkEvent } from './app-links/app-link-events.ts';
 import { registerOutbox } from './outbox/outbox-plugin.ts';
-import type { PostDelivery } from './platform/signed-deliveries.ts';
+import type { PostDelivery } from './http/signed-deliveries.ts';
 import { registerAppLinks } from './app-links/app-links-plugin.ts';
 import { registerAuth } from './auth/auth-plugin.ts';
 import type { Config } from './config/env.ts';

@@ -6,7 +6,8 @@ import { parseShareId } from '@guquan/contract/share-paths';
 import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
 import { openTestDatabase, type TestDatabase } from '../test-support/test-database.ts';
 import { createRequest } from './deletion-requests.ts';
-import { DELETED_NICKNAME, runAccountDeletionJob } from './deletion-job.ts';
+import { DELETED_NICKNAME } from '../db/account-anonymization.ts';
+import { runAccountDeletionJob } from './deletion-job.ts';
 import type { SmsMessage } from './sms-sender.ts';
 import { warningsLog } from '../test-support/warnings-log.ts';
 

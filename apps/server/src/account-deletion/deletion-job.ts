@@ -1,18 +1,15 @@
 import { readdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Kysely, Transaction } from 'kysely';
-import { RETENTION, type RetainedKind } from '@guquan/contract/account-deletion';
 import type { DataPaths } from '../config/data-paths.ts';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
 import { forUpdate, lockKey, PLATFORM_COPY_LOCK } from '../db/locking.ts';
-import { rememberRemoved, type GoneEntity } from '../db/platform-tombstones.ts';
+import { addMonths, anonymizeAccount, retentionMonths } from '../db/account-anonymization.ts';
 import { JOB_LOCKS, runAlone, type RunAloneResult } from '../db/run-alone.ts';
 import type { Database } from '../db/schema.ts';
-import { deleteUserRows } from '../db/user-data.ts';
 import type { Log } from '../http/logging.ts';
-import { newPublicId } from '../db/public-id.ts';
-import { imageInUse, type ImageColumn } from '../media/image-references.ts';
+import { accountImages } from '../media/image-references.ts';
 import { findBlockers } from './deletion-requests.ts';
 import { purgeFinishedOutbox } from '../outbox/outbox-repository.ts';
 import { queuePlatformEvent } from '../outbox/platform-events-out.ts';
@@ -30,7 +27,6 @@ import type { SmsSender } from './sms-sender.ts';
  * user's transaction (outbox/) and delivered after it commits. Then it purges what has outlived
  * its period.
  */
-export const DELETED_NICKNAME = '已注销用户';
 
 /** How often each server runs it (account-deletion-plugin.ts). */
 export const DELETION_JOB_INTERVAL_MS = 60 * 60 * 1000;
@@ -61,196 +57,7 @@ export interface DeletionJobReport {
   notices: TextDeliveryReport;
 }
 
-const retentionMonths = (kind: RetainedKind): number =>
-  RETENTION.find((entry) => entry.kind === kind)?.months ?? 0;
-
-function addMonths(iso: string | Date, months: number): string {
-  const date = new Date(iso);
-  date.setUTCMonth(date.getUTCMonth() + months);
-  return date.toISOString();
-}
-
 type Outcome = { state: 'deleted' | 'blocked' | 'skipped' };
-
-/**
- * Where the images of a user's content are, for every column that holds an image id
- * (media/image-references.ts): those the account's deletion may leave unused. Null for a column
- * whose images are not the user's content. A new image column does not compile until it is here.
- */
-type ImagesOfUser = (trx: Transaction<Database>, userId: number) => Promise<{ image_id: number }[]>;
-
-const USERS_IMAGES: Readonly<Record<ImageColumn, ImagesOfUser | null>> = {
-  // Read with the user's row, which the job anonymizes (below).
-  'users.avatar_image_id': null,
-  'goods_images.image_id': (trx, userId) =>
-    trx
-      .selectFrom('goods_images')
-      .select('image_id')
-      .where('goods_id', 'in', trx.selectFrom('goods').select('id').where('owner_id', '=', userId))
-      .execute(),
-  'cabinets.cover_image_id': (trx, userId) =>
-    trx
-      .selectFrom('cabinets')
-      .select('cover_image_id as image_id')
-      .where('owner_id', '=', userId)
-      .execute(),
-  'note_images.image_id': (trx, userId) =>
-    trx
-      .selectFrom('note_images')
-      .select('image_id')
-      .where('note_id', 'in', trx.selectFrom('notes').select('id').where('author_id', '=', userId))
-      .execute(),
-  // The designs the user drew stay, retired, for those who redeemed them: their previews too.
-  'designs.preview_image_id': null,
-};
-
-/** The account (by its platform id, kept hashed) and its goods, cabinets and notes, by public id. */
-async function tombstonesOf(
-  trx: Transaction<Database>,
-  publicId: string,
-  userId: number,
-): Promise<GoneEntity[]> {
-  const goods = await trx
-    .selectFrom('goods')
-    .select('public_id')
-    .where('owner_id', '=', userId)
-    .execute();
-  const cabinets = await trx
-    .selectFrom('cabinets')
-    .select('public_id')
-    .where('owner_id', '=', userId)
-    .execute();
-  const notes = await trx
-    .selectFrom('notes')
-    .select('public_id')
-    .where('author_id', '=', userId)
-    .execute();
-  return [
-    { type: 'user', id: publicId },
-    ...goods.map((row): GoneEntity => ({ type: 'goods', id: row.public_id })),
-    ...cabinets.map((row): GoneEntity => ({ type: 'cabinet', id: row.public_id })),
-    ...notes.map((row): GoneEntity => ({ type: 'note', id: row.public_id })),
-  ];
-}
-
-/**
- * What deleting an account does to its data, in the caller's transaction: copies what the law
- * keeps into `retained_records`, deletes the user's rows (db/user-data.ts), retires the designs
- * they drew, anonymizes the account row (已注销用户, no avatar or phone, a new public id), leaves
- * tombstones of the account and its items, and queues the files of images nothing uses any more. The deletion job calls it once a request's
- * cool-off is over; the platform's `user.deleted` (platform/) when the platform deleted the
- * account. Answers the encrypted phone the account had, for the notice.
- */
-export async function anonymizeAccount(
-  trx: Transaction<Database>,
-  userId: number,
-  now: Date,
-): Promise<{ phoneEncrypted: string | null }> {
-  const at = now.toISOString();
-  const user = await trx
-    .selectFrom('users')
-    .select(['public_id', 'phone_encrypted', 'avatar_image_id'])
-    .where('id', '=', userId)
-    .executeTakeFirstOrThrow();
-  const gone = await tombstonesOf(trx, user.public_id, userId);
-
-  // Goods information, kept three years from publication, out of public view.
-  const goodsRetention = retentionMonths('goods_and_transactions');
-  const goods = await trx.selectFrom('goods').selectAll().where('owner_id', '=', userId).execute();
-  const retained = goods
-    .map((row) => ({ row, until: addMonths(row.created_at, goodsRetention) }))
-    .filter(({ until }) => until > at);
-  if (retained.length > 0) {
-    await trx
-      .insertInto('retained_records')
-      .values(
-        retained.map(({ row, until }) => ({
-          user_id: userId,
-          kind: 'goods' as const,
-          payload: JSON.stringify({
-            publicId: row.public_id,
-            name: row.name,
-            work: row.work,
-            character: row.character,
-            category: row.category,
-            priceFen: row.price_fen,
-            status: row.status,
-            text: row.text,
-            tags: JSON.parse(row.tags) as unknown,
-            publishedAt: row.created_at,
-            removedAt: row.removed_at,
-          }),
-          created_at: at,
-          retain_until: until,
-        })),
-      )
-      .execute();
-  }
-
-  // The images the user's content and avatar use.
-  const imageIds = new Set<number>();
-  for (const imagesOf of Object.values(USERS_IMAGES)) {
-    if (imagesOf === null) continue;
-    for (const row of await imagesOf(trx, userId)) imageIds.add(row.image_id);
-  }
-  if (user.avatar_image_id !== null) imageIds.add(user.avatar_image_id);
-
-  // Everything the list of a user's data (db/user-data.ts) marks as deleted: the user's content
-  // and the comments under it, codes, points and the designs redeemed with them
-  // (the page says so), the membership's state. The App Store's payment records stay with the
-  // anonymized account, as transaction records the law makes us keep. The balance on the
-  // account's row goes to 0 with the anonymization below.
-  await deleteUserRows(trx, userId);
-
-  // Designs the user drew: those who redeemed one keep it, but nobody can redeem it any more.
-  await trx
-    .updateTable('designs')
-    .set({ retired_at: at })
-    .where('designer_id', '=', userId)
-    .where('retired_at', 'is', null)
-    .execute();
-
-  await trx
-    .updateTable('users')
-    .set({
-      public_id: newPublicId(),
-      nickname: DELETED_NICKNAME,
-      avatar_image_id: null,
-      phone_encrypted: null,
-      phone_index: null,
-      points: 0,
-      deleted_at: at,
-    })
-    .where('id', '=', userId)
-    .execute();
-  // What the site remembers of the account: that it is gone, and that its items are
-  // (db/platform-tombstones.ts): nothing the platform sends brings them back, their pages say 410.
-  await rememberRemoved(trx, gone, at);
-
-  // Images nothing else uses any more: the row now, the file after the commit.
-  for (const imageId of imageIds) {
-    const stillUsed = await trx
-      .selectFrom('images')
-      .select('images.id')
-      .where('images.id', '=', imageId)
-      .where(imageInUse(trx))
-      .executeTakeFirst();
-    if (stillUsed) continue;
-    const image = await trx
-      .deleteFrom('images')
-      .where('id', '=', imageId)
-      .returning(['public_id', 'file_name'])
-      .executeTakeFirst();
-    if (image) {
-      await trx
-        .insertInto('media_deletions')
-        .values({ image_public_id: image.public_id, file_name: image.file_name, queued_at: at })
-        .execute();
-    }
-  }
-
-  return { phoneEncrypted: user.phone_encrypted };
-}
 
 async function deleteOneAccount(
   trx: Transaction<Database>,
@@ -282,7 +89,7 @@ async function deleteOneAccount(
     .select('public_id')
     .where('id', '=', userId)
     .executeTakeFirstOrThrow();
-  const { phoneEncrypted } = await anonymizeAccount(trx, userId, now);
+  const { phoneEncrypted } = await anonymizeAccount(trx, userId, now, accountImages);
 
   const done = await trx
     .updateTable('account_deletion_requests')

@@ -7,7 +7,7 @@ import {
 } from '@guquan/contract/app-link-paths';
 import type { ShareKind } from '@guquan/contract/share-paths';
 import type { Db } from '../db/database.ts';
-import { isUniqueViolation } from '../designs/unique-violation.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
 
 /**
  * Handoff codes in the database (docs/decisions/0017-app-links-and-handoffs.md). A code is stored as its digest, with the item it

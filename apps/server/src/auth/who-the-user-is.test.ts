@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_DELETION_PATH } from '@guquan/contract/account-deletion';
 import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
-import { STAND_IN_ISSUER } from '../stand-in/stand-in-platform.ts';
+import { STAND_IN_ISSUER } from '../demo/stand-in-client.ts';
 import { createRequest } from '../account-deletion/deletion-requests.ts';
 import {
   buildTestAppWithDb,

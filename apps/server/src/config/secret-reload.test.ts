@@ -3,7 +3,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_EVENTS_PATH } from '@guquan/contract/platform-events';
-import { newWebhookId, signedHeaders } from '../platform/signed-deliveries.ts';
+import { newWebhookId, signedHeaders } from '../http/signed-deliveries.ts';
 import { assertServerBuilt, killHard, startDemoServer } from '../test-support/built-server.ts';
 import { EVENTUALLY } from '../test-support/eventually.ts';
 import { pid, userEvent } from '../test-support/platform-deliveries.ts';

@@ -3,11 +3,13 @@ import { PLATFORM_EVENTS_PATH } from '@guquan/contract/platform-events';
 import type { DataPaths } from '../config/data-paths.ts';
 import type { PlatformConfig } from '../config/platform-config.ts';
 import type { Db } from '../db/database.ts';
-import { DEMO_COMMUNITY_DELIVERIES_PATH } from '../stand-in/demo-community-routes.ts';
-import { STAND_IN_ISSUER } from '../stand-in/stand-in-platform.ts';
 import { isEmpty, wipeData } from './seed/seed.ts';
 import { demoCommunityArrived, seedSiteDemoRecords } from './seed/site-demo-records.ts';
-import { postToStandIn } from './stand-in-client.ts';
+import {
+  DEMO_COMMUNITY_DELIVERIES_PATH,
+  postToStandIn,
+  STAND_IN_ISSUER,
+} from './stand-in-client.ts';
 
 /** How often a demo server looks whether the community has arrived. */
 const ARRIVAL_POLL_MS = 500;

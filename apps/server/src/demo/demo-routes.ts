@@ -11,8 +11,7 @@ import type { PlatformConfig } from '../config/platform-config.ts';
 import type { Db } from '../db/database.ts';
 import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
-import { DEMO_TOKENS_PATH } from '../stand-in/stand-in-token-routes.ts';
-import { postToStandIn } from './stand-in-client.ts';
+import { DEMO_TOKENS_PATH, postToStandIn } from './stand-in-client.ts';
 
 /** The stand-in's answer: the session the simulator gets, but for the user id (added here). */
 const signedTokenSchema = sessionSchema.omit({ userId: true });

@@ -1,5 +1,19 @@
 import type { PlatformConfig } from '../config/platform-config.ts';
 
+/**
+ * What a demo server and the stand-in platform (stand-in/) agree on: the issuer of the stand-in's
+ * tokens and the paths of its demo-only routes, which the stand-in serves and a demo server calls
+ * through the functions below.
+ *
+ * The issuer is fixed, not the stand-in's address (which changes with the port), so a token
+ * survives a restart of the demo.
+ */
+export const STAND_IN_ISSUER = 'urn:guquan:stand-in-platform';
+/** A token for the demo log-in (stand-in/stand-in-token-routes.ts). */
+export const DEMO_TOKENS_PATH = '/demo/tokens';
+/** The demo community delivered to a site (stand-in/demo-community-routes.ts). */
+export const DEMO_COMMUNITY_DELIVERIES_PATH = '/demo/community-deliveries';
+
 /** How long a demo server waits for the stand-in platform to answer. */
 const STAND_IN_TIMEOUT_MS = 5_000;
 

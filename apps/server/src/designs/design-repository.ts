@@ -18,7 +18,7 @@ import {
   redemptionRows,
   type RedemptionRow,
 } from './redemption-debits.ts';
-import { isUniqueViolation } from './unique-violation.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
 
 /** What asking to redeem a design came to. */
 export type RedeemOutcome =

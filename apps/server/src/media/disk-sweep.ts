@@ -1,7 +1,7 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Db } from '../db/database.ts';
-import { chunked } from '../platform/sql-batches.ts';
+import { chunked } from '../db/sql-batches.ts';
 
 /**
  * Each server's media folders hold copies (originals fetched from the platform, sizes made of

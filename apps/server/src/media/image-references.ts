@@ -1,4 +1,5 @@
-import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
+import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
+import type { AccountImages } from '../db/account-anonymization.ts';
 import type { Database } from '../db/schema.ts';
 import { publicCabinetIds, publicGoodsIds, publicNoteIds } from '../shares/public-visibility.ts';
 
@@ -74,3 +75,51 @@ export function imageInUse(db: Kysely<Database>) {
 export function imageShownToAnybody(db: Kysely<Database>) {
   return (eb: ImagesEb) => eb.or(references.map((reference) => reference(db, eb, true)));
 }
+
+/**
+ * Where the images of a user's content are, for every column that holds an image id
+ * (media/image-references.ts): those the account's deletion may leave unused. Null for a column
+ * whose images are not the user's content. A new image column does not compile until it is here.
+ */
+type ImagesOfUser = (trx: Transaction<Database>, userId: number) => Promise<{ image_id: number }[]>;
+
+const USERS_IMAGES: Readonly<Record<ImageColumn, ImagesOfUser | null>> = {
+  // Read with the user's row, which anonymizeAccount anonymizes (db/account-anonymization.ts).
+  'users.avatar_image_id': null,
+  'goods_images.image_id': (trx, userId) =>
+    trx
+      .selectFrom('goods_images')
+      .select('image_id')
+      .where('goods_id', 'in', trx.selectFrom('goods').select('id').where('owner_id', '=', userId))
+      .execute(),
+  'cabinets.cover_image_id': (trx, userId) =>
+    trx
+      .selectFrom('cabinets')
+      .select('cover_image_id as image_id')
+      .where('owner_id', '=', userId)
+      .execute(),
+  'note_images.image_id': (trx, userId) =>
+    trx
+      .selectFrom('note_images')
+      .select('image_id')
+      .where('note_id', 'in', trx.selectFrom('notes').select('id').where('author_id', '=', userId))
+      .execute(),
+  // The designs the user drew stay, retired, for those who redeemed them: their previews too.
+  'designs.preview_image_id': null,
+};
+
+/**
+ * What anonymizing an account (db/account-anonymization.ts) asks of the images: which are the
+ * user's content, and whether something still uses one.
+ */
+export const accountImages: AccountImages = {
+  async ofUser(trx, userId) {
+    const ids: number[] = [];
+    for (const imagesOf of Object.values(USERS_IMAGES)) {
+      if (imagesOf === null) continue;
+      for (const row of await imagesOf(trx, userId)) ids.push(row.image_id);
+    }
+    return ids;
+  },
+  inUse: imageInUse,
+};

@@ -8,11 +8,8 @@ import { newPublicId } from '../db/public-id.ts';
 import { createStoreKitSigner } from '../demo/storekit-signer.ts';
 import { loadCertificateChain, TEST_CHAIN_DIR } from '../demo/test-chain.ts';
 import { DAY_MS } from '../demo/test-storekit.ts';
-import {
-  STAND_IN_ISSUER,
-  startStandInPlatform,
-  type StandInPlatform,
-} from '../stand-in/stand-in-platform.ts';
+import { STAND_IN_ISSUER } from '../demo/stand-in-client.ts';
+import { startStandInPlatform, type StandInPlatform } from '../stand-in/stand-in-platform.ts';
 import {
   buildTestApp,
   makeTempDataDir,

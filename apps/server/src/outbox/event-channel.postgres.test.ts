@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { PlatformEventOut } from '@guquan/contract/platform-events-out';
 import type { Db } from '../db/database.ts';
 import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
-import type { PostDelivery } from '../platform/signed-deliveries.ts';
+import type { PostDelivery } from '../http/signed-deliveries.ts';
 import { openTestDataDirDatabase } from '../test-support/test-engine.ts';
 import { openTestDatabase } from '../test-support/test-database.ts';
 import { deliverPlatformEvents } from './event-channel.ts';

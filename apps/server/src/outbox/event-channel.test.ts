@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PlatformEventOut } from '@guquan/contract/platform-events-out';
 import type { Db } from '../db/database.ts';
-import { postTo, type PostDelivery } from '../platform/signed-deliveries.ts';
+import { postTo, type PostDelivery } from '../http/signed-deliveries.ts';
 import {
   RECEIVED_EVENTS_FAULT_PATH,
   RECEIVED_EVENTS_PATH,

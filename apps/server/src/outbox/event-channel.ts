@@ -6,7 +6,7 @@ import {
   signedHeaders,
   type DeliveryAnswer,
   type PostDelivery,
-} from '../platform/signed-deliveries.ts';
+} from '../http/signed-deliveries.ts';
 import { claimEventDelivery, usersIn, type ClaimedDelivery } from './event-claims.ts';
 import { errorText } from './outbox-repository.ts';
 import {

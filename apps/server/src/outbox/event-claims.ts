@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { PLATFORM_EVENTS_OUT_PER_DELIVERY } from '@guquan/contract/platform-events-out';
 import { lockKey } from '../db/locking.ts';
 import type { Database } from '../db/schema.ts';
-import { newWebhookId } from '../platform/signed-deliveries.ts';
+import { newWebhookId } from '../http/signed-deliveries.ts';
 import { isDue, isPending, newLeaseToken } from './outbox-repository.ts';
 
 /**

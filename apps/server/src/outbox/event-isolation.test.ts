@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { PlatformEventOut } from '@guquan/contract/platform-events-out';
 import { phoneProtection } from '../crypto/phone-protection.ts';
 import type { Db } from '../db/database.ts';
-import { postTo, type PostDelivery } from '../platform/signed-deliveries.ts';
+import { postTo, type PostDelivery } from '../http/signed-deliveries.ts';
 import { RECEIVED_EVENTS_FAULT_PATH } from '../stand-in/events-receiver.ts';
 import { startStandInPlatform, type StandInPlatform } from '../stand-in/stand-in-platform.ts';
 import { openTestDatabase } from '../test-support/test-database.ts';

@@ -4,7 +4,7 @@ import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Db } from '../db/database.ts';
 import type { OutboxChannel } from '../db/schema.ts';
 import { schedulePeriodicWork } from '../plugins/periodic-work.ts';
-import { postTo, type PostDelivery } from '../platform/signed-deliveries.ts';
+import { postTo, type PostDelivery } from '../http/signed-deliveries.ts';
 import { createEventSender, EVENT_CHANNEL_INTERVAL_MS, EVENT_TIMEOUT_MS } from './event-channel.ts';
 import { onOutboxQueued } from './outbox-wakeups.ts';
 import { deliverTexts, TEXT_CHANNEL_INTERVAL_MS, type TextSender } from './text-channel.ts';

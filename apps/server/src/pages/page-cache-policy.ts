@@ -1,13 +1,15 @@
 import { SHARED_CACHE_CLOCK_SLACK_SECONDS } from '../http/shared-caches.ts';
 import type { LanguageSource } from '../http/request-language.ts';
+import { SHARE_REUSE_SECONDS } from '../shares/recent-share-reads.ts';
 
 /**
  * How long caches may keep a share page, and the bound it sets on how late a change shows
  * (removed, made private, owner in deletion cool-off, edited, a cabinet's goods changed), by the
  * rule of http/shared-caches.ts:
  *
- * - the origin reads an item at most once per SHARE_REUSE_SECONDS (however many visitors come:
- *   a share link's spike costs one query a second) and serves the page of what it read;
+ * - the origin reads an item at most once per SHARE_REUSE_SECONDS (shares/recent-share-reads.ts;
+ *   however many visitors come, a share link's spike costs one query a second) and serves the
+ *   page of what it read;
  * - a shared cache (nginx, a CDN) keeps it fresh for SHARE_FRESH_SECONDS, then serves it stale
  *   for at most SHARE_STALE_SECONDS while it revalidates, and nginx, counting whole seconds, up
  *   to a second more;
@@ -15,7 +17,6 @@ import type { LanguageSource } from '../http/request-language.ts';
  *
  * So every visitor sees a change within SHARE_CHANGE_BOUND_SECONDS, 5 s, behind one shared cache.
  */
-export const SHARE_REUSE_SECONDS = 1;
 export const SHARE_FRESH_SECONDS = 1;
 export const SHARE_STALE_SECONDS = 2;
 export const SHARE_CHANGE_BOUND_SECONDS =

@@ -7,11 +7,8 @@ import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { createShareReader, shareRepositories } from '../shares/share-reader.ts';
 import { buildTestAppWithDb, type TestAppWithDb } from '../test-support/design-test-app.ts';
 import { loadTestWebBuild } from '../test-support/test-app.ts';
-import {
-  SHARE_CHANGE_BOUND_SECONDS,
-  SHARE_FRESH_SECONDS,
-  SHARE_REUSE_SECONDS,
-} from './page-cache-policy.ts';
+import { SHARE_REUSE_SECONDS } from '../shares/recent-share-reads.ts';
+import { SHARE_CHANGE_BOUND_SECONDS, SHARE_FRESH_SECONDS } from './page-cache-policy.ts';
 
 let harness: TestAppWithDb;
 let renders = 0;

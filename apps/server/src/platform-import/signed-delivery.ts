@@ -8,7 +8,7 @@ import {
   postTo,
   sendSigned,
   type DeliveryAnswer,
-} from '../platform/signed-deliveries.ts';
+} from '../http/signed-deliveries.ts';
 import type { LineRefusal } from './event-batches.ts';
 import type { BatchResult } from './event-file-run.ts';
 

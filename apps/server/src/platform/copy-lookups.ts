@@ -3,7 +3,7 @@ import type { PlatformImage } from '@guquan/contract/platform-events';
 import { newPublicId } from '../db/public-id.ts';
 import type { Database } from '../db/schema.ts';
 import { removedEntities } from './entity-versions.ts';
-import { idSlices, LIST_ROWS_PER_STATEMENT, rowSlices, weighedSlices } from './sql-batches.ts';
+import { idSlices, LIST_ROWS_PER_STATEMENT, rowSlices, weighedSlices } from '../db/sql-batches.ts';
 
 /**
  * What the copy's writers look up by the platform's ids: row ids of users and goods, and images

@@ -3,7 +3,7 @@ import type { PlatformEvent } from '@guquan/contract/platform-events';
 import { versionKey } from '../db/platform-tombstones.ts';
 import type { Database } from '../db/schema.ts';
 import { ENTITY_OF, endsEntity, entityKey, eventEntityKey } from './platform-entities.ts';
-import { booleanValue, idSlices, rowSlices } from './sql-batches.ts';
+import { booleanValue, idSlices, rowSlices } from '../db/sql-batches.ts';
 
 /**
  * The versions of the platform's entities (platform_versions): of a batch's events, those whose

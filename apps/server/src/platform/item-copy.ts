@@ -2,7 +2,7 @@ import { sql, type Insertable, type Kysely, type OnConflictBuilder } from 'kysel
 import type { Database } from '../db/schema.ts';
 import { imageId } from './copy-lookups.ts';
 import type { EventOf } from './platform-entities.ts';
-import { idSlices, rowSlices, storedTime, writeRowsOf } from './sql-batches.ts';
+import { idSlices, rowSlices, storedTime, writeRowsOf } from '../db/sql-batches.ts';
 
 /**
  * Goods, cabinets, notes (with their top comments) and designs as the platform sends them, each

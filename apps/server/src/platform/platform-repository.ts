@@ -6,9 +6,10 @@ import {
   type PlatformIgnoredCounts,
 } from '@guquan/contract/platform-events';
 import { SHARE_KINDS } from '@guquan/contract/share-paths';
-import { anonymizeAccount } from '../account-deletion/deletion-job.ts';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
+import { anonymizeAccount } from '../db/account-anonymization.ts';
 import type { Database } from '../db/schema.ts';
+import { accountImages } from '../media/image-references.ts';
 import { ITEM_TABLES } from '../shares/item-tables.ts';
 import { imageRowIds, listedGoods, userRowIds } from './copy-lookups.ts';
 import { claimNewerVersions, removedEntities } from './entity-versions.ts';
@@ -28,7 +29,7 @@ import {
   type Need,
   type Waiting,
 } from './waiting-entities.ts';
-import { idSlices } from './sql-batches.ts';
+import { idSlices } from '../db/sql-batches.ts';
 
 /**
  * The platform's events written into the site's copy (PRODUCT.md, "Events in"), set-based per
@@ -297,7 +298,7 @@ async function deleteAccounts(
   const ids = events.map((event) => event.data.id);
   const rows = await userRowIds(trx, ids);
   for (const userId of rows.values()) {
-    await anonymizeAccount(trx, userId, now);
+    await anonymizeAccount(trx, userId, now, accountImages);
     await trx
       .updateTable('account_deletion_requests')
       .set({ completed_at: now.toISOString() })

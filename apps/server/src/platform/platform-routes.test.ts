@@ -17,7 +17,7 @@ import {
   testImage,
   userEvent,
 } from '../test-support/platform-deliveries.ts';
-import { SHARE_REUSE_SECONDS } from '../pages/page-cache-policy.ts';
+import { SHARE_REUSE_SECONDS } from '../shares/recent-share-reads.ts';
 import { buildTestApp, makeTempDataDir, TEST_PLATFORM_ENV } from '../test-support/test-app.ts';
 import { openTestDataDirDatabase } from '../test-support/test-engine.ts';
 

@@ -3,7 +3,7 @@ import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import type { Database } from '../db/schema.ts';
 import { imageId } from './copy-lookups.ts';
 import type { EventOf } from './platform-entities.ts';
-import { idSlices, rowSlices, storedTime } from './sql-batches.ts';
+import { idSlices, rowSlices, storedTime } from '../db/sql-batches.ts';
 
 type UserEvent = EventOf<'user.upserted'>;
 

@@ -2,7 +2,13 @@ import { sql, type Kysely } from 'kysely';
 import { platformEventDataSchemas, type PlatformEvent } from '@guquan/contract/platform-events';
 import type { Database, PlatformEntityType } from '../db/schema.ts';
 import type { Entity } from './platform-entities.ts';
-import { chunked, idSlices, rowsPerStatement, weighedSlices, writeRowsOf } from './sql-batches.ts';
+import {
+  chunked,
+  idSlices,
+  rowsPerStatement,
+  weighedSlices,
+  writeRowsOf,
+} from '../db/sql-batches.ts';
 
 /**
  * Entities that name what has not arrived (PRODUCT.md: goods whose owner is unknown): their latest

@@ -4,6 +4,13 @@ import type { PublicId, ShareKind } from '@guquan/contract/share-paths';
 import { reuseWindow } from '../http/reuse-window.ts';
 import type { ShareReader } from './share-reader.ts';
 
+/**
+ * How long a read of an item answers for (seconds): the share pages, their pictures, posters and
+ * the shelf read each item at most once in it. Part of the bound on how late a change shows
+ * (pages/page-cache-policy.ts, SHARE_CHANGE_BOUND_SECONDS).
+ */
+export const SHARE_REUSE_SECONDS = 1;
+
 /** How many items' last reads are remembered at most (each a few kilobytes). */
 const MAX_REMEMBERED = 2_000;
 

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import type { Db } from '../db/database.ts';
-import { SHARE_REUSE_SECONDS } from '../pages/page-cache-policy.ts';
-import { recentShareReads } from './recent-share-reads.ts';
+import { recentShareReads, SHARE_REUSE_SECONDS } from './recent-share-reads.ts';
 import { createShareReader, shareRepositories, type ShareReader } from './share-reader.ts';
 import { shareRoutes } from './share-routes.ts';
 import { shelfRoutes } from './shelf-routes.ts';

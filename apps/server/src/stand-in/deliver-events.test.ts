@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlatformEvent } from '@guquan/contract/platform-events';
-import { postTo } from '../platform/signed-deliveries.ts';
+import { postTo } from '../http/signed-deliveries.ts';
 import {
   DeliveryRefusedError,
   deliverEvents,

@@ -9,12 +9,12 @@ import {
   type FailedAttempt,
   type PostDelivery as PostAny,
   type SignedDelivery as SignedAny,
-} from '../platform/signed-deliveries.ts';
+} from '../http/signed-deliveries.ts';
 
 /**
  * The stand-in platform's delivery client: events sent to the site's `POST …/platform/events` as
  * the platform sends them (PRODUCT.md, "Events in"), in batches of at most 500, each signed with
- * Standard Webhooks (platform/signed-deliveries.ts: the same `webhook-id` across retries, signed
+ * Standard Webhooks (http/signed-deliveries.ts: the same `webhook-id` across retries, signed
  * afresh at each attempt). Failures are retried with back-off until the site answers 200. Only an
  * answer that no retry can change stops it: 400 (the site names what is wrong with the events)
  * and 413 (too large).
@@ -34,7 +34,7 @@ export interface RetryNotice extends FailedAttempt {
 export interface DeliverOptions {
   /** `whsec_<base64>`: the secret the site knows as one of PLATFORM_WEBHOOK_SECRETS. */
   secret: string;
-  /** How a delivery reaches the site: `postTo(url)` (platform/signed-deliveries.ts) over HTTP, or in process in tests. */
+  /** How a delivery reaches the site: `postTo(url)` (http/signed-deliveries.ts) over HTTP, or in process in tests. */
   post: PostDelivery;
   batchSize?: number;
   /** First wait after a failure; it doubles up to `maxWaitMs`. */

@@ -6,7 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { platformDeliverySchema, type PlatformEvent } from '@guquan/contract/platform-events';
 import { demoCommunityEvents } from './demo-community.ts';
-import { DEMO_COMMUNITY_DELIVERIES_PATH } from './demo-community-routes.ts';
+import { DEMO_COMMUNITY_DELIVERIES_PATH } from '../demo/stand-in-client.ts';
 import { startStandInPlatform, type StandInPlatform } from './stand-in-platform.ts';
 import { EVENTUALLY } from '../test-support/eventually.ts';
 

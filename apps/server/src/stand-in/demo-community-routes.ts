@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { postTo } from '../platform/signed-deliveries.ts';
+import { DEMO_COMMUNITY_DELIVERIES_PATH } from '../demo/stand-in-client.ts';
+import { postTo } from '../http/signed-deliveries.ts';
 import { demoCommunityDeliveries } from './demo-community.ts';
 import { deliverEvents } from './deliver-events.ts';
 import type { StandInRoutes } from './stand-in-context.ts';
 import { hasServiceToken } from './stand-in-token-routes.ts';
-
-export const DEMO_COMMUNITY_DELIVERIES_PATH = '/demo/community-deliveries';
 
 const deliveryRequestSchema = z
   .object({

@@ -1,18 +1,15 @@
-import { createHash } from 'node:crypto';
 import { TOP_COMMENTS_LIMIT } from '@guquan/contract/share';
-import type { ShareKind } from '@guquan/contract/share-paths';
 import type { PlatformEvent, PlatformImage } from '@guquan/contract/platform-events';
 import {
   DEMO_CABINETS,
   DEMO_GOODS,
   DEMO_NOTES,
   DEMO_USERS,
-  type DemoCabinet,
   type DemoComment,
   type DemoImage,
-  type DemoNote,
 } from '../demo/seed/demo-content.ts';
 import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
+import { cabinetId, goodsId, noteId, stableDemoId } from '../demo/seed/demo-item-ids.ts';
 import { DEMO_DESIGNS, demoPointsBalance } from '../demo/seed/demo-designs.ts';
 import { DEMO_DELETION_BLOCKER, DEMO_PHONES } from '../demo/seed/demo-account-deletion.ts';
 import { drawDemoPicture, type PictureSpec } from '../demo/seed/demo-images.ts';
@@ -37,11 +34,6 @@ export interface DemoPicture {
 const FIRST_VERSION = 1;
 const REMOVED_VERSION = 2;
 
-/** An id for a demo item the tests never link to: 16 base64url characters, fixed by `label`. */
-export function stableDemoId(label: string): string {
-  return createHash('sha256').update(`guquan-demo:${label}`).digest('base64url').slice(0, 16);
-}
-
 /** The picture's file name on the media origin: what it shows, so the same picture keeps it. */
 export function pictureName(spec: PictureSpec): string {
   const watermark = spec.watermark === true ? '-watermarked' : '';
@@ -51,34 +43,6 @@ export function pictureName(spec: PictureSpec): string {
 function userId(key: string): string {
   if (!(key in DEMO_IDS.users)) throw new Error(`Demo data names an unknown user ${key}`);
   return DEMO_IDS.users[key as DemoUserKey];
-}
-
-const goodsIdOf = new Map(
-  DEMO_GOODS.map((goods) => [goods.key, goods.publicId ?? stableDemoId(`goods:${goods.key}`)]),
-);
-function goodsId(key: string): string {
-  const id = goodsIdOf.get(key);
-  if (id === undefined) throw new Error(`Demo data names unknown goods ${key}`);
-  return id;
-}
-
-function cabinetId(cabinet: DemoCabinet): string {
-  return cabinet.publicId ?? stableDemoId(`cabinet:${cabinet.owner}:${cabinet.name}`);
-}
-
-function noteId(note: DemoNote): string {
-  return note.publicId ?? stableDemoId(`note:${note.author}:${note.title}`);
-}
-
-/** The public items anyone may see (not private, not removed), each kind in the story's order. */
-export function demoSharedItems(): Record<ShareKind, string[]> {
-  const shown = (item: { visibility: string; removed: boolean }) =>
-    item.visibility === 'public' && !item.removed;
-  return {
-    goods: DEMO_GOODS.filter(shown).map((goods) => goodsId(goods.key)),
-    cabinet: DEMO_CABINETS.filter(shown).map(cabinetId),
-    note: DEMO_NOTES.filter(shown).map(noteId),
-  };
 }
 
 /** Every picture the demo community shows, each once. */

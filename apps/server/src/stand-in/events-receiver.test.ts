@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedHeaders } from '../platform/signed-deliveries.ts';
+import { signedHeaders } from '../http/signed-deliveries.ts';
 import {
   EVENTS_RECEIVER_PATH,
   RECEIVED_EVENTS_FAULT_PATH,

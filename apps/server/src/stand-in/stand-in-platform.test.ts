@@ -4,7 +4,8 @@ import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/env.ts';
 import { standInsPerTest } from '../test-support/stand-in-per-test.ts';
-import { STAND_IN_ISSUER, type StandInPlatform } from './stand-in-platform.ts';
+import { STAND_IN_ISSUER } from '../demo/stand-in-client.ts';
+import type { StandInPlatform } from './stand-in-platform.ts';
 
 const { start, closeAll, dataDir } = standInsPerTest('guquan-stand-in-');
 

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { STAND_IN_ISSUER } from '../demo/stand-in-client.ts';
 import type { StandInContext, StandInRoutes } from './stand-in-context.ts';
 import { loadStandInKeys, type StandInKeys } from './stand-in-keys.ts';
 import { loadStandInSecrets, type StandInSecrets } from './stand-in-secrets.ts';
@@ -14,11 +15,6 @@ import {
 } from './points-ledger.ts';
 import { eventsReceiverRoutes } from './events-receiver.ts';
 
-/**
- * The issuer of the stand-in's tokens: fixed, not its address (which changes with the port), so
- * a token survives a restart of the demo.
- */
-export const STAND_IN_ISSUER = 'urn:guquan:stand-in-platform';
 export const STAND_IN_JWKS_PATH = '/.well-known/jwks.json';
 
 /**

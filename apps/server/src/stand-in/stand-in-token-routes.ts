@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { demoLoginRequestSchema } from '@guquan/contract/session';
+import { DEMO_TOKENS_PATH } from '../demo/stand-in-client.ts';
 import type { StandInRoutes } from './stand-in-context.ts';
 
 /** The JWKS a site verifies the stand-in's tokens with. */
@@ -10,8 +11,6 @@ export const jwksRoutes: StandInRoutes = (app, { keys }, done) => {
   );
   done();
 };
-
-export const DEMO_TOKENS_PATH = '/demo/tokens';
 
 /** Whether the request carries the site's service token (PLATFORM_API_TOKEN). */
 export function hasServiceToken(request: FastifyRequest, apiToken: string): boolean {

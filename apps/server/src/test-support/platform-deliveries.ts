@@ -1,11 +1,11 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { PLATFORM_EVENTS_PATH } from '@guquan/contract/platform-events';
-import { newWebhookId, signedHeaders as signed } from '../platform/signed-deliveries.ts';
+import { newWebhookId, signedHeaders as signed } from '../http/signed-deliveries.ts';
 import { TEST_PLATFORM_ENV } from './test-app.ts';
 
 /**
  * Signed deliveries of the platform's events for tests (Standard Webhooks, signed by
- * platform/signed-deliveries.ts as every sender signs them), and events to send, with the
+ * http/signed-deliveries.ts as every sender signs them), and events to send, with the
  * platform's ids (16 characters, the rule of every engine's branch).
  */
 const SECRET = TEST_PLATFORM_ENV.PLATFORM_WEBHOOK_SECRETS ?? '';

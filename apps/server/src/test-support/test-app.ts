@@ -11,11 +11,8 @@ import { openDatabase } from '../db/database.ts';
 import { deliverDemoCommunity } from './demo-community.ts';
 import { migrateFirst } from './migrate-first.ts';
 import { loadWebBuild, type WebBuild } from '../pages/web-build.ts';
-import {
-  STAND_IN_ISSUER,
-  startStandInPlatform,
-  type StandInPlatform,
-} from '../stand-in/stand-in-platform.ts';
+import { STAND_IN_ISSUER } from '../demo/stand-in-client.ts';
+import { startStandInPlatform, type StandInPlatform } from '../stand-in/stand-in-platform.ts';
 import { dropTestDatabase, testDatabaseEnv } from './test-engine.ts';
 import {
   PRODUCTION_APP_STORE_TEST_ENV,

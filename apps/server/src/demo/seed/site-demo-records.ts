@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
 import { recordRedeemed } from '../../designs/design-repository.ts';
 import { SHARE_KINDS } from '@guquan/contract/share-paths';
-import { demoSharedItems } from '../../stand-in/demo-community.ts';
 import { DEMO_POINTS } from './demo-designs.ts';
 import { seedDemoFunnel } from './demo-funnel.ts';
 import { DEMO_IDS, type DemoUserKey } from './demo-ids.ts';
+import { demoSharedItems } from './demo-item-ids.ts';
 import { DEMO_MEMBER_KEY, seedDemoMembership } from './demo-membership.ts';
 import { daysAgo } from './story-clock.ts';
 

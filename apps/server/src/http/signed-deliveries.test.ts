@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { webhookVerifier } from './webhook-signature.ts';
+import { webhookVerifier } from '../platform/webhook-signature.ts';
 import {
   DeliveryGaveUp,
   sendSigned,

@@ -1,5 +1,5 @@
 import { sql, type Expression, type Kysely } from 'kysely';
-import { isPostgres } from '../db/database.ts';
+import { isPostgres } from './database.ts';
 
 /**
  * Multi-row statements within both engines' limits on bound values (SQLite's 32,766, PostgreSQL's
