@@ -5,6 +5,7 @@ import type { PlatformConfig } from '../config/platform-config.ts';
 import type { Db } from '../db/database.ts';
 import { DEMO_COMMUNITY_DELIVERIES_PATH } from '../stand-in/demo-community-routes.ts';
 import { STAND_IN_ISSUER } from '../stand-in/stand-in-platform.ts';
+import { backOff } from '../timing/back-off.ts';
 import { isEmpty, wipeData } from './seed/seed.ts';
 import { demoCommunityArrived, seedSiteDemoRecords } from './seed/site-demo-records.ts';
 import { postToStandIn } from './stand-in-client.ts';
@@ -71,7 +72,7 @@ export async function receiveDemoCommunityIfEmpty(
     try {
       await askForTheCommunity(platform, eventsUrlOf(app));
     } catch (error) {
-      const waitMs = Math.min(ASK_MAX_WAIT_MS, 1_000 * 2 ** (attempt - 1));
+      const waitMs = backOff({ attempt, firstMs: 1_000, maxMs: ASK_MAX_WAIT_MS });
       app.log.warn({ err: error, waitMs }, 'the stand-in platform did not take the request yet');
       timer = setTimeout(() => void ask(attempt + 1).catch(logFailure), waitMs);
       return;

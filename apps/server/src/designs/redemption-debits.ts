@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { isPostgres, type Db } from '../db/database.ts';
 import type { RedemptionRowState } from '../db/schema.ts';
 import { errorText, newLeaseToken } from '../outbox/outbox-repository.ts';
+import { backOff } from '../timing/back-off.ts';
 import type { RequestDebit } from './points-debits.ts';
 
 /**
@@ -21,7 +22,7 @@ const LONGEST_WAIT_MS = 60_000;
 
 /** The wait before asking again after `attempts` unanswered requests: 1 s doubling to 1 min. */
 export function retryWaitMs(attempts: number): number {
-  return Math.min(LONGEST_WAIT_MS, FIRST_WAIT_MS * 2 ** Math.max(0, attempts - 1));
+  return backOff({ attempt: attempts, firstMs: FIRST_WAIT_MS, maxMs: LONGEST_WAIT_MS });
 }
 
 /** A redemption as the platform is asked about it and the API answers it. */

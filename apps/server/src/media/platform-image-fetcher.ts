@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Db } from '../db/database.ts';
 import type { Log } from '../http/logging.ts';
+import { backOff } from '../timing/back-off.ts';
 import { fetchSlots, type SlotPolicy } from './fetch-slots.ts';
 import {
   downloadImage,
@@ -92,8 +93,13 @@ export interface PlatformImageFetcher {
 
 /** The wait before attempt `attempt + 1`, after `attempt` failed (a fifth either way of jitter). */
 export function retryDelayMs(policy: RetryPolicy, attempt: number): number {
-  const base = Math.min(policy.maxDelayMs, policy.firstDelayMs * 4 ** (attempt - 1));
-  return Math.round(base * (0.8 + Math.random() * 0.4));
+  return backOff({
+    attempt,
+    firstMs: policy.firstDelayMs,
+    maxMs: policy.maxDelayMs,
+    factor: 4,
+    jitter: 0.2,
+  });
 }
 
 /** Only the origin of a URL goes into a log line: its path may say more than it should. */

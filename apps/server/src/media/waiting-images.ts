@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { isPostgres, type Db } from '../db/database.ts';
+import { retryWhile } from '../timing/retry-while.ts';
 
 /**
  * The images that come from the platform's media hosts and are not here yet: the queue the
@@ -123,11 +123,11 @@ async function updateLeased(
   lease: ImageLease,
   update: () => Promise<{ numUpdatedRows: bigint }>,
 ): Promise<boolean> {
-  for (let tried = 1; ; tried += 1) {
-    if (Number((await update()).numUpdatedRows) === 1) return true;
-    if (tried === HELD_ROW_TRIES || !(await stillLeased(db, lease))) return false;
-    await sleep(HELD_ROW_PAUSE_MS);
-  }
+  return retryWhile(async () => Number((await update()).numUpdatedRows) === 1, {
+    isRetryable: async (applied) => !applied && (await stillLeased(db, lease)),
+    tries: HELD_ROW_TRIES,
+    everyMs: HELD_ROW_PAUSE_MS,
+  });
 }
 
 /** The file is here: the image is ready. False when the lease was lost (or the row is gone). */

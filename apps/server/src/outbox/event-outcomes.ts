@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Log } from '../http/logging.ts';
+import { backOff } from '../timing/back-off.ts';
 import { usersIn, type ClaimedDelivery } from './event-claims.ts';
 import { isPending } from './outbox-repository.ts';
 
@@ -22,7 +23,7 @@ export const GIVE_UP_AFTER_MS = 3 * 24 * 3_600_000;
 
 /** The wait after the `attempts`-th failed attempt. */
 export function eventRetryWaitMs(attempts: number): number {
-  return Math.min(MAX_WAIT_MS, FIRST_WAIT_MS * 2 ** Math.max(0, attempts - 1));
+  return backOff({ attempt: attempts, firstMs: FIRST_WAIT_MS, maxMs: MAX_WAIT_MS });
 }
 
 export interface EventDeliveryReport {
