@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Design, DesignView, RedemptionResult } from '@guquan/contract/design';
 import type { Db } from '../db/database.ts';
+import { newLease, NO_LEASE } from '../db/leases.ts';
 import { newPublicId } from '../db/public-id.ts';
 import type { Database } from '../db/schema.ts';
 import { imageById, required, userSummaries } from '../db/summaries.ts';
@@ -11,7 +12,7 @@ import {
   askPlatform,
   claimRedemption,
   lockUser,
-  newLease,
+  REDEMPTION_LEASE_MS,
   userHasDebitAhead,
   redemptionById,
   redemptionResultOf,
@@ -102,8 +103,7 @@ export async function recordRedeemed(trx: Trx, record: RedemptionRecord): Promis
       debit_id: record.debitId,
       attempts: 0,
       next_attempt_at: null,
-      lease_token: null,
-      lease_until: null,
+      ...NO_LEASE,
       last_error: null,
       created_at: record.at,
       completed_at: record.at,
@@ -189,7 +189,7 @@ export function designRepository(db: Db, options: DesignRepositoryOptions) {
     await lockUser(trx, userId);
     const lease = (await userHasDebitAhead(trx, userId, at.toISOString()))
       ? undefined
-      : newLease(at);
+      : newLease(at, REDEMPTION_LEASE_MS);
     const created = await trx
       .insertInto('redemptions')
       .values({
