@@ -14,7 +14,7 @@ import type { Database } from './schema.ts';
  */
 
 /** A lease taken now: the token that names its holder, and when it runs out (ISO). */
-export interface Lease {
+interface Lease {
   token: string;
   until: string;
 }

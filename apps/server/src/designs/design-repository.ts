@@ -22,7 +22,7 @@ import {
 import { isUniqueViolation } from './unique-violation.ts';
 
 /** What asking to redeem a design came to. */
-export type RedeemOutcome =
+type RedeemOutcome =
   /** Created by this request and charged by the platform. */
   | { state: 'redeemed'; result: RedemptionResult }
   /** The same key came again: the original redemption, charged once. */
@@ -41,7 +41,7 @@ export type RedeemOutcome =
   | { state: 'insufficient_points'; balance: number; pricePoints: number }
   | { state: 'idempotency_key_reused' };
 
-export interface DesignRepositoryOptions {
+interface DesignRepositoryOptions {
   /** The platform's debit API (points-debits.ts). */
   requestDebit: RequestDebit;
   now?: () => Date;
@@ -51,7 +51,7 @@ export interface DesignRepositoryOptions {
   answerWithinMs?: number;
 }
 
-export interface Redeemer {
+interface Redeemer {
   /** The user's row id (from the session). */
   userId: number;
   designId: string;
@@ -73,7 +73,7 @@ async function balanceOf(trx: Trx | Db, userId: number): Promise<number> {
   return row?.points ?? 0;
 }
 
-export interface RedemptionRecord {
+interface RedemptionRecord {
   userId: number;
   designRowId: number;
   pricePoints: number;

@@ -173,7 +173,7 @@ export async function claimRedemption(db: Db, id: number, now: Date): Promise<st
 }
 
 /** What asking came to: the state it left, or `lost` when the lease had gone to another. */
-export type AskResult = RedemptionRowState | 'lost';
+type AskResult = RedemptionRowState | 'lost';
 
 /**
  * Asks the platform to charge `row` (whose lease `token` this caller holds) and writes the

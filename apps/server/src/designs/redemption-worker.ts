@@ -14,7 +14,7 @@ export const REDEMPTION_WORKER_INTERVAL_MS = 1_000;
 /** How many redemptions one run asks about at most (at once: each waits on the platform). */
 const BATCH = 20;
 
-export interface RetryReport {
+interface RetryReport {
   asked: number;
   redeemed: number;
   refused: number;

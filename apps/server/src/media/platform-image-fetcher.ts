@@ -35,7 +35,7 @@ export interface ImageFetchObserver {
   fetched(outcome: ImageFetchOutcome): void;
 }
 
-export interface RetryPolicy {
+interface RetryPolicy {
   /** After the first failure; each later one waits four times as long... */
   firstDelayMs: number;
   /** ...up to this. */
@@ -71,7 +71,7 @@ export const PLATFORM_IMAGE_LIMITS: FetcherLimits = {
   retry: { firstDelayMs: 5_000, maxDelayMs: 60 * 60_000, maxAttempts: 10 },
 };
 
-export interface PlatformImageFetcherOptions {
+interface PlatformImageFetcherOptions {
   db: Db;
   /** MEDIA_DIR: where originals are kept. */
   mediaDir: string;

@@ -10,7 +10,7 @@ import { outboxQueued } from './outbox-wakeups.ts';
  * a crash mid-delivery lets the lease run out and another run deliver it again. Its payload is
  * wiped once delivered or given up; finished rows are kept a month for the record.
  */
-export interface OutboxItem {
+interface OutboxItem {
   channel: OutboxChannel;
   kind: string;
   partitionKey: string | null;
@@ -80,7 +80,7 @@ export interface ChannelBacklog {
   oldestAgeSeconds: number;
 }
 
-export const OUTBOX_CHANNELS: readonly OutboxChannel[] = ['text', 'platform_events'];
+const OUTBOX_CHANNELS: readonly OutboxChannel[] = ['text', 'platform_events'];
 
 /** Each channel's backlog, in one query. */
 export async function outboxBacklog(

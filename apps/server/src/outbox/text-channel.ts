@@ -10,9 +10,9 @@ import { errorText, isDue, isPending, queueOutboxItem } from './outbox-repositor
  * item 4). Queued with the number still encrypted; one text per send; failures retried after
  * growing waits, then given up (logged, counted); sent or given up, the number is wiped.
  */
-export type TextKind = 'account_deleted';
+type TextKind = 'account_deleted';
 
-export interface TextMessage {
+interface TextMessage {
   kind: TextKind;
   phone: string;
 }
@@ -44,7 +44,7 @@ export async function queueText(
   );
 }
 
-export interface TextDeliveryOptions {
+interface TextDeliveryOptions {
   sms: TextSender;
   phones: PhoneProtection;
   now: Date;

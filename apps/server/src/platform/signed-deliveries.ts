@@ -13,7 +13,7 @@ import { sleep } from '../timing/sleep.ts';
  */
 
 /** The body exactly as it is signed and sent. */
-export type DeliveryBody = string | Buffer;
+type DeliveryBody = string | Buffer;
 
 /** A new delivery's `webhook-id` (`msg_<label>_…` with a label, for whoever reads the ids). */
 export function newWebhookId(label?: string): string {
@@ -114,7 +114,7 @@ export class DeliveryGaveUp extends Error {
   }
 }
 
-export interface SignedSend<Body extends DeliveryBody> {
+interface SignedSend<Body extends DeliveryBody> {
   /** `whsec_<base64>`: a secret the site knows as one of PLATFORM_WEBHOOK_SECRETS. */
   secret: string;
   body: Body;

@@ -25,8 +25,8 @@ import { hasServiceToken } from './stand-in-token-routes.ts';
  * next debit fail, hang or lose its answer, so a person (or a test) can watch the site recover.
  */
 
-export const DEMO_LEDGER_PATH = '/demo/ledger';
-export const DEMO_LEDGER_FAULT_PATH = '/demo/ledger/fault';
+const DEMO_LEDGER_PATH = '/demo/ledger';
+const DEMO_LEDGER_FAULT_PATH = '/demo/ledger/fault';
 
 /**
  * The demo's faults (the contract's DEBIT_FAULTS, which the simulator offers) and one more for

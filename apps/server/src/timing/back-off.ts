@@ -4,7 +4,7 @@
  * `maxMs`, and, with `jitter` (a fraction: 0.2 is a fifth either way), is spread at random
  * around that so that servers that failed together do not come back together.
  */
-export interface BackOff {
+interface BackOff {
   attempt: number;
   firstMs: number;
   maxMs: number;

@@ -1,6 +1,6 @@
 import { sleep } from './sleep.ts';
 
-export interface RetryWhile<T> {
+interface RetryWhile<T> {
   /** Whether the result asks for another try (busy, held by another…). */
   isRetryable: (result: T) => boolean | Promise<boolean>;
   /** How many tries in all, the first one included. */
