@@ -6,6 +6,7 @@ import { newPublicId } from '../db/public-id.ts';
 import type { Database } from '../db/schema.ts';
 import { imageById, required, userSummaries } from '../db/summaries.ts';
 import type { Log } from '../http/logging.ts';
+import { sleep } from '../timing/sleep.ts';
 import { backgroundDebits, REDEMPTION_ANSWER_WITHIN_MS } from './background-debits.ts';
 import type { RequestDebit } from './points-debits.ts';
 import {
@@ -259,7 +260,7 @@ export function designRepository(db: Db, options: DesignRepositoryOptions) {
         row.state === 'pending' &&
         (row.lease_token !== null || (row.next_attempt_at ?? '') <= now().toISOString());
       if (!waiting || Date.now() >= deadline) return answerFor(row, kinds);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
     }
   }
 

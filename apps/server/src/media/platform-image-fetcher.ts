@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Db } from '../db/database.ts';
 import type { Log } from '../http/logging.ts';
 import { backOff } from '../timing/back-off.ts';
+import { sleep } from '../timing/sleep.ts';
 import { fetchSlots, type SlotPolicy } from './fetch-slots.ts';
 import {
   downloadImage,
@@ -256,7 +257,7 @@ export function createPlatformImageFetcher(
       aborting.abort();
       while (running.size > 0 || taking) {
         await Promise.allSettled([...running]);
-        if (taking) await new Promise((resolve) => setTimeout(resolve, 10));
+        if (taking) await sleep(10);
       }
     },
   };
