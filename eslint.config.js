@@ -84,7 +84,7 @@ const webLayers = {
 // everything.
 const SERVER = 'apps/server/src';
 /** The bottom layer, each folder importing only those before it: one way, no folder cycles. */
-const SERVER_BOTTOM = ['crypto', 'config', 'db', 'http', 'plugins'];
+const SERVER_BOTTOM = ['timing', 'crypto', 'config', 'db', 'http', 'plugins'];
 const SERVER_ABOVE_FEATURES = ['demo', 'stand-in', 'test-support'];
 const serverEntries = readdirSync(new URL(SERVER, import.meta.url), { withFileTypes: true });
 const serverFeatures = serverEntries

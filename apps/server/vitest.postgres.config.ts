@@ -37,6 +37,7 @@ export default defineConfig({
       'src/platform-import/import-progress.test.ts',
       'src/platform-import/signed-delivery.test.ts',
       'src/http/signed-deliveries.test.ts',
+      'src/timing/timing.test.ts',
     ],
     env: { TEST_DATABASE: 'postgres' },
     globalSetup: ['src/test-support/build-present.ts', 'src/test-support/postgres-global-setup.ts'],

@@ -44,4 +44,4 @@ export async function inParallel<T>(
   return results;
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export { sleep } from '../../apps/server/src/timing/sleep.ts';

@@ -3,6 +3,9 @@ import { chownSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { TEST_PRODUCTION_ENV } from '../../apps/server/src/test-support/production-env.ts';
+import { sleep } from '../../apps/server/src/timing/sleep.ts';
+
+export { sleep };
 
 /**
  * What the image's tests share: podman with the project's settings, the image run as an operator
@@ -87,8 +90,6 @@ export async function freePorts(): Promise<{ port: number; opsPort: number }> {
   }
   throw new Error('no free ports');
 }
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Asks `url` until it answers 200 (a limit for a server that never comes up, not a speed). */
 export async function waitFor(url: string, ms: number): Promise<Response> {

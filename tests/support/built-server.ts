@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { migrateBeforeServers } from './built-migrate.ts';
+import { sleep } from '../../apps/server/src/timing/sleep.ts';
 
 export interface StartBuiltServerOptions {
   /** The checkout whose build runs (default: the current directory). */
@@ -70,7 +71,7 @@ export async function startBuiltServer({
     } catch {
       // not listening yet
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   server.kill();
   throw new Error('The server did not start: run `npm run build` first.');

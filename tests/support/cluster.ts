@@ -17,6 +17,7 @@ import { migrateBeforeServers } from './built-migrate.ts';
 import { supervise, type Backoff, type Restart, type Supervised } from './cluster-supervisor.ts';
 import { pickPort, startPostgres, type PostgresServer } from './postgres-server.ts';
 import { startRedis, type RedisServer } from './redis-server.ts';
+import { sleep } from '../../apps/server/src/timing/sleep.ts';
 
 export interface ClusterServer {
   index: number;
@@ -108,7 +109,7 @@ async function waitForHealth(url: string, child: ChildProcess, what: string): Pr
     } catch {
       // not listening yet
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   throw new Error(`${what} was not ready within ${READY_TIMEOUT_MS / 1000} s`);
 }

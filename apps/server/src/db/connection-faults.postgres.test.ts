@@ -4,6 +4,7 @@ import { emptyPostgresDatabase, openPool } from '../test-support/postgres-only.t
 import { isDatabaseUnavailable } from './database-unavailable.ts';
 import type { Db } from './database.ts';
 import { JOB_LOCKS, JobLockLostError, runAlone } from './run-alone.ts';
+import { sleep } from '../timing/sleep.ts';
 
 /**
  * A PostgreSQL connection cut under a server (pg_terminate_backend, as a database restart, a
@@ -28,8 +29,6 @@ async function database(): Promise<{ db: Db; admin: Db }> {
   });
   return { db, admin };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function backendPid(connection: Db): Promise<number> {
   const result = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(connection);

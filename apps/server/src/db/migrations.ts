@@ -6,7 +6,7 @@ import {
   type Migration,
   type MigrationProvider,
 } from 'kysely';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { retryWhile } from '../timing/retry-while.ts';
 import { shareTables } from './migrations/0001-share-tables.ts';
 import { sessionTables } from './migrations/0002-sessions.ts';
 import { designPointTables } from './migrations/0003-designs-points.ts';
@@ -112,14 +112,16 @@ const TRUNCATE_PAUSE_MS = 25;
  */
 async function dropOldPageImages<T>(db: Kysely<T>): Promise<void> {
   if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return;
-  for (let tried = 1; ; tried += 1) {
-    const { rows } = await sql<{ busy: number }>`pragma wal_checkpoint(TRUNCATE)`.execute(db);
-    if (rows[0]?.busy === 0) return;
-    if (tried === TRUNCATE_TRIES) {
-      throw new MigrationError(
-        'The database file is in use: its write-ahead log could not be emptied',
-      );
-    }
-    await sleep(TRUNCATE_PAUSE_MS);
+  const emptied = await retryWhile(
+    async () => {
+      const { rows } = await sql<{ busy: number }>`pragma wal_checkpoint(TRUNCATE)`.execute(db);
+      return rows[0]?.busy === 0;
+    },
+    { isRetryable: (done) => !done, tries: TRUNCATE_TRIES, everyMs: TRUNCATE_PAUSE_MS },
+  );
+  if (!emptied) {
+    throw new MigrationError(
+      'The database file is in use: its write-ahead log could not be emptied',
+    );
   }
 }

@@ -3,6 +3,7 @@ import { PLATFORM_EVENTS_PATH } from '@guquan/contract/platform-events';
 import type { DataPaths } from '../config/data-paths.ts';
 import type { PlatformConfig } from '../config/platform-config.ts';
 import type { Db } from '../db/database.ts';
+import { backOff } from '../timing/back-off.ts';
 import { isEmpty, wipeData } from './seed/seed.ts';
 import { demoCommunityArrived, seedSiteDemoRecords } from './seed/site-demo-records.ts';
 import {
@@ -73,7 +74,7 @@ export async function receiveDemoCommunityIfEmpty(
     try {
       await askForTheCommunity(platform, eventsUrlOf(app));
     } catch (error) {
-      const waitMs = Math.min(ASK_MAX_WAIT_MS, 1_000 * 2 ** (attempt - 1));
+      const waitMs = backOff({ attempt, firstMs: 1_000, maxMs: ASK_MAX_WAIT_MS });
       app.log.warn({ err: error, waitMs }, 'the stand-in platform did not take the request yet');
       timer = setTimeout(() => void ask(attempt + 1).catch(logFailure), waitMs);
       return;

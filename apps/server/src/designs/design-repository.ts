@@ -1,17 +1,19 @@
 import type { Transaction } from 'kysely';
 import type { Design, DesignView, RedemptionResult } from '@guquan/contract/design';
 import type { Db } from '../db/database.ts';
+import { newLease, NO_LEASE } from '../db/leases.ts';
 import { newPublicId } from '../db/public-id.ts';
 import type { Database } from '../db/schema.ts';
 import { imageById, required, userSummaries } from '../db/summaries.ts';
 import type { Log } from '../http/logging.ts';
+import { sleep } from '../timing/sleep.ts';
 import { backgroundDebits, REDEMPTION_ANSWER_WITHIN_MS } from './background-debits.ts';
 import type { RequestDebit } from './points-debits.ts';
 import {
   askPlatform,
   claimRedemption,
   lockUser,
-  newLease,
+  REDEMPTION_LEASE_MS,
   userHasDebitAhead,
   redemptionById,
   redemptionResultOf,
@@ -21,7 +23,7 @@ import {
 import { isUniqueViolation } from '../db/unique-violation.ts';
 
 /** What asking to redeem a design came to. */
-export type RedeemOutcome =
+type RedeemOutcome =
   /** Created by this request and charged by the platform. */
   | { state: 'redeemed'; result: RedemptionResult }
   /** The same key came again: the original redemption, charged once. */
@@ -40,7 +42,7 @@ export type RedeemOutcome =
   | { state: 'insufficient_points'; balance: number; pricePoints: number }
   | { state: 'idempotency_key_reused' };
 
-export interface DesignRepositoryOptions {
+interface DesignRepositoryOptions {
   /** The platform's debit API (points-debits.ts). */
   requestDebit: RequestDebit;
   now?: () => Date;
@@ -50,7 +52,7 @@ export interface DesignRepositoryOptions {
   answerWithinMs?: number;
 }
 
-export interface Redeemer {
+interface Redeemer {
   /** The user's row id (from the session). */
   userId: number;
   designId: string;
@@ -72,7 +74,7 @@ async function balanceOf(trx: Trx | Db, userId: number): Promise<number> {
   return row?.points ?? 0;
 }
 
-export interface RedemptionRecord {
+interface RedemptionRecord {
   userId: number;
   designRowId: number;
   pricePoints: number;
@@ -102,8 +104,7 @@ export async function recordRedeemed(trx: Trx, record: RedemptionRecord): Promis
       debit_id: record.debitId,
       attempts: 0,
       next_attempt_at: null,
-      lease_token: null,
-      lease_until: null,
+      ...NO_LEASE,
       last_error: null,
       created_at: record.at,
       completed_at: record.at,
@@ -189,7 +190,7 @@ export function designRepository(db: Db, options: DesignRepositoryOptions) {
     await lockUser(trx, userId);
     const lease = (await userHasDebitAhead(trx, userId, at.toISOString()))
       ? undefined
-      : newLease(at);
+      : newLease(at, REDEMPTION_LEASE_MS);
     const created = await trx
       .insertInto('redemptions')
       .values({
@@ -259,7 +260,7 @@ export function designRepository(db: Db, options: DesignRepositoryOptions) {
         row.state === 'pending' &&
         (row.lease_token !== null || (row.next_attempt_at ?? '') <= now().toISOString());
       if (!waiting || Date.now() >= deadline) return answerFor(row, kinds);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
     }
   }
 

@@ -13,6 +13,7 @@ import {
   type TestAppWithDb,
 } from '../test-support/design-test-app.ts';
 import { standInOf } from '../test-support/test-app.ts';
+import { sleep } from '../timing/sleep.ts';
 
 /**
  * Points spent through the platform (issue 30, section 3), on the stand-in platform's ledger:
@@ -26,8 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The user's redemption of the design, once it is no longer pending (or the deadline). */
 async function settled(token: string, designId: string, deadlineMs = 20_000) {

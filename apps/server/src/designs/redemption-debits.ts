@@ -1,8 +1,10 @@
 import type { RedemptionResult } from '@guquan/contract/design';
 import { sql } from 'kysely';
 import { isPostgres, type Db } from '../db/database.ts';
+import { leaseFree, newLease, NO_LEASE } from '../db/leases.ts';
 import type { RedemptionRowState } from '../db/schema.ts';
-import { errorText, newLeaseToken } from '../outbox/outbox-repository.ts';
+import { errorText } from '../outbox/outbox-repository.ts';
+import { backOff } from '../timing/back-off.ts';
 import type { RequestDebit } from './points-debits.ts';
 
 /**
@@ -21,7 +23,7 @@ const LONGEST_WAIT_MS = 60_000;
 
 /** The wait before asking again after `attempts` unanswered requests: 1 s doubling to 1 min. */
 export function retryWaitMs(attempts: number): number {
-  return Math.min(LONGEST_WAIT_MS, FIRST_WAIT_MS * 2 ** Math.max(0, attempts - 1));
+  return backOff({ attempt: attempts, firstMs: FIRST_WAIT_MS, maxMs: LONGEST_WAIT_MS });
 }
 
 /** A redemption as the platform is asked about it and the API answers it. */
@@ -90,14 +92,6 @@ export function redemptionResultOf(row: RedemptionRow): RedemptionResult {
   };
 }
 
-/** A new lease: its token and until when it holds. */
-export function newLease(now: Date): { token: string; until: string } {
-  return {
-    token: newLeaseToken(),
-    until: new Date(now.getTime() + REDEMPTION_LEASE_MS).toISOString(),
-  };
-}
-
 /**
  * Locks the user's row until the transaction ends (PostgreSQL; SQLite runs one transaction at a
  * time anyway), so that two servers deciding whether the user has a debit in flight decide one
@@ -148,7 +142,7 @@ function wasAsked(row: { lease_token: string | null; attempts: number }): boolea
  */
 export async function claimRedemption(db: Db, id: number, now: Date): Promise<string | undefined> {
   const at = now.toISOString();
-  const lease = newLease(now);
+  const lease = newLease(now, REDEMPTION_LEASE_MS);
   return db.transaction().execute(async (trx) => {
     const found = await trx
       .selectFrom('redemptions')
@@ -172,14 +166,14 @@ export async function claimRedemption(db: Db, id: number, now: Date): Promise<st
       .where('id', '=', id)
       .where('state', '=', 'pending')
       .where('next_attempt_at', '<=', at)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', at)]))
+      .where(leaseFree<'redemptions'>('lease_until', at))
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1 ? lease.token : undefined;
   });
 }
 
 /** What asking came to: the state it left, or `lost` when the lease had gone to another. */
-export type AskResult = RedemptionRowState | 'lost';
+type AskResult = RedemptionRowState | 'lost';
 
 /**
  * Asks the platform to charge `row` (whose lease `token` this caller holds) and writes the
@@ -220,7 +214,7 @@ export async function askPlatform(
       .where('id', '=', row.id)
       .where('lease_token', '=', token);
     const attempts = current.attempts + 1;
-    const done = { attempts, lease_token: null, lease_until: null, completed_at: at.toISOString() };
+    const done = { attempts, ...NO_LEASE, completed_at: at.toISOString() };
     switch (answer.kind) {
       case 'charged':
         await ours
@@ -249,8 +243,7 @@ export async function askPlatform(
         await ours
           .set({
             attempts,
-            lease_token: null,
-            lease_until: null,
+            ...NO_LEASE,
             next_attempt_at: new Date(at.getTime() + retryWaitMs(attempts)).toISOString(),
             last_error: errorText(answer.reason),
           })

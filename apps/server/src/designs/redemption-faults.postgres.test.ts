@@ -12,6 +12,7 @@ import {
   pointsOf,
   type TestAppWithDb,
 } from '../test-support/design-test-app.ts';
+import { sleep } from '../timing/sleep.ts';
 
 /**
  * The audit's attack: PostgreSQL backends terminated (pg_terminate_backend) during a burst of
@@ -27,8 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function pendingRedemptionsOf(db: Db, user: 'conductor'): Promise<number> {
   const row = await db

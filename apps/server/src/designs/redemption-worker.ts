@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts';
+import { leaseFree } from '../db/leases.ts';
 import type { Log } from '../http/logging.ts';
 import type { RequestDebit } from './points-debits.ts';
 import { askPlatform, claimRedemption, redemptionById } from './redemption-debits.ts';
@@ -13,7 +14,7 @@ export const REDEMPTION_WORKER_INTERVAL_MS = 1_000;
 /** How many redemptions one run asks about at most (at once: each waits on the platform). */
 const BATCH = 20;
 
-export interface RetryReport {
+interface RetryReport {
   asked: number;
   redeemed: number;
   refused: number;
@@ -32,7 +33,7 @@ export async function retryDueRedemptions(
     .select('id')
     .where('state', '=', 'pending')
     .where('next_attempt_at', '<=', at)
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', at)]))
+    .where(leaseFree<'redemptions'>('lease_until', at))
     .orderBy('next_attempt_at')
     .limit(BATCH)
     .execute();

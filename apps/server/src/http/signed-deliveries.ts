@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
+import { backOff } from '../timing/back-off.ts';
+import { sleep } from '../timing/sleep.ts';
 
 /**
  * Deliveries sent as the platform sends them (PRODUCT.md, "Events in"; docs/platform.md): signed
@@ -12,7 +13,7 @@ import { Webhook } from 'standardwebhooks';
  */
 
 /** The body exactly as it is signed and sent. */
-export type DeliveryBody = string | Buffer;
+type DeliveryBody = string | Buffer;
 
 /** A new delivery's `webhook-id` (`msg_<label>_…` with a label, for whoever reads the ids). */
 export function newWebhookId(label?: string): string {
@@ -113,7 +114,7 @@ export class DeliveryGaveUp extends Error {
   }
 }
 
-export interface SignedSend<Body extends DeliveryBody> {
+interface SignedSend<Body extends DeliveryBody> {
   /** `whsec_<base64>`: a secret the site knows as one of PLATFORM_WEBHOOK_SECRETS. */
   secret: string;
   body: Body;
@@ -146,7 +147,7 @@ export async function sendSigned<Body extends DeliveryBody>(
 ): Promise<DeliveryAnswer> {
   const id = send.webhookId ?? newWebhookId();
   const now = send.now ?? (() => new Date());
-  const wait = send.wait ?? ((ms, signal) => sleep(ms, undefined, { signal }));
+  const wait = send.wait ?? sleep;
   const firstWaitMs = send.firstWaitMs ?? 500;
   const maxWaitMs = send.maxWaitMs ?? 30_000;
   for (let attempt = 1; ; attempt++) {
@@ -168,8 +169,10 @@ export async function sendSigned<Body extends DeliveryBody>(
     if (send.attempts !== undefined && attempt >= send.attempts) {
       throw new DeliveryGaveUp(send.attempts, failureText(failure));
     }
-    const backOff = Math.min(maxWaitMs, firstWaitMs * 2 ** (attempt - 1));
-    const waitMs = Math.max(backOff, Math.min(retryAfterMs, maxWaitMs));
+    const waitMs = Math.max(
+      backOff({ attempt, firstMs: firstWaitMs, maxMs: maxWaitMs }),
+      Math.min(retryAfterMs, maxWaitMs),
+    );
     send.onRetry?.({ attempt, ...failure, waitMs });
     await wait(waitMs, send.signal);
   }

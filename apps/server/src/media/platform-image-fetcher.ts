@@ -3,6 +3,8 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Db } from '../db/database.ts';
 import type { Log } from '../http/logging.ts';
+import { backOff } from '../timing/back-off.ts';
+import { sleep } from '../timing/sleep.ts';
 import { fetchSlots, type SlotPolicy } from './fetch-slots.ts';
 import {
   downloadImage,
@@ -34,7 +36,7 @@ export interface ImageFetchObserver {
   fetched(outcome: ImageFetchOutcome): void;
 }
 
-export interface RetryPolicy {
+interface RetryPolicy {
   /** After the first failure; each later one waits four times as long... */
   firstDelayMs: number;
   /** ...up to this. */
@@ -70,7 +72,7 @@ export const PLATFORM_IMAGE_LIMITS: FetcherLimits = {
   retry: { firstDelayMs: 5_000, maxDelayMs: 60 * 60_000, maxAttempts: 10 },
 };
 
-export interface PlatformImageFetcherOptions {
+interface PlatformImageFetcherOptions {
   db: Db;
   /** MEDIA_DIR: where originals are kept. */
   mediaDir: string;
@@ -92,8 +94,13 @@ export interface PlatformImageFetcher {
 
 /** The wait before attempt `attempt + 1`, after `attempt` failed (a fifth either way of jitter). */
 export function retryDelayMs(policy: RetryPolicy, attempt: number): number {
-  const base = Math.min(policy.maxDelayMs, policy.firstDelayMs * 4 ** (attempt - 1));
-  return Math.round(base * (0.8 + Math.random() * 0.4));
+  return backOff({
+    attempt,
+    firstMs: policy.firstDelayMs,
+    maxMs: policy.maxDelayMs,
+    factor: 4,
+    jitter: 0.2,
+  });
 }
 
 /** Only the origin of a URL goes into a log line: its path may say more than it should. */
@@ -250,7 +257,7 @@ export function createPlatformImageFetcher(
       aborting.abort();
       while (running.size > 0 || taking) {
         await Promise.allSettled([...running]);
-        if (taking) await new Promise((resolve) => setTimeout(resolve, 10));
+        if (taking) await sleep(10);
       }
     },
   };

@@ -1,5 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { isPostgres, type Db } from '../db/database.ts';
+import type { Db } from '../db/database.ts';
+import { leaseEnd, leaseFree, unheldRow } from '../db/leases.ts';
+import { retryWhile } from '../timing/retry-while.ts';
 
 /**
  * The images that come from the platform's media hosts and are not here yet: the queue the
@@ -26,13 +27,9 @@ export interface ImageLease {
  * UPDATE of such a row waited for it, keeping a connection of the pool all along, and the
  * fetcher's slots together took every connection the pages needed (issue 37; seen as a page
  * that waited 5 s of a 5.4 s delivery, the fetcher's updates waiting on the delivery's lock). So
- * the fetcher's updates skip a row that is held (`FOR UPDATE SKIP LOCKED`) instead. SQLite has
- * one writer, and a statement never waits for another's transaction there (sqlite-read-write.ts).
+ * the fetcher's updates skip a row that is held (`FOR UPDATE SKIP LOCKED`, db/leases.ts) instead.
  */
-function rowNotHeld(db: Db, id: number) {
-  const row = db.selectFrom('images').select('id').where('id', '=', id);
-  return isPostgres(db) ? row.forUpdate().skipLocked() : row;
-}
+const rowNotHeld = (db: Db, id: number) => unheldRow(db, 'images', id);
 
 /** How long a lease's update waits for a row a delivery holds, a try at a time. */
 const HELD_ROW_TRIES = 50;
@@ -57,12 +54,12 @@ export async function takeWaitingImages(
     .select(['id', 'public_id', 'source_url', 'fetch_attempts'])
     .where('state', '=', 'waiting')
     .where('source_url', 'is not', null)
-    .where((eb) => eb.or([eb('fetch_after', 'is', null), eb('fetch_after', '<=', at)]))
+    .where(leaseFree<'images'>('fetch_after', at))
     // Oldest rows first, the same on both engines (which sort nulls differently).
     .orderBy('id')
     .limit(limit * CANDIDATES_PER_SLOT)
     .execute();
-  const until = new Date(now.getTime() + leaseMs).toISOString();
+  const until = leaseEnd(now, leaseMs);
   const leases: ImageLease[] = [];
   for (const row of candidates) {
     if (leases.length >= limit) break;
@@ -75,7 +72,7 @@ export async function takeWaitingImages(
       .where('id', 'in', rowNotHeld(db, row.id))
       .where('state', '=', 'waiting')
       .where('fetch_attempts', '=', row.fetch_attempts)
-      .where((eb) => eb.or([eb('fetch_after', 'is', null), eb('fetch_after', '<=', at)]))
+      .where(leaseFree<'images'>('fetch_after', at))
       .executeTakeFirst();
     if (Number(taken.numUpdatedRows) === 1) {
       leases.push({
@@ -123,11 +120,11 @@ async function updateLeased(
   lease: ImageLease,
   update: () => Promise<{ numUpdatedRows: bigint }>,
 ): Promise<boolean> {
-  for (let tried = 1; ; tried += 1) {
-    if (Number((await update()).numUpdatedRows) === 1) return true;
-    if (tried === HELD_ROW_TRIES || !(await stillLeased(db, lease))) return false;
-    await sleep(HELD_ROW_PAUSE_MS);
-  }
+  return retryWhile(async () => Number((await update()).numUpdatedRows) === 1, {
+    isRetryable: async (applied) => !applied && (await stillLeased(db, lease)),
+    tries: HELD_ROW_TRIES,
+    everyMs: HELD_ROW_PAUSE_MS,
+  });
 }
 
 /** The file is here: the image is ready. False when the lease was lost (or the row is gone). */

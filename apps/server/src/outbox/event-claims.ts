@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 import { PLATFORM_EVENTS_OUT_PER_DELIVERY } from '@guquan/contract/platform-events-out';
+import { newLease } from '../db/leases.ts';
 import { lockKey } from '../db/locking.ts';
 import type { Database } from '../db/schema.ts';
 import { newWebhookId } from '../http/signed-deliveries.ts';
-import { isDue, isPending, newLeaseToken } from './outbox-repository.ts';
+import { isDue, isPending } from './outbox-repository.ts';
 
 /**
  * Which of the platform's events go out together (docs/decisions/0025-outbox.md), under a lease:
@@ -97,8 +98,7 @@ export async function claimEventDelivery(
   now: Date,
 ): Promise<ClaimedDelivery | undefined> {
   const at = now.toISOString();
-  const token = newLeaseToken();
-  const leaseUntil = new Date(now.getTime() + EVENT_LEASE_MS).toISOString();
+  const { token, until: leaseUntil } = newLease(now, EVENT_LEASE_MS);
   return db.transaction().execute(async (trx) => {
     await lockKey(trx, LOCK);
     const rowsOf = async (webhookId: string) => {

@@ -2,7 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PlatformEventOut } from '@guquan/contract/platform-events-out';
@@ -16,6 +15,7 @@ import { TEST_PHONE_KEYS } from '../test-support/test-phone-keys.ts';
 import { deliverPlatformEvents, EVENT_TIMEOUT_MS, GIVE_UP_AFTER_MS } from './event-channel.ts';
 import { registerOutbox } from './outbox-plugin.ts';
 import { queuePlatformEvent } from './platform-events-out.ts';
+import { sleep } from '../timing/sleep.ts';
 
 /**
  * Issue 37: one user's trouble is that user's. The platform refusing every delivery with one

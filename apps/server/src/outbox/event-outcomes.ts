@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
+import { NO_LEASE } from '../db/leases.ts';
 import type { Database } from '../db/schema.ts';
 import type { Log } from '../http/logging.ts';
+import { backOff } from '../timing/back-off.ts';
 import { usersIn, type ClaimedDelivery } from './event-claims.ts';
 import { isPending } from './outbox-repository.ts';
 
@@ -22,7 +24,7 @@ export const GIVE_UP_AFTER_MS = 3 * 24 * 3_600_000;
 
 /** The wait after the `attempts`-th failed attempt. */
 export function eventRetryWaitMs(attempts: number): number {
-  return Math.min(MAX_WAIT_MS, FIRST_WAIT_MS * 2 ** Math.max(0, attempts - 1));
+  return backOff({ attempt: attempts, firstMs: FIRST_WAIT_MS, maxMs: MAX_WAIT_MS });
 }
 
 export interface EventDeliveryReport {
@@ -60,7 +62,7 @@ export async function recordTaken(
   report: EventDeliveryReport,
 ): Promise<void> {
   await ours(db, delivery)
-    .set({ delivered_at: at.toISOString(), payload: null, lease_token: null, lease_until: null })
+    .set({ delivered_at: at.toISOString(), payload: null, ...NO_LEASE })
     .execute();
   report.delivered += 1;
   report.events += delivery.rows.length;
@@ -74,7 +76,7 @@ export async function recordFailed(
 ): Promise<void> {
   const { webhookId, rows } = delivery;
   const attempts = Math.max(...rows.map((row) => row.attempts)) + 1;
-  const released = { attempts, last_error: failure, lease_token: null, lease_until: null };
+  const released = { attempts, last_error: failure, ...NO_LEASE };
   const where = { webhookId, events: rows.length, attempts, error: failure };
   const users = usersIn(delivery);
   if (users > 1) {
@@ -113,5 +115,5 @@ export async function recordStopped(
   db: Kysely<Database>,
   delivery: ClaimedDelivery,
 ): Promise<void> {
-  await ours(db, delivery).set({ lease_token: null, lease_until: null }).execute();
+  await ours(db, delivery).set(NO_LEASE).execute();
 }

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { ExpressionBuilder, Kysely } from 'kysely';
+import { leaseFree, NO_LEASE } from '../db/leases.ts';
 import type { Database, OutboxChannel } from '../db/schema.ts';
 import { outboxQueued } from './outbox-wakeups.ts';
 
@@ -10,7 +10,7 @@ import { outboxQueued } from './outbox-wakeups.ts';
  * a crash mid-delivery lets the lease run out and another run deliver it again. Its payload is
  * wiped once delivered or given up; finished rows are kept a month for the record.
  */
-export interface OutboxItem {
+interface OutboxItem {
   channel: OutboxChannel;
   kind: string;
   partitionKey: string | null;
@@ -31,8 +31,7 @@ export async function queueOutboxItem(
       payload: item.payload,
       queued_at: now.toISOString(),
       next_attempt_at: now.toISOString(),
-      lease_token: null,
-      lease_until: null,
+      ...NO_LEASE,
       webhook_id: null,
       delivered_at: null,
       failed_at: null,
@@ -56,10 +55,8 @@ export const isPending = (channel: OutboxChannel) => (eb: Outbox) =>
 export const isDue = (at: string) => (eb: Outbox) =>
   eb.and([
     eb('outbox.next_attempt_at', '<=', at),
-    eb.or([eb('outbox.lease_until', 'is', null), eb('outbox.lease_until', '<=', at)]),
+    leaseFree<'outbox'>('outbox.lease_until', at)(eb),
   ]);
-
-export const newLeaseToken = (): string => randomUUID();
 
 /** An error in a few words, as last_error keeps it. */
 export function errorText(error: unknown): string {
@@ -83,7 +80,7 @@ export interface ChannelBacklog {
   oldestAgeSeconds: number;
 }
 
-export const OUTBOX_CHANNELS: readonly OutboxChannel[] = ['text', 'platform_events'];
+const OUTBOX_CHANNELS: readonly OutboxChannel[] = ['text', 'platform_events'];
 
 /** Each channel's backlog, in one query. */
 export async function outboxBacklog(

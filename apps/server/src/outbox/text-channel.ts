@@ -1,23 +1,18 @@
 import type { Kysely } from 'kysely';
 import type { PhoneProtection } from '../crypto/phone-protection.ts';
+import { newLease, NO_LEASE } from '../db/leases.ts';
 import type { Database } from '../db/schema.ts';
 import type { Log } from '../http/logging.ts';
-import {
-  errorText,
-  isDue,
-  isPending,
-  newLeaseToken,
-  queueOutboxItem,
-} from './outbox-repository.ts';
+import { errorText, isDue, isPending, queueOutboxItem } from './outbox-repository.ts';
 
 /**
  * The outbox's texts: what the site owes a user by SMS (the deletion notice, privacy policy 11.5
  * item 4). Queued with the number still encrypted; one text per send; failures retried after
  * growing waits, then given up (logged, counted); sent or given up, the number is wiped.
  */
-export type TextKind = 'account_deleted';
+type TextKind = 'account_deleted';
 
-export interface TextMessage {
+interface TextMessage {
   kind: TextKind;
   phone: string;
 }
@@ -49,7 +44,7 @@ export async function queueText(
   );
 }
 
-export interface TextDeliveryOptions {
+interface TextDeliveryOptions {
   sms: TextSender;
   phones: PhoneProtection;
   now: Date;
@@ -68,15 +63,15 @@ export interface TextDeliveryReport {
 
 /** One conditional UPDATE: the row is ours only if it is still due and nobody holds it. */
 async function claim(db: Kysely<Database>, id: number, now: Date): Promise<string | undefined> {
-  const token = newLeaseToken();
+  const lease = newLease(now, LEASE_MS);
   const result = await db
     .updateTable('outbox')
-    .set({ lease_token: token, lease_until: new Date(now.getTime() + LEASE_MS).toISOString() })
+    .set({ lease_token: lease.token, lease_until: lease.until })
     .where('id', '=', id)
     .where(isPending('text'))
     .where(isDue(now.toISOString()))
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1 ? token : undefined;
+  return Number(result.numUpdatedRows) === 1 ? lease.token : undefined;
 }
 
 /** Sends the texts due; safe to run on several servers, and twice at once. */
@@ -108,16 +103,14 @@ export async function deliverTexts(
     const kind = row.kind as TextKind;
     try {
       await sms.send({ kind, phone: phones.decrypt(row.payload) });
-      await ours
-        .set({ delivered_at: at, payload: null, lease_token: null, lease_until: null })
-        .execute();
+      await ours.set({ delivered_at: at, payload: null, ...NO_LEASE }).execute();
       report.sent += 1;
     } catch (error) {
       onFailedAttempt?.();
       const attempts = row.attempts + 1;
       const reason = errorText(error);
       const wait = RETRY_WAITS_MS[attempts - 1];
-      const released = { attempts, last_error: reason, lease_token: null, lease_until: null };
+      const released = { attempts, last_error: reason, ...NO_LEASE };
       if (wait === undefined) {
         await ours.set({ ...released, failed_at: at, payload: null }).execute();
         report.failed += 1;

@@ -21,6 +21,7 @@ import { DEMO_IDS } from '../demo/seed/demo-ids.ts';
 import { buildTestApp, makeTempDataDir } from '../test-support/test-app.ts';
 import { openTestDataDirDatabase } from '../test-support/test-engine.ts';
 import { decodeQrCodes, previewOf } from '../test-support/pictures.ts';
+import { sleep } from '../timing/sleep.ts';
 
 // Pictures are drawn here, several a test: seconds each on a busy machine (the first loads the
 // layout engine), past the default 5 s.
@@ -239,7 +240,6 @@ describe('preview cards, posters and squares', () => {
 describe('a change takes the old pictures down within a second', () => {
   const server = serverForBlock();
 
-  const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const page = `${PAGES.goods}?id=${DEMO_IDS.goods.wanted}&lang=zh-CN`;
 
   it('an edit gives a new address and retires the old one (and its file)', async () => {
@@ -250,7 +250,7 @@ describe('a change takes the old pictures down within a second', () => {
       .set({ name: '改过名字的谷子' })
       .where('public_id', '=', DEMO_IDS.goods.wanted)
       .execute();
-    await wait(1_100);
+    await sleep(1_100);
     const after = await previewOf(server.app, page);
     expect(after.path).not.toBe(before.path);
     expect(after.alt).toContain('改过名字的谷子');
@@ -281,7 +281,7 @@ describe('a change takes the old pictures down within a second', () => {
       .set({ visibility: 'private' })
       .where('public_id', '=', DEMO_IDS.goods.wanted)
       .execute();
-    await wait(1_100);
+    await sleep(1_100);
     for (const path of [card, poster, square]) await expectNoPicture(server.app, path);
     expect((await previewOf(server.app, page)).path).toContain(`${PICTURES_PATH}/neutral/`);
     // Public again: the same content, the same addresses, served again.
@@ -290,7 +290,7 @@ describe('a change takes the old pictures down within a second', () => {
       .set({ visibility: 'public' })
       .where('public_id', '=', DEMO_IDS.goods.wanted)
       .execute();
-    await wait(1_100);
+    await sleep(1_100);
     expect((await previewOf(server.app, page)).path).toBe(card);
     await expectJpeg(server.app, card, 1200, 630);
   });
@@ -302,7 +302,7 @@ describe('a change takes the old pictures down within a second', () => {
       .set({ removed_at: new Date().toISOString() })
       .where('public_id', '=', DEMO_IDS.goods.wanted)
       .execute();
-    await wait(1_100);
+    await sleep(1_100);
     await expectNoPicture(server.app, card);
   });
 
@@ -317,7 +317,7 @@ describe('a change takes the old pictures down within a second', () => {
       .set({ likes: item.likes + 1 })
       .where('public_id', '=', id)
       .execute();
-    await wait(1_100);
+    await sleep(1_100);
     const preview = await previewOf(server.app, `${PAGES.goods}?id=${id}&lang=en`);
     expect(preview.path).toBe(url);
   });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { DEBIT_FAULTS } from '@guquan/contract/demo-platform';
 import { INT32_MAX } from '@guquan/contract/platform-events';
 import {
   DEBIT_IDEMPOTENCY_KEY_HEADER,
@@ -24,15 +25,16 @@ import { hasServiceToken } from './stand-in-token-routes.ts';
  * next debit fail, hang or lose its answer, so a person (or a test) can watch the site recover.
  */
 
-export const DEMO_LEDGER_PATH = '/demo/ledger';
-export const DEMO_LEDGER_FAULT_PATH = '/demo/ledger/fault';
+const DEMO_LEDGER_PATH = '/demo/ledger';
+const DEMO_LEDGER_FAULT_PATH = '/demo/ledger/fault';
 
 /**
- * `huge_balance` charges and answers a balance past 2^31 − 1, which the contract refuses (a
- * repeat of the key answers the stored charge): a platform's bad answer, not the demo's.
+ * The demo's faults (the contract's DEBIT_FAULTS, which the simulator offers) and one more for
+ * the tests: `huge_balance` charges and answers a balance past 2^31 − 1, which the contract
+ * refuses (a repeat of the key answers the stored charge): a platform's bad answer, not the demo's.
  */
-export const DEBIT_FAULTS = ['none', 'fail', 'hang', 'lose_answer', 'huge_balance'] as const;
-export type DebitFault = (typeof DEBIT_FAULTS)[number];
+const STAND_IN_DEBIT_FAULTS = [...DEBIT_FAULTS, 'huge_balance'] as const;
+type DebitFault = (typeof STAND_IN_DEBIT_FAULTS)[number];
 
 /** How many debits GET /demo/ledger lists (newest first). */
 const LISTED_DEBITS = 50;
@@ -56,7 +58,7 @@ const keptLedgerSchema = z.object({
   debits: z.array(storedDebitSchema),
 });
 
-const faultRequestSchema = z.object({ fault: z.enum(DEBIT_FAULTS) }).strict();
+const faultRequestSchema = z.object({ fault: z.enum(STAND_IN_DEBIT_FAULTS) }).strict();
 const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,200}$/);
 
 const DEMO_BALANCES: Readonly<Record<string, number>> = Object.fromEntries(

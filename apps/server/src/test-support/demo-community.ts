@@ -10,6 +10,7 @@ import {
   type PostDelivery,
 } from '../stand-in/deliver-events.ts';
 import type { StandInPlatform } from '../stand-in/stand-in-platform.ts';
+import { sleep } from '../timing/sleep.ts';
 
 /** Posts deliveries to `app`'s events route in process: the same signed requests, no socket. */
 export function injectDeliveries(app: FastifyInstance): PostDelivery {
@@ -32,7 +33,7 @@ export async function waitUntilNoImageWaits(db: Db, timeoutMs = 30_000): Promise
     if (waiting === 0) return;
     if (Date.now() > deadline)
       throw new Error(`${waiting} images still waiting after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
 }
 

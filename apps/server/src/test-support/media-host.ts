@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
+import { sleep } from '../timing/sleep.ts';
 
 /**
  * A media host of the platform's, on loopback, for the image fetcher's tests: each path answers
@@ -72,7 +73,7 @@ export function testImage(
 /** Answers `bytes`, after `delayMs` (to let concurrent fetchers overlap). */
 export function bytesAnswer(bytes: Buffer, type = 'image/jpeg', delayMs = 0): MediaAnswer {
   return async (_request, response) => {
-    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    if (delayMs > 0) await sleep(delayMs);
     response.writeHead(200, { 'content-type': type, 'content-length': bytes.length }).end(bytes);
   };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sleep } from '../timing/sleep.ts';
 
 /**
  * A stand-in for WeChat's server API on loopback, speaking its protocol: `POST
@@ -128,7 +129,7 @@ export async function startWeChatStandIn({
 
   /** WeChat's answer to one request; undefined for a path WeChat does not have. */
   async function answer(request: IncomingMessage): Promise<object | undefined> {
-    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    if (delayMs > 0) await sleep(delayMs);
     const url = new URL(request.url ?? '/', 'http://stand-in');
     if (request.method === 'POST' && url.pathname === '/cgi-bin/stable_token') {
       calls.token += 1;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import type { WeChatCredentialsTable } from '../db/schema.ts';
+import { sleep } from '../timing/sleep.ts';
 import { WeChatApiError, type Credential, type WeChatApi } from './wechat-api.ts';
 
 /**
@@ -33,8 +34,6 @@ export interface JsapiTicketSource {
   /** A valid jsapi_ticket; throws WeChatApiError when none can be had now. */
   jsapiTicket(): Promise<string>;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function credentialCache({
   db,
