@@ -131,5 +131,7 @@ describe('a demo server', () => {
     const app = await buildTestApp(database.env);
     await app.close();
     expect((await withDb(contents)).applied).toEqual(NAMES);
-  });
+    // Every migration and the whole demo community on an empty database: a limit for a hang,
+    // which a machine at a quarter of its speed stays well within (60 s was not, loaded).
+  }, 180_000);
 });

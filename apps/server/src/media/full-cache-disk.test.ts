@@ -61,7 +61,11 @@ describe('a full image-cache disk', () => {
     }
     const warnings = logLines
       .map((line) => JSON.parse(line) as { level: number; msg: string })
-      .filter((line) => line.level >= 40);
+      .filter((line) => line.level >= 40)
+      // On a loaded machine the demo's seeding, on the test's own connection to the SQLite
+      // file, can keep the image fetcher's poll waiting past SQLite's busy timeout: it says so
+      // and tries again at the next poll. That is not what this test is about.
+      .filter((line) => !line.msg.startsWith('could not look for images to fetch'));
     expect(warnings.map((line) => line.msg)).toEqual([
       expect.stringContaining('cannot write to the image cache') as string,
     ]);

@@ -25,8 +25,12 @@ export function injectDeliveries(app: FastifyInstance): PostDelivery {
   };
 }
 
-/** Waits until no image is waiting for its file (fetched or failed), at most `timeoutMs`. */
-export async function waitUntilNoImageWaits(db: Db, timeoutMs = 30_000): Promise<void> {
+/**
+ * Waits until no image is waiting for its file (fetched or failed), at most `timeoutMs`: a limit
+ * for a fetch that hangs, not a speed (a second or two on an idle machine; on a loaded one the
+ * seeding's transaction on this test's own connection can hold the app's fetcher back for long).
+ */
+export async function waitUntilNoImageWaits(db: Db, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const waiting = await waitingImageCount(db);
