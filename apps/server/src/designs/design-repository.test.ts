@@ -177,10 +177,10 @@ describe('design repository', () => {
       designId: DEMO_IDS.designs.sakura,
       idempotencyKey: randomUUID(),
     });
-    while (!release) await new Promise((resolve) => setTimeout(resolve, 5));
+    await expect.poll(() => release, { interval: 5 }).toBeDefined();
     clock = new Date(clock.getTime() + 60_000);
     expect(await retryDueRedemptions(db, requestDebit, { now })).toMatchObject({ redeemed: 1 });
-    release();
+    release?.();
     // The late answer of the first holder changes nothing: the redemption stays redeemed.
     const outcome = await first;
     expect(outcome.state).toBe('redeemed');

@@ -13,7 +13,6 @@ import {
   type TestAppWithDb,
 } from '../test-support/design-test-app.ts';
 import { standInOf } from '../test-support/test-app.ts';
-import { sleep } from '../timing/sleep.ts';
 
 /**
  * Points spent through the platform (issue 30, section 3), on the stand-in platform's ledger:
@@ -28,18 +27,20 @@ afterAll(async () => {
   await t.close();
 });
 
-/** The user's redemption of the design, once it is no longer pending (or the deadline). */
-async function settled(token: string, designId: string, deadlineMs = 20_000) {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
+/** The user's redemption of the design, once it is no longer pending. */
+async function settled(token: string, designId: string) {
+  const read = async () => {
     const response = await t.app.inject({
       url: designApiPath(designId),
       headers: { authorization: `Bearer ${token}` },
     });
-    const view = designViewSchema.parse(response.json());
-    if (view.viewer.redemption?.state !== 'pending' || Date.now() > until) return view;
-    await sleep(200);
-  }
+    return designViewSchema.parse(response.json());
+  };
+  // A limit for a hang, not a speed: the worker asks again each second.
+  await expect
+    .poll(async () => (await read()).viewer.redemption?.state, { timeout: 60_000, interval: 200 })
+    .not.toBe('pending');
+  return read();
 }
 
 function debitsOf(user: DemoUserKey) {
@@ -106,7 +107,9 @@ describe('redemptions spent through the platform', () => {
     // Twice more, each time the worker asks again.
     for (let failure = 2; failure <= 3; failure += 1) {
       ledger.setNextFault('fail');
-      while (ledger.requests() - requests < failure) await sleep(50);
+      await expect
+        .poll(() => ledger.requests() - requests, { timeout: 60_000, interval: 50 })
+        .toBeGreaterThanOrEqual(failure);
     }
     const view = await settled(token, DEMO_IDS.designs.shelf);
     expect(view.viewer.redemption).toMatchObject({ id: pending.redemption.id, state: 'redeemed' });

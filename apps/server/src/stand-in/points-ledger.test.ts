@@ -165,7 +165,7 @@ describe("the stand-in platform's points ledger", () => {
     const platform = await start();
     const release = platform.ledger.holdAnswers();
     const answer = debit(platform, 's1', body(100, 's1'));
-    while (platform.ledger.holding() === 0) await new Promise((r) => setTimeout(r, 10));
+    await expect.poll(() => platform.ledger.holding(), { interval: 10 }).toBeGreaterThan(0);
     // Charged and kept; the answer not sent.
     expect(platform.ledger.debits().map((d) => d.key)).toEqual(['s1']);
     release();
@@ -181,7 +181,7 @@ describe("the stand-in platform's points ledger", () => {
     const platform = await start();
     await setFault(platform, 'hang');
     const held = debit(platform, 'c1', body(100, 'c1')).catch((error: unknown) => error);
-    while (platform.ledger.requests() === 0) await new Promise((r) => setTimeout(r, 10));
+    await expect.poll(() => platform.ledger.requests(), { interval: 10 }).toBeGreaterThan(0);
     // The held request would hang for ever: that the close finishes at all is the proof (the
     // test's timeout catches a hang), however long a slow machine takes.
     await closeAll();
