@@ -8,13 +8,13 @@ import { fileURLToPath } from 'node:url';
  * as pages will use them. Production mode is checked on a second server: no marker, no demo
  * endpoints.
  */
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Page } from '@playwright/test';
-import { startBuiltServer } from '../support/built-server.ts';
+import { migrateBeforeServers } from '../support/built-migrate.ts';
 import {
   BASE_PATH,
   DEMO_IDS,
@@ -208,9 +208,27 @@ test.describe('production mode', () => {
     const port = Number(process.env.E2E_PORT ?? 18080) + 100 + test.info().workerIndex;
     origin = `http://127.0.0.1:${port}`;
     dataDir = await mkdtemp(join(tmpdir(), 'guquan-e2e-production-'));
-    // A production server never migrates on start: startBuiltServer runs the migrate step first,
-    // as a deployment does, and resolves once /health answers.
-    server = await startBuiltServer({ port, dataDir, env: PRODUCTION_ENV, output: 'ignore' });
+    const env = { ...PRODUCTION_ENV, PORT: String(port), DATA_DIR: dataDir };
+    // A production server never migrates on start: the migrate step first, as a deployment does.
+    await migrateBeforeServers({ env });
+    const child = spawn(process.execPath, ['apps/server/dist/server.js'], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    server = child;
+    let errors = '';
+    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`production server exited: ${errors}`);
+      const healthy = await fetch(`${origin}${API}/health`).then(
+        (response) => response.ok,
+        () => false,
+      );
+      if (healthy) break;
+      if (Date.now() > deadline) throw new Error(`production server did not start: ${errors}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   });
 
   test.afterAll(async () => {
