@@ -1,6 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  STAND_IN_DEMO_PATHS,
+  standInLedgerSchema,
+  type StandInLedger,
+} from '@guquan/contract/demo-platform';
 import { designApiPath, redemptionsApiPath } from '@guquan/contract/design';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import { DEMO_IDS } from '../../apps/server/src/demo/seed/demo-ids.ts';
@@ -49,14 +54,10 @@ async function logIn(userId: string): Promise<string> {
   return (JSON.parse(outcome.body) as { token: string }).token;
 }
 
-interface Ledger {
-  debits: { key: string; userId: string; outcome: string; balance: number }[];
-  nextDebitFault: string;
-  heldFrom: number[];
-}
-
-async function ledger(): Promise<Ledger> {
-  return JSON.parse((await send(`${standIn}/demo/ledger`)).body) as Ledger;
+async function ledger(): Promise<StandInLedger> {
+  return standInLedgerSchema.parse(
+    JSON.parse((await send(`${standIn}${STAND_IN_DEMO_PATHS.ledger}`)).body),
+  );
 }
 
 /** The cluster's server (its index) that sent the debit the stand-in holds open from `port`. */
@@ -75,7 +76,7 @@ describe('a redemption whose server is killed with the debit in flight', () => {
     const user = DEMO_IDS.users.karasuno;
     const design = DEMO_IDS.designs.sakura;
     const token = await logIn(user);
-    const fault = await send(`${standIn}/demo/ledger/fault`, {
+    const fault = await send(`${standIn}${STAND_IN_DEMO_PATHS.ledgerFault}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ fault: 'hang' }),

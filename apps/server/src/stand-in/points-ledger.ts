@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { DEBIT_FAULTS } from '@guquan/contract/demo-platform';
+import { DEBIT_FAULTS, STAND_IN_DEMO_PATHS } from '@guquan/contract/demo-platform';
 import { INT32_MAX } from '@guquan/contract/platform-events';
 import {
   DEBIT_IDEMPOTENCY_KEY_HEADER,
@@ -24,9 +24,6 @@ import { hasServiceToken } from './stand-in-token-routes.ts';
  * and refuses 409 `insufficient_points` charging nothing. The demo endpoints show it and make the
  * next debit fail, hang or lose its answer, so a person (or a test) can watch the site recover.
  */
-
-const DEMO_LEDGER_PATH = '/demo/ledger';
-const DEMO_LEDGER_FAULT_PATH = '/demo/ledger/fault';
 
 /**
  * The demo's faults (the contract's DEBIT_FAULTS, which the simulator offers) and one more for
@@ -320,7 +317,7 @@ export const pointsLedgerRoutes: StandInRoutes = (app, { secrets, ledger }, done
     return reply.code(outcome.status).header('cache-control', 'no-store').send(outcome.body);
   });
 
-  app.get(DEMO_LEDGER_PATH, async (_request, reply) => {
+  app.get(STAND_IN_DEMO_PATHS.ledger, async (_request, reply) => {
     const users = new Set([...Object.keys(DEMO_BALANCES), ...ledger.state.balances.keys()]);
     const debits = ledger
       .debits()
@@ -347,7 +344,7 @@ export const pointsLedgerRoutes: StandInRoutes = (app, { secrets, ledger }, done
     });
   });
 
-  app.post(DEMO_LEDGER_FAULT_PATH, async (request, reply) => {
+  app.post(STAND_IN_DEMO_PATHS.ledgerFault, async (request, reply) => {
     const body = faultRequestSchema.safeParse(request.body);
     if (!body.success) {
       return reply.code(400).send(refusal('invalid_request', body.error.message));
