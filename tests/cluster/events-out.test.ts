@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shareApiPath } from '@guquan/contract/share-paths';
 import { createRequest } from '../../apps/server/src/account-deletion/deletion-requests.ts';
 import { openPostgresDatabase, type Db } from '../../apps/server/src/db/database.ts';
 import { DEMO_IDS, type DemoUserKey } from '../../apps/server/src/demo/seed/demo-ids.ts';
 import type { ReceivedDelivery } from '../../apps/server/src/stand-in/events-receiver.ts';
 import { startCluster, type Cluster } from '../support/cluster.ts';
+import { until } from '../support/wait-until.ts';
 import { send } from './http-client.ts';
 
 /**
@@ -18,17 +19,6 @@ const LONG_AGO = new Date('2025-01-01T00:00:00.000Z');
 
 let cluster: Cluster;
 let db: Db;
-
-/** Waits until `check` says yes, asking again every 250 ms, for at most `withinMs`. */
-async function until(check: () => Promise<boolean>, withinMs: number): Promise<void> {
-  // vi.waitFor, not expect.poll: this runs in beforeAll too, outside any test.
-  await vi.waitFor(
-    async () => {
-      if (!(await check())) throw new Error(`not yet (${withinMs} ms at most)`);
-    },
-    { timeout: withinMs, interval: 250 },
-  );
-}
 
 beforeAll(async () => {
   cluster = await startCluster({

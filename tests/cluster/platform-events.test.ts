@@ -10,6 +10,7 @@ import { DEMO_IDS } from '../../apps/server/src/demo/seed/demo-ids.ts';
 import { newWebhookId, signedHeaders } from '../../apps/server/src/http/signed-deliveries.ts';
 import { demoCommunityEvents } from '../../apps/server/src/stand-in/demo-community.ts';
 import { startCluster, type Cluster } from '../support/cluster.ts';
+import { until } from '../support/wait-until.ts';
 import { send, sleep } from './http-client.ts';
 
 /**
@@ -54,15 +55,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await (cluster as Cluster | undefined)?.stop();
 });
-
-async function until(check: () => Promise<boolean>, withinMs: number): Promise<void> {
-  const start = Date.now();
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() - start > withinMs) throw new Error(`not within ${withinMs} ms`);
-    await sleep(100);
-  }
-}
 
 /** Signed by the platform's secret and sent to one server, not through nginx. */
 async function deliverTo(server: number, events: PlatformEvent[]) {

@@ -19,6 +19,7 @@ import {
 } from '../../apps/server/src/stand-in/stand-in-platform.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.ts';
 import { startRedis, type RedisServer } from '../support/redis-server.ts';
+import { until } from '../support/wait-until.ts';
 import {
   API,
   dataVolume,
@@ -152,27 +153,21 @@ describe('the image in production, on PostgreSQL and Redis, with the platform pl
       ).toBe(200);
     }
     if (!goods) throw new Error('no demo goods');
-    // A change, then the page asked until the promise is past: it shows.
+    // A change, then the page asked once the promise is past: it shows.
     const renamed = `改名之后 ${randomUUID().slice(0, 8)}`;
     expect(
       await deliver(oldSecret, [
         { type: 'goods.upserted', data: { ...goods.data, version: Date.now(), name: renamed } },
       ]),
     ).toBe(200);
-    const delivered = Date.now();
-    let shownAfter = Infinity;
-    while (Date.now() - delivered < PROMISE_MS + 1_000) {
-      const page = await fetch(`${origin}${sharePagePath('goods', GOODS)}`, {
-        headers: { 'accept-language': 'zh-CN' },
-      });
-      if (page.status === 200 && (await page.text()).includes(renamed)) {
-        shownAfter = Date.now() - delivered;
-        break;
-      }
-      await sleep(100);
-    }
-    console.log(`a change showed on the page ${shownAfter} ms after its delivery was answered`);
-    expect(shownAfter).toBeLessThanOrEqual(PROMISE_MS);
+    // The promise, not how fast it was kept (issue 42): a page asked once the promise is past
+    // shows the change, however slow the machine.
+    await sleep(PROMISE_MS);
+    const page = await fetch(`${origin}${sharePagePath('goods', GOODS)}`, {
+      headers: { 'accept-language': 'zh-CN' },
+    });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(renamed);
 
     // Its images: fetched from the platform's media origin, then served here as WebP.
     const api = (await (await fetch(`${origin}${shareApiPath('goods', GOODS)}`)).json()) as {
@@ -200,13 +195,13 @@ describe('the image in production, on PostgreSQL and Redis, with the platform pl
     // The new secret first, the old still accepted while the platform switches.
     writeSecret(`${newSecret},${oldSecret}`);
     expect(podman(['kill', '--signal', 'HUP', name]).status).toBe(0);
-    await until(async () => (await deliver(newSecret, event(3))) === 200);
+    await until(async () => (await deliver(newSecret, event(3))) === 200, 30_000);
     expect(await deliver(oldSecret, event(4))).toBe(200);
 
     // The platform signs with the new one only: the old is refused.
     writeSecret(newSecret);
     expect(podman(['kill', '--signal', 'HUP', name]).status).toBe(0);
-    await until(async () => (await deliver(oldSecret, event(5))) === 401);
+    await until(async () => (await deliver(oldSecret, event(5))) === 401, 30_000);
     expect(await deliver(newSecret, event(6))).toBe(200);
 
     // The same process throughout: not restarted, not replaced.
@@ -267,15 +262,6 @@ describe('the image in production, on PostgreSQL and Redis, with the platform pl
     expect(podman(['inspect', '--format', '{{.State.ExitCode}}', name]).stdout).toBe('0');
   });
 });
-
-async function until(check: () => Promise<boolean>, withinMs = 10_000): Promise<void> {
-  const start = Date.now();
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() - start > withinMs) throw new Error(`not within ${withinMs} ms`);
-    await sleep(100);
-  }
-}
 
 type Outcome =
   | { kind: 'answered'; status: number; closes: boolean }

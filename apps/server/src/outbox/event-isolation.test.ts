@@ -12,10 +12,10 @@ import { RECEIVED_EVENTS_FAULT_PATH } from '../stand-in/events-receiver.ts';
 import { startStandInPlatform, type StandInPlatform } from '../stand-in/stand-in-platform.ts';
 import { openTestDatabase } from '../test-support/test-database.ts';
 import { TEST_PHONE_KEYS } from '../test-support/test-phone-keys.ts';
+import { until } from '../../../../tests/support/wait-until.ts';
 import { deliverPlatformEvents, EVENT_TIMEOUT_MS, GIVE_UP_AFTER_MS } from './event-channel.ts';
 import { registerOutbox } from './outbox-plugin.ts';
 import { queuePlatformEvent } from './platform-events-out.ts';
-import { sleep } from '../timing/sleep.ts';
 
 /**
  * Issue 37: one user's trouble is that user's. The platform refusing every delivery with one
@@ -106,14 +106,6 @@ function recording(post: PostDelivery) {
       .flatMap((attempt) => attempt.events.filter((event) => event.userId === userId))
       .map((event) => event.version);
   return { attempts, post: recorded, delivered };
-}
-
-async function until(check: () => boolean, withinMs: number): Promise<void> {
-  const deadline = performance.now() + withinMs;
-  while (!check()) {
-    if (performance.now() > deadline) throw new Error(`not within ${withinMs} ms`);
-    await sleep(20);
-  }
 }
 
 describe("one user's failures hold back no other user's events", () => {
@@ -211,13 +203,14 @@ describe("one user's failures hold back no other user's events", () => {
     cleanup.push(() => (closed ? Promise.resolve() : app.close()));
 
     await queue(db, [membership('uA', 1)], new Date());
-    await until(() => sent.attempts.length > 0, 20_000);
+    await until(() => sent.attempts.length > 0, 20_000, 20);
     expect(sent.attempts[0]?.users).toEqual(['uA']);
     await queue(db, [membership('uC', 1)], new Date());
     // A generous limit: C's event goes out moments after it is queued, A's delivery still held.
     await until(
       () => sent.delivered('uC').length > 0 || sent.attempts[0]?.endedAt !== undefined,
       60_000,
+      20,
     );
     expect(sent.delivered('uC')).toEqual([1]);
     expect(sent.attempts[0]?.endedAt).toBeUndefined();

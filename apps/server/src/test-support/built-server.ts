@@ -16,7 +16,8 @@ export function assertServerBuilt(): void {
 /**
  * Starts the built server (`apps/server/dist/server.js`, as `npm start` runs it) in demo mode on
  * `port` and `dataDir`, silent, with `env` added (e.g. a stand-in platform's or the database's),
- * and resolves once /health answers. Kill it with `killHard`.
+ * and resolves once /health answers (within startBuiltServer's limit for a start that hangs, which
+ * a loaded machine's slow start stays within). Kill it with `killHard`.
  */
 export function startDemoServer({
   port,
@@ -32,7 +33,6 @@ export function startDemoServer({
     port,
     dataDir,
     output: 'ignore',
-    timeoutMs: 30_000,
     env: { LOG_LEVEL: 'silent', APP_MODE: 'demo', ...env },
   });
 }
