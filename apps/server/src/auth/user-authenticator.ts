@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import { accountStanding } from './auth-repository.ts';
 import type { PlatformClaims, VerifyPlatformToken } from './platform-tokens.ts';
 
 export interface AuthUser {
@@ -58,22 +59,11 @@ export function userAuthenticator(options: UserAuthenticatorOptions): Authentica
         return undefined;
       }
       const { claims } = checked;
-      const row = await db
-        .selectFrom('users')
-        .leftJoin('account_deletion_requests as pending', (join) =>
-          join
-            .onRef('pending.user_id', '=', 'users.id')
-            .on('pending.cancelled_at', 'is', null)
-            .on('pending.completed_at', 'is', null),
-        )
-        .select(['users.id as id', 'users.public_id as publicId', 'pending.requested_at'])
-        .where('users.public_id', '=', claims.userId)
-        .where('users.deleted_at', 'is', null)
-        .executeTakeFirst();
-      if (!row) return undefined;
-      const user = { id: row.id, publicId: row.publicId };
-      if (row.requested_at === null) return user;
-      switch (deletionStanding(claims, Date.parse(row.requested_at))) {
+      const account = await accountStanding(db, claims.userId);
+      if (!account) return undefined;
+      const user = { id: account.id, publicId: account.publicId };
+      if (account.deletionRequestedAt === null) return user;
+      switch (deletionStanding(claims, Date.parse(account.deletionRequestedAt))) {
         case 'withdraws':
           await onLogin(db, user.id, now());
           return user;

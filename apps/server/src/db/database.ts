@@ -1,5 +1,5 @@
 import Sqlite from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, type LogEvent } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, sql, type LogEvent } from 'kysely';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
@@ -147,6 +147,11 @@ export async function openDatabase(config: DatabaseConfig, hooks: DatabaseHooks 
 }
 
 /** Which engine a database (or a transaction on it) runs on: what openDatabase chose. */
+/** Whether the database answers a query now (the operators' readiness). */
+export async function pingDatabase(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
+}
+
 export function isPostgres<T>(db: Kysely<T>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }

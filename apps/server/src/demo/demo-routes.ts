@@ -11,6 +11,7 @@ import type { PlatformConfig } from '../config/platform-config.ts';
 import type { Db } from '../db/database.ts';
 import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
+import { activeUserId, listDemoUsers } from './demo-users-repository.ts';
 import { DEMO_TOKENS_PATH, postToStandIn } from './stand-in-client.ts';
 
 /** The stand-in's answer: the session the simulator gets, but for the user id (added here). */
@@ -39,12 +40,7 @@ export const demoRoutes: FastifyPluginCallbackZod<{ db: Db; platform: PlatformCo
     apiRoute(DEMO_USERS_PATH),
     { schema: { response: { 200: demoUsersResponseSchema } } },
     async (_request, reply) => {
-      const users = await db
-        .selectFrom('users')
-        .select(['public_id as id', 'nickname'])
-        .where('deleted_at', 'is', null)
-        .orderBy('id')
-        .execute();
+      const users = await listDemoUsers(db);
       return reply.header('cache-control', 'no-store').send({ users });
     },
   );
@@ -60,18 +56,14 @@ export const demoRoutes: FastifyPluginCallbackZod<{ db: Db; platform: PlatformCo
     },
     async (request, reply) => {
       const { userId, authTime } = request.body;
-      const user = await db
-        .selectFrom('users')
-        .select('public_id as publicId')
-        .where('public_id', '=', userId)
-        // A deleted account can never log in again.
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
-      if (!user) return sendApiError(reply, 404, 'not_found', 'There is no such demo user.');
+      // A deleted account can never log in again.
+      const publicId = await activeUserId(db, userId);
+      if (publicId === undefined)
+        return sendApiError(reply, 404, 'not_found', 'There is no such demo user.');
       let answer: unknown;
       try {
         const response = await postToStandIn(platform, DEMO_TOKENS_PATH, {
-          userId: user.publicId,
+          userId: publicId,
           authTime,
         });
         answer = response.status === 201 ? await response.json() : undefined;
@@ -84,7 +76,7 @@ export const demoRoutes: FastifyPluginCallbackZod<{ db: Db; platform: PlatformCo
       }
       return reply.code(201).header('cache-control', 'no-store').send({
         token: signed.data.token,
-        userId: user.publicId,
+        userId: publicId,
         expiresAt: signed.data.expiresAt,
       });
     },

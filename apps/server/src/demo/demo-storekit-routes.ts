@@ -11,7 +11,7 @@ import type { Authenticator } from '../auth/user-authenticator.ts';
 import type { Db } from '../db/database.ts';
 import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
-import { findPlan } from '../membership/membership-repository.ts';
+import { findPlan, transactionInForce } from '../membership/membership-repository.ts';
 import { periodEnd } from '../membership/plan-period.ts';
 import type { StoreKitSigner } from './storekit-signer.ts';
 
@@ -46,15 +46,7 @@ export const demoStoreKitRoutes: FastifyPluginCallbackZod<{
       const plan = await findPlan(db, productId);
       if (!plan) return sendApiError(reply, 404, 'not_found', 'There is no such product.');
       const now = Date.now();
-      const current = await db
-        .selectFrom('app_store_transactions')
-        .selectAll()
-        .where('user_id', '=', currentUser(request).id)
-        .where('revoked_at', 'is', null)
-        .where('expires_date', '>', new Date(now).toISOString())
-        .orderBy('expires_date', 'desc')
-        .orderBy('id', 'desc')
-        .executeTakeFirst();
+      const current = await transactionInForce(db, currentUser(request).id, new Date(now));
       const currentPlan = current && (await findPlan(db, current.product_id));
 
       const renewalInfo = (originalTransactionId: string, renewsTo: string, renewalDate: number) =>

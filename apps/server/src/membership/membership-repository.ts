@@ -40,6 +40,22 @@ export async function listPlans(db: Db): Promise<Plan[]> {
   return rows.map(planOf);
 }
 
+/**
+ * The user's App Store transaction in force at `at`: not revoked, expiring after it, the newest
+ * (the simulated App Store's "current subscription", demo-storekit-routes.ts).
+ */
+export async function transactionInForce(db: Db, userId: number, at: Date) {
+  return db
+    .selectFrom('app_store_transactions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_date', '>', at.toISOString())
+    .orderBy('expires_date', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+}
+
 export async function findPlan(db: Db | Trx, productId: string): Promise<Plan | undefined> {
   const row = await db
     .selectFrom('membership_plans')

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { outboxBacklog } from '../outbox/outbox-repository.ts';
 import { waitingImageCount } from '../media/waiting-images.ts';
-import type { Db } from '../db/database.ts';
+import { pingDatabase, type Db } from '../db/database.ts';
 import type { RateLimitState } from '../plugins/rate-limits.ts';
 import { instrumentRequests, type Metrics } from './metrics.ts';
 import { attachOperations } from './operations.ts';
@@ -37,7 +36,7 @@ export async function registerOperations(
     waitingImages: () => waitingImageCount(db),
   });
   const readiness = createReadiness({
-    database: () => sql`select 1`.execute(db),
+    database: () => pingDatabase(db),
     redisUp: rateLimits.redisUp,
   });
   await attachOperations(app, {
