@@ -137,7 +137,8 @@ describe('demo data', () => {
     await (await buildTestApp({ DATA_DIR: temp.dataDir })).close();
     expect(await counts()).toEqual(before);
     expect(await readdir(data.paths.media)).toHaveLength(before.images);
-  });
+    // A limit for a hang, not a speed: a wipe and a whole demo start, slow on a loaded machine.
+  }, 300_000);
 
   it('comes from nowhere on a demo server given a platform (PLATFORM_*)', async () => {
     const other = await makeTempDataDir();
