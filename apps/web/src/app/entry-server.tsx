@@ -16,7 +16,7 @@ import type { Language } from '@guquan/contract/language';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { clientClassSamples, detectClient } from '@guquan/contract/client-info';
 import { fullPath, NOT_FOUND_ROUTE_ID, routeTable, type RouteEntry } from '../config/route-table';
-import type { ShareLoaderContext } from '../features/share/share-loader';
+import type { ShareLoaderContext } from '../features/share/share-types';
 import { sharePartsSources } from '../features/share/share-parts';
 import { shareTextsSource } from '../features/share/share-texts';
 import { indexedPagePaths, searchHeadOf } from '../config/search-indexing';

@@ -1,7 +1,7 @@
 import type { Language } from '@guquan/contract/language';
-import type { ShareTexts } from './share-texts';
 import { englishShareTexts } from './share-texts.en';
 import { chineseShareTexts } from './share-texts.zh-CN';
+import type { ShareTexts } from './text-shapes';
 
 /**
  * Both languages' share texts at once, without loading anything: for tests and scripts. The pages

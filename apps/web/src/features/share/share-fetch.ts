@@ -8,7 +8,7 @@ import {
   type ShareKind,
 } from '@guquan/contract/share-paths';
 import type { WorkShelf } from '@guquan/contract/share-shelf';
-import type { LoadedShare } from './share-loader';
+import type { LoadedShare } from './share-types';
 
 /**
  * A share page fetched by the browser itself (a navigation inside the site, or a retry): its item

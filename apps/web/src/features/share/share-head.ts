@@ -15,8 +15,8 @@ import { pluralText } from '../../lib/i18n/plural';
 import { HERO_SLOT, slotSrcSet } from './share-image/image-slots';
 import { download } from '@content/site.json';
 import { shareTarget, universalLink, type AppTarget } from './open-in-app/app-link';
-import type { ShareLoaderData } from './share-loader';
 import { fill, loadedShareTexts } from './share-texts';
+import type { ShareLoaderData } from './share-types';
 
 /** Safari's Smart App Banner for a target: the app, opening where "open in app" would. */
 function appBanner(target: AppTarget, linkOrigin: string): { appId: string; appArgument: string } {

@@ -3,7 +3,8 @@ import type { LoaderFunctionArgs } from 'react-router';
 import { SHARE_PAGE_PATHS, SHELF_API_PATH, type ShareKind } from '@guquan/contract/share-paths';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { cabinetFixture, goodsFixture, noteFixture } from '../../test-support/share-fixtures';
-import { shareLoader, type ShareLoaderData } from './share-loader';
+import { shareLoader } from './share-loader';
+import type { ShareLoaderData } from './share-types';
 
 afterEach(() => {
   vi.unstubAllGlobals();

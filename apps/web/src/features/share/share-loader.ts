@@ -1,33 +1,9 @@
 import { data, type LoaderFunctionArgs } from 'react-router';
-import type { SharePageData } from '@guquan/contract/page-render';
 import type { ShareResult } from '@guquan/contract/share';
 import { SHARE_FAILURES, type ShareKind } from '@guquan/contract/share-paths';
 import type { WorkShelf } from '@guquan/contract/share-shelf';
 import { fetchWithPart, loadSharePart } from './share-parts';
-
-/** A share as the page has it: the server's answer, or a network failure the visitor can retry. */
-export type LoadedShare<K extends ShareKind> = ShareResult<K> | { readonly state: 'network' };
-
-/**
- * A share page's loader data. On the server `result` is already there (the page is rendered with
- * it and its status); in the browser it is a promise, so the page shows its skeleton at once and
- * the item when it comes.
- */
-export interface ShareLoaderData<K extends ShareKind> {
-  kind: K;
-  result: LoadedShare<K> | Promise<LoadedShare<K>>;
-  /**
-   * The "more from this work" shelf that ends the page, or null when there is none to show (the
-   * server sent none, or the browser could not fetch it: the page ends without it). In the browser
-   * a promise, fetched beside the item.
-   */
-  shelf: WorkShelf | null | Promise<WorkShelf | null>;
-}
-
-/** What the server read for the page it renders (entry-server puts it in the loader's context). */
-export interface ShareLoaderContext {
-  share?: SharePageData;
-}
+import type { ShareLoaderContext, ShareLoaderData } from './share-types';
 
 /** The server's item (and shelf) for this kind of page, if it read one. */
 function serverShareOf<K extends ShareKind>(

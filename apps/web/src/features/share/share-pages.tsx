@@ -1,15 +1,9 @@
 import { useLoaderData } from 'react-router';
 import type { ShareKind } from '@guquan/contract/share-paths';
-import type { ShareLoaderData } from './share-loader';
 import { SharePage } from './share-page/share-page';
-import {
-  ALL_SHARE_PARTS,
-  loadedShareView,
-  loadSharePart,
-  serverPartOf,
-  type SharePart,
-} from './share-parts';
+import { ALL_SHARE_PARTS, loadedShareView, loadSharePart, serverPartOf } from './share-parts';
 import { prepareShareTexts } from './share-texts';
+import type { SharePart, ShareLoaderData } from './share-types';
 
 /**
  * The share pages are one module on purpose: their routes share one chunk (and one stylesheet),

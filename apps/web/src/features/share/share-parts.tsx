@@ -1,6 +1,5 @@
 import type { ComponentProps, ReactNode } from 'react';
 import type { Language } from '@guquan/contract/language';
-import type { ShareItems } from '@guquan/contract/share';
 import { SHARE_KINDS, type ShareKind } from '@guquan/contract/share-paths';
 import buttons from '../../components/button.module.css';
 import { StatusView } from '../../components/status-view/status-view';
@@ -11,8 +10,8 @@ import {
   loadShareFailureTexts,
   shareFailureTextsSource,
 } from './share-failure/share-failure-texts';
-import type { LoadedShare } from './share-loader';
 import { pageLanguages } from './share-texts';
+import type { LoadedShare, SharePart, ShareView } from './share-types';
 
 /**
  * The parts of a share page that only some pages show, each a chunk of its own: the view of each
@@ -23,10 +22,8 @@ import { pageLanguages } from './share-texts';
  * the page blinks out: share-page/drawn-later.ts): the server preloads the parts of the page it
  * sends (`sharePartsSources`, entry-server.tsx) and the route's `prepare` awaits them before
  * hydration; a page the browser fetches itself waits for its part with its item (`fetchWithPart`).
+ * Their types (`SharePart`, `ShareView`) are in share-types.ts.
  */
-export type SharePart = ShareKind | 'failure';
-
-export type ShareView<K extends ShareKind> = (item: ShareItems[K]) => ReactNode;
 type ShareViews = { [K in ShareKind]: ShareView<K> };
 type FailureView = typeof ShareFailureView;
 

@@ -1,4 +1,4 @@
-import type { ShareTexts } from './share-texts';
+import type { ShareTexts } from './text-shapes';
 
 /** The share pages' texts in English (share-texts.ts loads the page's language only). */
 const texts = {

@@ -2,25 +2,15 @@ import { LANGUAGES, type Language } from '@guquan/contract/language';
 import { loadWithRecovery } from '../../lib/chunks/page-load-recovery';
 import { documentLanguage } from '../../lib/i18n/document-language';
 import { useLanguage } from '../../lib/i18n/language-context';
-import type { chineseShareTexts } from './share-texts.zh-CN';
+import type { ShareTexts } from './text-shapes';
 
 /**
  * Every text of the share pages, one module per language (share-texts.<language>.ts), Chinese
- * giving the shape; all-share-texts.ts has both at once, for tests. A page carries its own
+ * giving the shape (`ShareTexts`, text-shapes.ts); all-share-texts.ts has both at once, for tests. A page carries its own
  * language only: the route's `prepare` loads it before the page renders (`prepareShareTexts`),
  * and the server preloads its chunk with the page (`shareTextsSource`); the server, which renders
  * both languages, loads both.
  */
-type ChineseTexts = typeof chineseShareTexts;
-
-export type DeepStrings<T> = T extends string
-  ? string
-  : T extends readonly string[]
-    ? readonly string[]
-    : { readonly [K in keyof T]: DeepStrings<T[K]> };
-
-export type ShareTexts = DeepStrings<ChineseTexts>;
-
 const TEXT_MODULES: Readonly<Record<Language, () => Promise<ShareTexts>>> = {
   'zh-CN': () => import('./share-texts.zh-CN').then((module) => module.chineseShareTexts),
   en: () => import('./share-texts.en').then((module) => module.englishShareTexts),

@@ -1,5 +1,5 @@
 import type { Language } from '@guquan/contract/language';
-import type { ShareGuideTexts } from './share-guide-texts';
+import type { ShareGuideTexts } from '../text-shapes';
 import { englishShareGuideTexts } from './share-guide-texts.en';
 import { chineseShareGuideTexts } from './share-guide-texts.zh-CN';
 

@@ -1,4 +1,4 @@
-import type { ShareGuideTexts } from './share-guide-texts';
+import type { ShareGuideTexts } from '../text-shapes';
 
 /** The share pages' "open in the browser" guide in English (loaded with the guide). */
 const texts = {

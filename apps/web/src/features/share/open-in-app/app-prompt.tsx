@@ -14,7 +14,8 @@ import { useClientInfo } from '../../../lib/client/client-info-context';
 import { reportShareEventSoon } from '../../../lib/funnel/report-soon';
 import { ShareOpenInBrowserGuide } from '../browser-guide/share-guide-on-demand';
 import { onDemand } from '../../../lib/chunks/on-demand';
-import type { SharedItem, WeChatBridge as WeChatBridgeCode } from '../wechat/wechat-bridge';
+import type { SharedItem } from '../share-types';
+import type { WeChatBridge as WeChatBridgeCode } from '../wechat/wechat-bridge';
 import {
   APP_MISSING_PARAM,
   APP_MISSING_VALUE,

@@ -1,5 +1,5 @@
 import type { Language } from '@guquan/contract/language';
-import type { ShareFailureTexts } from './share-failure-texts';
+import type { ShareFailureTexts } from '../text-shapes';
 import { englishFailureTexts } from './share-failure-texts.en';
 import { chineseFailureTexts } from './share-failure-texts.zh-CN';
 

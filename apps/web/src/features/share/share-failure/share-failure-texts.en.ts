@@ -1,4 +1,4 @@
-import type { FailureTextsShape } from './share-failure-texts';
+import type { FailureTextsShape } from '../text-shapes';
 
 /** The failure states' texts in English (see share-failure-texts.zh-CN.ts). */
 export const englishFailureTexts = {

@@ -1,21 +1,9 @@
 import type { Language } from '@guquan/contract/language';
 import { useLanguage } from '../../../lib/i18n/language-context';
-
-/** Why a share page cannot show its item (the API's failures, and the browser's network). */
-export type ShareFailureState = 'not_found' | 'removed' | 'private' | 'invalid_id' | 'network';
-
-/** What every language says on a failure page: share-failure-texts.<language>.ts. */
-export interface FailureTextsShape {
-  readonly heading: Readonly<Record<ShareFailureState, string>>;
-  readonly why: Readonly<Record<ShareFailureState, string>>;
-  readonly download: string;
-  readonly code: string;
-}
-
-export type ShareFailureTexts = FailureTextsShape;
+import type { ShareFailureTexts } from '../text-shapes';
 
 /**
- * A page shows its failure texts in its language only: they load with the failure states (the
+ * A page shows its failure texts (their shape: `FailureTextsShape`, text-shapes.ts) in its language only: they load with the failure states (the
  * 'failure' part, share-parts.tsx), and the server preloads the chunk of its page's language
  * (`shareFailureTextsSource`). all-failure-texts.ts has both at once, for tests.
  */

@@ -1,4 +1,4 @@
-import type { FailureTextsShape } from './share-failure-texts';
+import type { FailureTextsShape } from '../text-shapes';
 
 /**
  * What a share page that cannot show its item says, in Chinese: a heading (`{this}` is the item,

@@ -7,7 +7,7 @@ import { BASE_PATH } from '@guquan/contract/site-paths';
 import { renderShareRoute, stubLayoutApis } from '../../../test-support/share-route';
 import { GoodsView } from '../goods-view/goods-view';
 import { SharePage } from '../share-page/share-page';
-import type { ShareFailureState } from './share-failure-texts';
+import type { ShareFailureState } from '../share-types';
 import { shareFailureTexts } from './all-failure-texts';
 
 const failureStyles = readFileSync(join(__dirname, 'share-failure-view.module.css'), 'utf8');

@@ -5,7 +5,8 @@ import buttons from '../../../components/button.module.css';
 import { useAppPrompt } from '../open-in-app/app-prompt';
 import { keepLanguage, WEBSITE_PATH } from '../share-links';
 import { fill, useShareTexts } from '../share-texts';
-import { useShareFailureTexts, type ShareFailureState } from './share-failure-texts';
+import type { ShareFailureState } from '../share-types';
+import { useShareFailureTexts } from './share-failure-texts';
 import styles from './share-failure-view.module.css';
 
 /** The HTTP status, in small print after the words (for whoever reports the problem). */

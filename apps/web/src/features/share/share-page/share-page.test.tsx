@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Goods } from '@guquan/contract/share';
 import { goodsFixture } from '../../../test-support/share-fixtures';
 import { GoodsView } from '../goods-view/goods-view';
-import type { LoadedShare } from '../share-loader';
+import type { LoadedShare } from '../share-types';
 import { renderShareRoute, stubLayoutApis } from '../../../test-support/share-route';
 import { SharePage } from './share-page';
 

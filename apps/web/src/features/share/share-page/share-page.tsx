@@ -8,9 +8,9 @@ import { PageFooter } from '../../../components/page-footer/page-footer';
 import { reportViewSoon } from '../../../lib/funnel/report-soon';
 import { OpenAppBar } from '../open-app-bar/open-app-bar';
 import { AppPromptProvider, useAppPrompt } from '../open-in-app/app-prompt';
-import type { LoadedShare, ShareLoaderData } from '../share-loader';
 import { PosterAction } from '../share-poster/poster-action';
 import { fetchWithPart, ShareFailurePart } from '../share-parts';
+import type { LoadedShare, ShareLoaderData } from '../share-types';
 import { WorkShelf } from '../work-shelf/work-shelf';
 import { LaterSkeleton, preloadAfterStart } from './drawn-later';
 
