@@ -37,7 +37,7 @@ export interface ShareLoaderContext {
 }
 
 /**
- * The parts of a share page that only some pages show, each a chunk of its own (share-parts.tsx):
+ * The parts of a share page that only some pages show, each a chunk of its own (page/share-parts.tsx):
  * the view of each kind's item, and the failure states.
  */
 export type SharePart = ShareKind | 'failure';

@@ -25,7 +25,7 @@ import {
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { useLinkOrigin } from '../../../lib/app-links/link-origin';
 import { useHydrated } from '../../../lib/dom/use-hydrated';
-import { keepLanguage } from '../share-links';
+import { keepLanguage } from '../page/share-links';
 import {
   schemeLink,
   shareTarget,

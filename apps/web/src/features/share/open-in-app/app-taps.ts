@@ -1,6 +1,6 @@
 import type { MouseEvent } from 'react';
 import { reportShareEvent } from '../../../lib/funnel/report-share-event';
-import { keepLanguage } from '../share-links';
+import { keepLanguage } from '../page/share-links';
 import { watchAppLaunch } from './app-fallback';
 import type { AppTarget, Destination } from './app-link';
 import { browserLocation } from './browser-location';

@@ -6,7 +6,7 @@ import { useLanguage } from '../../../lib/i18n/language-context';
 import { reportShareEventSoon } from '../../../lib/funnel/report-soon';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { loadMissingAppLayer } from '../missing-app-sheet/missing-app-on-demand';
-import { keepLanguage } from '../share-links';
+import { keepLanguage } from '../page/share-links';
 import { universalLink, WEBSITE_DOWNLOAD_PATH, type AppTarget, type Destination } from './app-link';
 import { appTapCode, preloadAppTaps } from './app-taps-on-demand';
 import { browserLocation } from './browser-location';
