@@ -52,7 +52,7 @@ const SHELL_MODULES = new RegExp(
  * A CSS module imported for its stylesheet alone (`import './x.module.css'`) keeps it in the
  * importer's chunk. Vite marks CSS modules free of side effects, so such an import would be
  * dropped, and the stylesheet would go with a lazy chunk that uses the classes: a share page's
- * skeleton, whose code comes after the page has started (share-page/drawn-later.ts), must find its
+ * skeleton, whose code comes after the page has started (features/share/page/drawn-later.ts), must find its
  * styles inlined with the page's, not fetched.
  */
 const stylesheetOnlyImports: Plugin = {
@@ -67,7 +67,7 @@ const stylesheetOnlyImports: Plugin = {
 function sharePageChunks() {
   return pagePartsChunks({
     route: /[\\/]src[\\/]app[\\/]routes[\\/]share-pages\.tsx$/,
-    parts: /[\\/]src[\\/]features[\\/]share[\\/]share-parts\.tsx$/,
+    parts: /[\\/]src[\\/]features[\\/]share[\\/]page[\\/]share-parts\.tsx$/,
     entry: /[\\/]src[\\/]app[\\/]entry-client\.tsx$/,
     routes: /[\\/]src[\\/]app[\\/]routes[\\/][\w-]+\.tsx$/,
     ownCode: /[\\/]apps[\\/]web[\\/]src[\\/]|[\\/]packages[\\/]contract[\\/]src[\\/]/,

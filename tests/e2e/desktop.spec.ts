@@ -3,8 +3,8 @@ import type { Locator, Page } from '@playwright/test';
 import { APP_QR_CODE_PATH, shareQrCodePath } from '@guquan/contract/qr-codes';
 import { shareApiPath, sharePagePath, type ShareKind } from '@guquan/contract/share-paths';
 import { decodeQrCodes } from '../../apps/server/src/test-support/pictures.ts';
-import { shareTexts } from '../../apps/web/src/features/share/all-share-texts.ts';
-import { phoneQrTexts } from '../../apps/web/src/features/share/phone-qr/phone-qr-texts.ts';
+import { shareTexts } from '../../apps/web/src/features/share/texts/all-share-texts.ts';
+import { phoneQrTexts } from '../../apps/web/src/features/share/open-in-app/phone-qr-texts.ts';
 import { downloadQrTexts } from '../../apps/web/src/features/website/download-qr-texts.ts';
 import {
   BASE_PATH,

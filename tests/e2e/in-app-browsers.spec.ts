@@ -1,5 +1,5 @@
 import { REAL_USER_AGENTS } from '../support/real-user-agents.ts';
-import { shareTexts } from '../../apps/web/src/features/share/all-share-texts.ts';
+import { shareTexts } from '../../apps/web/src/features/share/texts/all-share-texts.ts';
 import { BASE_PATH, DEMO_IDS, expect, open, test, waitForApp, withLang } from './fixtures.ts';
 
 /**

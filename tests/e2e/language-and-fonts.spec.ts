@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import type { Note } from '@guquan/contract/share';
 import { shareApiPath, sharePagePath } from '@guquan/contract/share-paths';
 import { missingAppTexts } from '../../apps/web/src/features/share/missing-app-sheet/missing-app-texts.ts';
-import { shareTexts } from '../../apps/web/src/features/share/all-share-texts.ts';
+import { shareTexts } from '../../apps/web/src/features/share/texts/all-share-texts.ts';
 import {
   BASE_PATH,
   DEMO_IDS,

@@ -1,6 +1,6 @@
 import type { Cabinet } from '@guquan/contract/share';
 import { shareApiPath } from '@guquan/contract/share-paths';
-import { shareTexts } from '../../apps/web/src/features/share/all-share-texts.ts';
+import { shareTexts } from '../../apps/web/src/features/share/texts/all-share-texts.ts';
 import { pluralText } from '../../apps/web/src/lib/i18n/plural.ts';
 import { BASE_PATH, DEMO_IDS, expect, open, test, waitForApp } from './fixtures.ts';
 

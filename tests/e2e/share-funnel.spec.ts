@@ -1,6 +1,6 @@
 import { EVENTS_PATH } from '@guquan/contract/funnel-events';
 import { missingAppTexts } from '../../apps/web/src/features/share/missing-app-sheet/missing-app-texts.ts';
-import { shareTexts } from '../../apps/web/src/features/share/all-share-texts.ts';
+import { shareTexts } from '../../apps/web/src/features/share/texts/all-share-texts.ts';
 import { REAL_USER_AGENTS } from '../support/real-user-agents.ts';
 import {
   BASE_PATH,

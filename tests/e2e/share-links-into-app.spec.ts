@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import type { Cabinet, Goods, Note } from '@guquan/contract/share';
 import { formatPrice } from '@guquan/contract/price';
 import { shareApiPath, sharePagePath, type ShareKind } from '@guquan/contract/share-paths';
-import { fill, shareTexts } from '../../apps/web/src/features/share/all-share-texts.ts';
+import { fill, shareTexts } from '../../apps/web/src/features/share/texts/all-share-texts.ts';
 import { chinaDay, formatCalendarDate } from '../../apps/web/src/lib/format/dates.ts';
 import {
   BASE_PATH,

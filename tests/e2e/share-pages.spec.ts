@@ -3,9 +3,9 @@ import type { Locator, Page } from '@playwright/test';
 import type { Cabinet, Goods, Note } from '@guquan/contract/share';
 import { shareApiPath, sharePagePath, type ShareKind } from '@guquan/contract/share-paths';
 import { missingAppTexts } from '../../apps/web/src/features/share/missing-app-sheet/missing-app-texts.ts';
-import { shareTexts, fill } from '../../apps/web/src/features/share/all-share-texts.ts';
-import { shareFailureTexts } from '../../apps/web/src/features/share/share-failure/all-failure-texts.ts';
-import { shareGuideTexts } from '../../apps/web/src/features/share/browser-guide/all-share-guide-texts.ts';
+import { shareTexts, fill } from '../../apps/web/src/features/share/texts/all-share-texts.ts';
+import { shareFailureTexts } from '../../apps/web/src/features/share/texts/all-failure-texts.ts';
+import { shareGuideTexts } from '../../apps/web/src/features/share/texts/all-share-guide-texts.ts';
 import { pluralText } from '../../apps/web/src/lib/i18n/plural.ts';
 import {
   BASE_PATH,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { shareTexts } from '../../apps/web/src/features/share/all-share-texts.ts';
-import { posterTexts } from '../../apps/web/src/features/share/share-poster/poster-texts.ts';
+import { shareTexts } from '../../apps/web/src/features/share/texts/all-share-texts.ts';
+import { posterTexts } from '../../apps/web/src/features/share/poster/poster-texts.ts';
 import {
   DEMO_IDS,
   expect,

@@ -9,9 +9,9 @@ import {
   type ShareKind,
 } from '@guquan/contract/share-paths';
 import type { WorkShelf } from '@guquan/contract/share-shelf';
-import { shareFailureTexts } from '../../apps/web/src/features/share/share-failure/all-failure-texts.ts';
-import { fill, shareTexts } from '../../apps/web/src/features/share/all-share-texts.ts';
-import { workShelfTexts } from '../../apps/web/src/features/share/work-shelf/work-shelf-texts.ts';
+import { shareFailureTexts } from '../../apps/web/src/features/share/texts/all-failure-texts.ts';
+import { fill, shareTexts } from '../../apps/web/src/features/share/texts/all-share-texts.ts';
+import { workShelfTexts } from '../../apps/web/src/features/share/page/work-shelf-texts.ts';
 import {
   BASE_PATH,
   DEMO_IDS,
@@ -268,7 +268,7 @@ test('a failure page keeps its sentence and its shelf on screen while it hydrate
 }) => {
   consoleGuard.allow(/Failed to load resource: the server responded with a status of 410/);
   // Every frame from the first: how many headings and shelf links are drawn. They blinked out
-  // for 50–600 ms when their code came after hydration began (share-page/drawn-later.ts).
+  // for 50–600 ms when their code came after hydration began (features/share/page/drawn-later.ts).
   await page.addInitScript(() => {
     const frames: [number, number][] = [];
     Object.assign(window, { e2eFrames: frames });

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { APP_MISSING_PARAM, APP_MISSING_VALUE } from '@guquan/contract/app-link-paths';
 import { sharePagePath } from '@guquan/contract/share-paths';
-import { shareTexts } from '../../apps/web/src/features/share/all-share-texts.ts';
+import { shareTexts } from '../../apps/web/src/features/share/texts/all-share-texts.ts';
 import {
   BASE_PATH,
   DEMO_IDS,

@@ -13,7 +13,7 @@ import {
   startWeChatStandIn,
   type WeChatStandIn,
 } from '../../apps/server/src/test-support/wechat-stand-in.ts';
-import { shareTexts } from '../../apps/web/src/features/share/all-share-texts.ts';
+import { shareTexts } from '../../apps/web/src/features/share/texts/all-share-texts.ts';
 import { startBuiltServer } from '../support/built-server.ts';
 import { BASE_PATH, DEMO_IDS, expect, open, test, waitForApp, withLang } from './fixtures.ts';
 

@@ -45,8 +45,8 @@ describe('folder cycles', () => {
   });
 
   it('name the folders of a feature on the web, and the first level elsewhere', () => {
-    expect(webFolder('features/share/share-page.tsx')).toBe('features/share');
-    expect(webFolder('features/share/share-poster/poster.tsx')).toBe('features/share');
+    expect(webFolder('features/share/share-types.ts')).toBe('features/share');
+    expect(webFolder('features/share/poster/poster-action.tsx')).toBe('features/share');
     expect(webFolder('lib/in-app/api-client.ts')).toBe('lib');
     expect(webFolder('build-constants.d.ts')).toBe('build-constants.d.ts');
     expect(firstLevel('designs/design-repository.ts')).toBe('designs');

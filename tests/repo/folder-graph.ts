@@ -1,10 +1,11 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
 /**
  * The graph of imports between the folders of an app's `src/`, for
- * tests/repo/folder-cycles.test.ts. ESLint's `import-x/no-cycle` follows files, and skips type
+ * tests/repo/folder-cycles.test.ts, and between its files (`fileGraph`), for
+ * tests/repo/file-cycles.test.ts. ESLint's `import-x/no-cycle` follows files, and skips type
  * imports; this follows every import a source file makes (`import type` and `export type … from`
  * included, and `import()`), as TypeScript's own scanner (`ts.preProcessFile`) reads them, so a
  * circle of folders closed by a type alone is seen too.
@@ -66,11 +67,11 @@ export function importsOf(source: string): string[] {
 }
 
 /**
- * Builds the folder graph of `src` (repository-relative). `folderOf` names a file's folder from
- * its path relative to `src`.
+ * Builds the folder graph of `src` (repository-relative, or absolute). `folderOf` names a file's
+ * folder from its path relative to `src`.
  */
 export function folderGraph(src: string, folderOf: (path: string) => string): FolderGraph {
-  const root = join(ROOT, src);
+  const root = resolve(ROOT, src);
   const files = sourceFiles(root);
   const edges = new Map<string, Map<string, Edge[]>>();
   const name = (path: string) => relative(ROOT, path).split(sep).join('/');
@@ -87,6 +88,14 @@ export function folderGraph(src: string, folderOf: (path: string) => string): Fo
     }
   }
   return { files: files.map(name), edges };
+}
+
+/**
+ * The graph of imports between the files of `src`: the folder graph with each file a folder of its
+ * own (named by its path relative to `src`), so `folderCycles` finds the circles of files.
+ */
+export function fileGraph(src: string): FolderGraph {
+  return folderGraph(src, (path) => path);
 }
 
 /** The first directory under `src/` (a file at the top is a node of its own). */

@@ -4,7 +4,7 @@ import { legalTexts } from '../features/legal/legal-texts';
 import { membershipTexts } from '../features/membership/membership-texts';
 import { DESIGN_USES } from '@guquan/contract/design';
 import { redeemTexts } from '../features/redeem-design/redeem-texts';
-import { shareTexts } from '../features/share/all-share-texts';
+import { shareTexts } from '../features/share/texts/all-share-texts';
 import { websiteTexts } from '../features/website/website-content';
 import { shellTexts } from '../lib/i18n/shell-texts';
 import { pluralText, type PluralTexts } from '../lib/i18n/plural';

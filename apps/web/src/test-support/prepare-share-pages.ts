@@ -1,10 +1,10 @@
 import { configure } from '@testing-library/react';
 import { LANGUAGES } from '@guquan/contract/language';
 import { appTapCode } from '../features/share/open-in-app/app-taps-on-demand';
-import { loadDrawnLater } from '../features/share/share-page/drawn-later';
-import { loadShareFailureTexts } from '../features/share/share-failure/share-failure-texts';
-import { ALL_SHARE_PARTS, loadSharePart } from '../features/share/share-parts';
-import { loadShareTexts } from '../features/share/share-texts';
+import { loadDrawnLater } from '../features/share/page/drawn-later';
+import { loadShareFailureTexts } from '../features/share/texts/share-failure-texts';
+import { ALL_SHARE_PARTS, loadSharePart } from '../features/share/page/share-parts';
+import { loadShareTexts } from '../features/share/texts/share-texts';
 import { EVENTUALLY } from './eventually';
 
 // Testing Library's waitFor and findBy give up after 1 s: a wait for a condition, generous so a

@@ -8,7 +8,7 @@ import { LinkOriginProvider } from '../lib/app-links/link-origin';
 import type { ClientInfo } from '@guquan/contract/client-info';
 import { ClientInfoProvider } from '../lib/client/client-info-context';
 import { LanguageProvider } from '../lib/i18n/language-context';
-import { shareShouldRevalidate } from '../features/share/share-revalidate';
+import { shareShouldRevalidate } from '../features/share/page/share-revalidate';
 
 /** The link domain the share tests' pages get from their server. */
 export const TEST_LINK_ORIGIN = 'https://link.guquan.example';

@@ -1,4 +1,4 @@
-import { shareHead } from '../../features/share/share-head';
+import { shareHead } from '../../features/share/page/share-head';
 import type { RouteHead } from '../route-heads';
 
 /** The share pages' previews, robots and app banner (features/share/share-head.ts). */

@@ -4,7 +4,7 @@ import {
   shareLoader,
   ShareRoutePage,
   shareShouldRevalidate,
-} from '../../features/share/share-pages';
+} from '../../features/share/page/share-pages';
 
 /**
  * Every share page (goods, cabinet, note): one module, one chunk. The route table's `share` says

@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Language } from '@guquan/contract/language';
 import { LanguageProvider } from '../../../lib/i18n/language-context';
-import { shareGuideTexts } from './all-share-guide-texts';
+import { shareGuideTexts } from '../texts/all-share-guide-texts';
 import { ShareOpenInBrowserGuide } from './share-guide-on-demand';
 
 afterEach(cleanup);

@@ -1,5 +1,5 @@
 import { ShareGuide, type ShareGuideProps } from './share-guide';
-import { englishShareGuideTexts } from './share-guide-texts.en';
+import { englishShareGuideTexts } from '../texts/share-guide-texts.en';
 
 /** The share pages' guide in English: its code and texts, one chunk loaded on the first open. */
 export function EnglishShareGuide(props: ShareGuideProps) {

@@ -1,7 +1,7 @@
 import type { InAppBrowser } from '@guquan/contract/client-info';
 import { OpenInBrowserGuide } from '../../../components/open-in-browser-guide/open-in-browser-guide';
-import { fill } from '../share-texts';
-import type { ShareGuideTexts } from './share-guide-texts';
+import { fill } from '../texts/share-texts';
+import type { ShareGuideTexts } from '../texts/text-shapes';
 
 export interface ShareGuideProps {
   open: boolean;

@@ -1,5 +1,5 @@
 import { ShareGuide, type ShareGuideProps } from './share-guide';
-import { chineseShareGuideTexts } from './share-guide-texts.zh-CN';
+import { chineseShareGuideTexts } from '../texts/share-guide-texts.zh-CN';
 
 /** The share pages' guide in Chinese: its code and texts, one chunk loaded on the first open. */
 export function ChineseShareGuide(props: ShareGuideProps) {

@@ -10,7 +10,7 @@ import { useClientInfo } from '../../../lib/client/client-info-context';
 import { useLanguage } from '../../../lib/i18n/language-context';
 import { schemeLink, type AppTarget, type Destination } from '../open-in-app/app-link';
 import { storeDestination } from '../open-in-app/launch-plan';
-import { keepLanguage } from '../share-links';
+import { keepLanguage } from '../page/share-links';
 import { androidStoreChoices } from './android-stores';
 import { missingAppTexts, type MissingAppTexts } from './missing-app-texts';
 import styles from './missing-app-layer.module.css';

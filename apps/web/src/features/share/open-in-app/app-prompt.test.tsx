@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { download } from '@content/site.json';
 import type { ClientInfo } from '@guquan/contract/client-info';
 import { goodsFixture } from '../../../test-support/share-fixtures';
-import { GoodsView } from '../goods-view/goods-view';
-import { SharePage } from '../share-page/share-page';
+import { GoodsView } from '../views/goods-view';
+import { SharePage } from '../page/share-page';
 import {
   renderShareRoute,
   stubLayoutApis,

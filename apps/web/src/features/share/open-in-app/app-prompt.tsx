@@ -14,7 +14,8 @@ import { useClientInfo } from '../../../lib/client/client-info-context';
 import { reportShareEventSoon } from '../../../lib/funnel/report-soon';
 import { ShareOpenInBrowserGuide } from '../browser-guide/share-guide-on-demand';
 import { onDemand } from '../../../lib/chunks/on-demand';
-import type { SharedItem, WeChatBridge as WeChatBridgeCode } from '../wechat/wechat-bridge';
+import type { SharedItem } from '../share-types';
+import type { WeChatBridge as WeChatBridgeCode } from '../wechat/wechat-bridge';
 import {
   APP_MISSING_PARAM,
   APP_MISSING_VALUE,
@@ -24,7 +25,7 @@ import {
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { useLinkOrigin } from '../../../lib/app-links/link-origin';
 import { useHydrated } from '../../../lib/dom/use-hydrated';
-import { keepLanguage } from '../share-links';
+import { keepLanguage } from '../page/share-links';
 import {
   schemeLink,
   shareTarget,

@@ -1,51 +1,16 @@
 import type { MouseEvent } from 'react';
-import type { NavigateFunction } from 'react-router';
-import type { ClientInfo } from '@guquan/contract/client-info';
-import type { Language } from '@guquan/contract/language';
 import { reportShareEvent } from '../../../lib/funnel/report-share-event';
-import { keepLanguage } from '../share-links';
+import { keepLanguage } from '../page/share-links';
 import { watchAppLaunch } from './app-fallback';
 import type { AppTarget, Destination } from './app-link';
 import { browserLocation } from './browser-location';
 import { copyHandoffText } from './handoff-clipboard';
 import { launchPlan, storeDestination } from './launch-plan';
 import { saveReturnSpot } from './return-spot';
-import type { MissingAppState } from './use-open-in-app';
+import type { TapContext } from './tap-context';
 
 /** How long the toast before a store stays readable before the store opens. */
 export const STORE_TOAST_MS = 1_600;
-
-/**
- * What a tap needs from the page (use-open-in-app.ts keeps the state; this module decides): the
- * visitor's browser, the link domain, the page's language, target, title and image, and the
- * setters of the sheet, the toast and the guide.
- */
-export interface TapContext {
-  client: ClientInfo;
-  linkOrigin: string;
-  language: Language;
-  navigate: NavigateFunction;
-  /** The page's query, whose `?lang=` a route keeps. */
-  search: string;
-  /** The page's own target, its title (for the share text) and the image on screen. */
-  target: AppTarget;
-  title: string;
-  image: number | undefined;
-  /** The link domain sent the visitor back: the app is not installed. */
-  appMissing: boolean;
-  setMissingApp: (update: (state: MissingAppState) => MissingAppState) => void;
-  /** The missing-app sheet, about a target, and closed again. */
-  showSheet: (forTarget: AppTarget) => void;
-  closeSheet: () => void;
-  /** The guide, counted as shown (`guide_shown`). */
-  showGuide: (about: AppTarget) => void;
-  /** The guide, not counted ("get the app" where no store can be reached). */
-  openGuide: () => void;
-  /** Resolves once the toast can be drawn (its code is the missing-app sheet's). */
-  loadToast: () => Promise<void>;
-  /** The "did the app open?" check under way, to cancel before another starts. */
-  cancelWatch: { current: (() => void) | null };
-}
 
 function wait(ms: number): Promise<void> {
   return new Promise((resolve) => {

@@ -6,11 +6,11 @@ import { useLanguage } from '../../../lib/i18n/language-context';
 import { reportShareEventSoon } from '../../../lib/funnel/report-soon';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { loadMissingAppLayer } from '../missing-app-sheet/missing-app-on-demand';
-import { keepLanguage } from '../share-links';
+import { keepLanguage } from '../page/share-links';
 import { universalLink, WEBSITE_DOWNLOAD_PATH, type AppTarget, type Destination } from './app-link';
 import { appTapCode, preloadAppTaps } from './app-taps-on-demand';
-import type { TapContext } from './app-taps';
 import { browserLocation } from './browser-location';
+import type { MissingAppState, TapContext } from './tap-context';
 
 /** A tap on "open" or "get the app": a link in the server's HTML, taken over once the code runs. */
 export type AppTap = (event?: MouseEvent<HTMLElement>) => void;
@@ -22,13 +22,6 @@ export type AppTap = (event?: MouseEvent<HTMLElement>) => void;
  * server's HTML does not also navigate.
  */
 export type OpenInApp = (target: AppTarget, event?: MouseEvent<HTMLElement>) => void;
-
-export interface MissingAppState {
-  /** The sheet is open, about this target; `returned`: the link domain just sent the visitor back. */
-  sheet: { target: AppTarget; returned: boolean } | null;
-  /** The toast before a store: whether the share code reached the clipboard. */
-  toast: { copied: boolean } | null;
-}
 
 export interface OpenInAppControls {
   /** Opens the page's own target (the item, at the image on screen). */

@@ -2,7 +2,7 @@ import type { Language } from '@guquan/contract/language';
 import type { ShareItems } from '@guquan/contract/share';
 import { sharePageAddress, type ShareKind } from '@guquan/contract/share-paths';
 import { pictureUrl, squareContent } from '@guquan/contract/share-pictures';
-import { shareHead } from '../share-head';
+import { shareHead } from '../page/share-head';
 import type { ShareCard } from './wechat-js-sdk';
 
 /**

@@ -1,23 +1,15 @@
 import { useEffect, useState } from 'react';
 import { useMatches } from 'react-router';
-import type { ShareItems } from '@guquan/contract/share';
-import type { ShareKind } from '@guquan/contract/share-paths';
 import { WECHAT_META_NAME } from '@guquan/contract/wechat-page';
 import { useLanguage } from '../../../lib/i18n/language-context';
 import { titleForMatches } from '../../../lib/routing/document-title';
+import type { SharedItem } from '../share-types';
 import { shareCardOf } from './share-card';
 import { startWeChatJsSdk, type WeChatSession } from './wechat-js-sdk';
 
 /** Whether this server signs wx.config (it has the WeChat settings): the page's marker says so. */
 function hasWeChatSettings(doc: Document): boolean {
   return doc.querySelector(`meta[name="${WECHAT_META_NAME}"]`) !== null;
-}
-
-/** The item on screen, whose card WeChat shows when the visitor shares the page. */
-export interface SharedItem<K extends ShareKind = ShareKind> {
-  kind: K;
-  id: string;
-  item: ShareItems[K];
 }
 
 /**

@@ -1,0 +1,58 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fileGraph, folderCycles, type FolderCycle } from './folder-graph.ts';
+
+/**
+ * No file of the web imports itself again, however long the way round (docs/architecture.md: "no
+ * import cycles"). ESLint's `import-x/no-cycle` follows files but skips type imports, and a type
+ * alone tied 20 files of features/share in one circle (loader → parts → views → app prompt →
+ * WeChat → head → loader). This reads every import, types and `import()` included, with the graph
+ * of folder-cycles.test.ts (folder-graph.ts), each file a node of its own; tests aside, as there.
+ * Types two places share go in a leaf module that imports neither (features/share/share-types.ts).
+ */
+const WEB = 'apps/web/src';
+
+/** A circle as a reader can act on it: its files in order, back to the first. */
+function describeFileCycle(src: string, cycle: FolderCycle): string {
+  const circle = cycle.circle.map((file) => `${src}/${file}`).join('\n  → ');
+  return `${cycle.folders.length} files in a circle:\n  ${circle}`;
+}
+
+describe('file cycles', () => {
+  let scratch: string | undefined;
+  afterEach(() => {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    scratch = undefined;
+  });
+
+  it('find a circle of files closed by a type import alone, and name it', () => {
+    scratch = mkdtempSync(join(tmpdir(), 'file-cycles-'));
+    const files = {
+      'loader.ts': "import { part } from './views/parts';\nexport type Loaded = string;\n",
+      'views/parts.ts': "import type { Loaded } from '../loader';\nexport const part = 1;\n",
+      'views/leaf.ts': "import { part } from './parts';\nexport const leaf = part;\n",
+    };
+    for (const [path, source] of Object.entries(files)) {
+      mkdirSync(dirname(join(scratch, path)), { recursive: true });
+      writeFileSync(join(scratch, path), source);
+    }
+    const cycles = folderCycles(fileGraph(scratch));
+    expect(cycles.map((cycle) => cycle.circle)).toEqual([
+      ['loader.ts', 'views/parts.ts', 'loader.ts'],
+    ]);
+    expect(describeFileCycle('src', cycles[0] as FolderCycle)).toBe(
+      '2 files in a circle:\n  src/loader.ts\n  → src/views/parts.ts\n  → src/loader.ts',
+    );
+  });
+
+  it(`leave no circle between the files of ${WEB}`, () => {
+    const graph = fileGraph(WEB);
+    expect(graph.files.length).toBeGreaterThan(100);
+    expect(
+      folderCycles(graph).map((cycle) => describeFileCycle(WEB, cycle)),
+      'files that import each other, type imports included: move what both need into a leaf module',
+    ).toEqual([]);
+  });
+});
