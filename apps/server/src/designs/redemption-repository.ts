@@ -10,13 +10,14 @@ import { backOff } from '../timing/back-off.ts';
 import type { DebitAnswer } from './points-debits.ts';
 
 /**
- * The only code that touches the redemptions table (docs/decisions/0026-points-debits.md); what
- * is asked of the platform, and when, is redemption-service.ts. A redemption is created `pending`
- * in one transaction whose every guard is also a database rule (`createRedemption`). Only the
- * holder of a redemption's lease asks the platform about it: the lease is taken with one
- * conditional UPDATE (by the request that created the redemption, in its transaction, or by
- * whoever finds it pending, due and free: `claimRedemption`), so thirty taps or two servers make
- * one request at a time. The answer is written only while the lease is still ours
+ * Every query of a redemption's way (docs/decisions/0026-points-debits.md): the only code that
+ * touches the redemptions table, but for the walks of db/user-data.ts (an account's deletion, the
+ * demo's wipe). What is asked of the platform, and when, is redemption-service.ts. A redemption is
+ * created `pending` in one transaction whose every guard is also a database rule
+ * (`createRedemption`). Only the holder of a redemption's lease asks the platform about it: the
+ * lease is taken with one conditional UPDATE (by the request that created the redemption, in its
+ * transaction, or by whoever finds it pending, due and free: `claimRedemption`), so thirty taps or
+ * two servers make one request at a time. The answer is written only while the lease is still ours
  * (`writeAnswer`). A lease outlives the request's timeout; after a crash it runs out and the next
  * run asks again, with the same key.
  */
