@@ -190,21 +190,25 @@ type Created =
  * slipped past the reads, and the attempt is answered from the row that won. The one created
  * holds its lease from the start, unless another debit of its user comes first.
  */
-export async function createRedemption(db: Db, request: Redeemer, at: Date): Promise<Created> {
+export async function createRedemption(
+  db: Db,
+  request: Redeemer,
+  now: () => Date,
+): Promise<Created> {
   try {
-    return await db.transaction().execute((trx) => createOnce(trx, request, at));
+    return await db.transaction().execute((trx) => createOnce(trx, request, now));
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // A parallel attempt (same key or same design) committed first and nothing of this one
     // was written: answering again now reads the winner.
-    return db.transaction().execute((trx) => createOnce(trx, request, at));
+    return db.transaction().execute((trx) => createOnce(trx, request, now));
   }
 }
 
 async function createOnce(
   trx: Trx,
   { userId, designId, idempotencyKey }: Redeemer,
-  at: Date,
+  now: () => Date,
 ): Promise<Created> {
   const design = await trx
     .selectFrom('designs')
@@ -235,6 +239,7 @@ async function createOnce(
   }
   if (design.retired_at !== null) return { kind: 'refusal', refusal: 'unavailable' };
 
+  const at = now();
   // One debit of a user asked at a time, an asked one answered first: another one waits.
   await lockUser(trx, userId);
   const lease = (await userHasDebitAhead(trx, userId, at.toISOString()))

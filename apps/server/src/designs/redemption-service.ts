@@ -88,7 +88,7 @@ export function redemptionService(db: Db, options: RedemptionServiceOptions) {
    */
   async function redeem(request: Redeemer): Promise<RedeemOutcome> {
     const deadline = Date.now() + answerWithinMs;
-    const created = await createRedemption(db, request, now());
+    const created = await createRedemption(db, request, now);
     switch (created.kind) {
       case 'refusal':
         return { state: created.refusal };
