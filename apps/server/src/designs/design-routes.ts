@@ -18,11 +18,13 @@ import { publicIdSchema } from '@guquan/contract/share';
 import { currentUser, requireUser } from '../auth/authenticate.ts';
 import type { Authenticator } from '../auth/user-authenticator.ts';
 import type { DesignRepository } from './design-repository.ts';
+import type { RedemptionService } from './redemption-service.ts';
 import { sendApiError } from '../http/api-error.ts';
 import { apiRoute } from '../http/api-paths.ts';
 
 export interface DesignRoutesOptions {
   designs: DesignRepository;
+  redemptions: RedemptionService;
   auth: Authenticator;
 }
 
@@ -69,7 +71,7 @@ function designIdOf(request: FastifyRequest): string | undefined {
  */
 export const designRoutes: FastifyPluginCallbackZod<DesignRoutesOptions> = (
   app,
-  { designs, auth },
+  { designs, redemptions, auth },
   done,
 ) => {
   const authenticated = requireUser(auth);
@@ -177,7 +179,7 @@ export const designRoutes: FastifyPluginCallbackZod<DesignRoutesOptions> = (
           MESSAGES.invalid_idempotency_key,
         );
       }
-      const outcome = await designs.redeem({
+      const outcome = await redemptions.redeem({
         userId: currentUser(request).id,
         designId,
         // One spelling per key: upper- and lower-case hex are the same UUID.

@@ -7,7 +7,7 @@ import { schedulePeriodicWork } from '../plugins/periodic-work.ts';
 import { designRepository, type DesignRepository } from './design-repository.ts';
 import { designRoutes } from './design-routes.ts';
 import { pointsDebitsClient } from './points-debits.ts';
-import { REDEMPTION_WORKER_INTERVAL_MS, retryDueRedemptions } from './redemption-worker.ts';
+import { REDEMPTION_WORKER_INTERVAL_MS, redemptionService } from './redemption-service.ts';
 
 /**
  * Design drawings and their redemption with points: the API, and the worker that asks the
@@ -29,17 +29,18 @@ export async function registerDesigns(
   },
 ): Promise<DesignRepository> {
   const requestDebit = pointsDebitsClient(platform, { log: app.log });
-  const designs = designRepository(db, { requestDebit, log: app.log, answerWithinMs });
+  const designs = designRepository(db);
+  const redemptions = redemptionService(db, { requestDebit, log: app.log, answerWithinMs });
   // A debit still going on after its request was answered writes its answer before the
   // database closes (at most the debit's timeout; else its lease runs out and any server asks).
-  app.addHook('onClose', () => designs.drain());
+  app.addHook('onClose', () => redemptions.drain());
   // Every server runs it; the leases make one at a time ask about each redemption.
   schedulePeriodicWork(app, {
     name: 'the redemption retry worker',
     intervalMs: REDEMPTION_WORKER_INTERVAL_MS,
     firstRunDelayMs: REDEMPTION_WORKER_INTERVAL_MS,
-    run: () => retryDueRedemptions(db, requestDebit, { log: app.log }),
+    run: () => redemptions.retryDue(),
   });
-  await app.register(designRoutes, { prefix: API_BASE_PATH, designs, auth });
+  await app.register(designRoutes, { prefix: API_BASE_PATH, designs, redemptions, auth });
   return designs;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
-import { recordRedeemed } from '../../designs/design-repository.ts';
+import { recordRedeemed } from '../../designs/redemption-repository.ts';
 import { SHARE_KINDS } from '@guquan/contract/share-paths';
 import { DEMO_POINTS } from './demo-designs.ts';
 import { seedDemoFunnel } from './demo-funnel.ts';

@@ -5,8 +5,8 @@ import { pointsOf } from '../test-support/design-test-app.ts';
 import { openTestDatabase, type TestDatabase } from '../test-support/test-database.ts';
 import { designRepository } from './design-repository.ts';
 import type { DebitAnswer, DebitRequest } from './points-debits.ts';
-import { retryWaitMs } from './redemption-debits.ts';
-import { retryDueRedemptions } from './redemption-worker.ts';
+import { retryWaitMs } from './redemption-repository.ts';
+import { redemptionService } from './redemption-service.ts';
 
 let data: TestDatabase | undefined;
 afterEach(async () => {
@@ -35,7 +35,7 @@ function scriptedPlatform(answers: DebitAnswer[]) {
   };
 }
 
-describe('design repository', () => {
+describe('redemption service', () => {
   it(
     'keeps an unanswered debit pending and asks again, same key, with back-off, until answered',
     {
@@ -53,8 +53,8 @@ describe('design repository', () => {
         { kind: 'unknown', reason: '503' },
         { kind: 'charged', debitId: 'debit-1', balance: 300 },
       ]);
-      const designs = designRepository(db, { requestDebit: platform.requestDebit, now });
-      const outcome = await designs.redeem({
+      const redemptions = redemptionService(db, { requestDebit: platform.requestDebit, now });
+      const outcome = await redemptions.redeem({
         userId,
         designId: DEMO_IDS.designs.sakura,
         idempotencyKey: randomUUID(),
@@ -67,10 +67,10 @@ describe('design repository', () => {
       // Not due before its wait is over; then asked again, and again after a longer wait.
       const waits: number[] = [];
       for (let attempt = 1; attempt <= 3; attempt += 1) {
-        expect((await retryDueRedemptions(db, platform.requestDebit, { now })).asked).toBe(0);
+        expect((await redemptions.retryDue()).asked).toBe(0);
         waits.push(retryWaitMs(attempt));
         clock = new Date(clock.getTime() + retryWaitMs(attempt));
-        expect((await retryDueRedemptions(db, platform.requestDebit, { now })).asked).toBe(1);
+        expect((await redemptions.retryDue()).asked).toBe(1);
       }
       expect(waits).toEqual([1_000, 2_000, 4_000]);
       expect(retryWaitMs(7)).toBe(60_000);
@@ -92,7 +92,7 @@ describe('design repository', () => {
           redemptionId: outcome.result.redemption.id,
         },
       });
-      const view = await designs.view(userId, DEMO_IDS.designs.sakura);
+      const view = await designRepository(db).view(userId, DEMO_IDS.designs.sakura);
       expect(view?.viewer).toMatchObject({
         balance: 300,
         redemption: { id: outcome.result.redemption.id, state: 'redeemed' },
@@ -121,9 +121,9 @@ describe('design repository', () => {
       { kind: 'insufficient_points' },
       { kind: 'charged', debitId: 'debit-2', balance: 300 },
     ]);
-    const designs = designRepository(db, { requestDebit: platform.requestDebit });
+    const redemptions = redemptionService(db, { requestDebit: platform.requestDebit });
     const key = randomUUID();
-    const refused = await designs.redeem({
+    const refused = await redemptions.redeem({
       userId,
       designId: DEMO_IDS.designs.sakura,
       idempotencyKey: key,
@@ -135,14 +135,15 @@ describe('design repository', () => {
     });
     // The same key again: the same answer, the platform not asked again.
     expect(
-      await designs.redeem({ userId, designId: DEMO_IDS.designs.sakura, idempotencyKey: key }),
+      await redemptions.redeem({ userId, designId: DEMO_IDS.designs.sakura, idempotencyKey: key }),
     ).toEqual(refused);
     expect(platform.requests).toHaveLength(1);
     expect(await pointsOf(db, 'karasuno')).toMatchObject({ balance: before.balance, refused: 1 });
-    expect((await designs.view(userId, DEMO_IDS.designs.sakura))?.viewer.redemption).toBeNull();
+    const view = await designRepository(db).view(userId, DEMO_IDS.designs.sakura);
+    expect(view?.viewer.redemption).toBeNull();
 
     // Points earned later: a new tap (a new key) is a new redemption.
-    const later = await designs.redeem({
+    const later = await redemptions.redeem({
       userId,
       designId: DEMO_IDS.designs.sakura,
       idempotencyKey: randomUUID(),
@@ -171,15 +172,15 @@ describe('design repository', () => {
     };
     let clock = new Date('2026-11-26T12:00:00.000Z');
     const now = () => clock;
-    const designs = designRepository(db, { requestDebit, now });
-    const first = designs.redeem({
+    const redemptions = redemptionService(db, { requestDebit, now });
+    const first = redemptions.redeem({
       userId,
       designId: DEMO_IDS.designs.sakura,
       idempotencyKey: randomUUID(),
     });
     await expect.poll(() => release, { interval: 5 }).toBeDefined();
     clock = new Date(clock.getTime() + 60_000);
-    expect(await retryDueRedemptions(db, requestDebit, { now })).toMatchObject({ redeemed: 1 });
+    expect(await redemptions.retryDue()).toMatchObject({ redeemed: 1 });
     release?.();
     // The late answer of the first holder changes nothing: the redemption stays redeemed.
     const outcome = await first;
