@@ -1,7 +1,8 @@
 import type { RedemptionResult } from '@guquan/contract/design';
-import { sql, type Transaction } from 'kysely';
-import { isPostgres, type Db } from '../db/database.ts';
+import type { Transaction } from 'kysely';
+import type { Db } from '../db/database.ts';
 import { leaseFree, newLease, NO_LEASE } from '../db/leases.ts';
+import { lockUser } from '../db/locking.ts';
 import { newPublicId } from '../db/public-id.ts';
 import type { Database, RedemptionRowState } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
@@ -240,7 +241,9 @@ async function createOnce(
   if (design.retired_at !== null) return { kind: 'refusal', refusal: 'unavailable' };
 
   const at = now();
-  // One debit of a user asked at a time, an asked one answered first: another one waits.
+  // One debit of a user asked at a time, an asked one answered first: another one waits. The
+  // user's row is locked (db/locking.ts) so that two servers deciding whether the user has a
+  // debit in flight decide one after the other.
   await lockUser(trx, userId);
   const lease = (await userHasDebitAhead(trx, userId, at.toISOString()))
     ? undefined
@@ -268,16 +271,6 @@ async function createOnce(
     .returning('id')
     .executeTakeFirstOrThrow();
   return { kind: 'created', id: created.id, lease: lease?.token };
-}
-
-/**
- * Locks the user's row until the transaction ends (PostgreSQL; SQLite runs one transaction at a
- * time anyway), so that two servers deciding whether the user has a debit in flight decide one
- * after the other.
- */
-async function lockUser(trx: Db, userId: number): Promise<void> {
-  if (!isPostgres(trx)) return;
-  await sql`select id from users where id = ${userId} for update`.execute(trx);
 }
 
 /**
@@ -381,6 +374,9 @@ export async function writeAnswer(
   at: Date,
 ): Promise<AnswerWritten> {
   return db.transaction().execute(async (trx) => {
+    // The user first, as claiming and creating lock it: the same order everywhere, so two
+    // servers' transactions (one answering, one claiming) never wait on each other in a circle.
+    await lockUser(trx, row.user_id);
     const current = await trx
       .selectFrom('redemptions')
       .select('attempts')
