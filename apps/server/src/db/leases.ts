@@ -4,13 +4,13 @@ import { isPostgres, type Db } from './database.ts';
 import type { Database } from './schema.ts';
 
 /**
- * The one lease of the rows work is done on in the background: the outbox's deliveries, the
- * redemptions' debits and the platform's images. A server takes a row with one conditional
- * UPDATE that matches only while the row is free (`leaseFree`: its lease column empty or run
- * out), writing when its lease runs out (`leaseEnd`) and, where the table has one, a token that
- * names the holder (`newLease`); it writes its outcome only while the row is still its own, and
- * gives the row back (`NO_LEASE`). A lease outlives the work it covers, so a live holder never
- * loses it; after a crash it runs out and any server takes the row again.
+ * The one lease of the rows work is done on by one server at a time: the outbox's deliveries,
+ * the redemptions' debits, the platform's images and WeChat's credentials. A server takes a row
+ * with one conditional UPDATE that matches only while the row is free (`leaseFree`: its lease
+ * column empty or run out), writing when its lease runs out (`leaseEnd`) and, where the table has
+ * one, a token that names the holder (`newLease`); it writes its outcome only while the row is
+ * still its own, and gives the row back (`NO_LEASE`). A lease outlives the work it covers, so a
+ * live holder never loses it; after a crash it runs out and any server takes the row again.
  */
 
 /** A lease taken now: the token that names its holder, and when it runs out (ISO). */

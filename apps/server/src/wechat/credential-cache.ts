@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/database.ts';
+import { leaseEnd, leaseFree, newLease, NO_LEASE } from '../db/leases.ts';
 import type { WeChatCredentialsTable } from '../db/schema.ts';
-import { sleep } from '../timing/sleep.ts';
+import { retryWhile } from '../timing/retry-while.ts';
 import { WeChatApiError, type Credential, type WeChatApi } from './wechat-api.ts';
 
 /**
@@ -73,20 +73,17 @@ export function credentialCache({
         app_id: appId,
         value: null,
         expires_at: null,
-        lease_token: null,
-        lease_until: null,
+        ...NO_LEASE,
         updated_at: at.toISOString(),
       })
       .onConflict((oc) => oc.columns(['kind', 'app_id']).doNothing())
       .execute();
-    const token = randomUUID();
+    const lease = newLease(at, leaseMs);
     const result = await ofKind(kind)
-      .set({ lease_token: token, lease_until: new Date(at.getTime() + leaseMs).toISOString() })
-      .where((eb) =>
-        eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', at.toISOString())]),
-      )
+      .set({ lease_token: lease.token, lease_until: lease.until })
+      .where(leaseFree<'wechat_credentials'>('lease_until', at.toISOString()))
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1 ? token : undefined;
+    return Number(result.numUpdatedRows) === 1 ? lease.token : undefined;
   }
 
   async function fetchWithLease(
@@ -102,8 +99,7 @@ export function credentialCache({
         .set({
           value: credential.value,
           expires_at: new Date(at.getTime() + credential.expiresIn * 1000).toISOString(),
-          lease_token: null,
-          lease_until: null,
+          ...NO_LEASE,
           updated_at: at.toISOString(),
         })
         .execute();
@@ -112,8 +108,9 @@ export function credentialCache({
       const at = now();
       await ours()
         .set({
+          // The lease kept until the pause is over: nobody claims it meanwhile.
           lease_token: null,
-          lease_until: new Date(at.getTime() + failureBackoffMs).toISOString(),
+          lease_until: leaseEnd(at, failureBackoffMs),
         })
         .execute();
       throw error;
@@ -122,14 +119,16 @@ export function credentialCache({
 
   /** Waits for another server's fetch; undefined when it failed or took too long. */
   async function awaitOthers(kind: Kind): Promise<string | undefined> {
-    const until = Date.now() + waitMs;
-    for (;;) {
-      const current = await row(kind);
-      if (validFor(current) > 0 && current?.value) return current.value;
-      // No fetch under way (a failure's pause, or the lease was let go): nothing to wait for.
-      if (!current?.lease_token || Date.now() >= until) return undefined;
-      await sleep(pollMs);
-    }
+    const validValue = (r: Awaited<ReturnType<typeof row>>) =>
+      validFor(r) > 0 && r?.value ? r.value : undefined;
+    const current = await retryWhile(() => row(kind), {
+      // A fetch under way (a lease held) and nothing valid yet: look again. No lease (a
+      // failure's pause, or the lease was let go): nothing to wait for.
+      isRetryable: (r) => validValue(r) === undefined && Boolean(r?.lease_token),
+      tries: Math.max(1, Math.ceil(waitMs / pollMs)),
+      everyMs: pollMs,
+    });
+    return validValue(current);
   }
 
   async function refresh(kind: Kind, fetch: () => Promise<Credential>): Promise<string> {
