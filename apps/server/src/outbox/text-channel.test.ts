@@ -6,7 +6,7 @@ import {
   deliverTexts as deliverQueuedTexts,
   MAX_ATTEMPTS,
   queueText,
-  RETRY_WAITS_MS,
+  textRetryWaitMs,
 } from './text-channel.ts';
 import { warningsLog } from '../test-support/warnings-log.ts';
 
@@ -67,7 +67,7 @@ describe('the outbox of texts', () => {
       sent: 0,
       retrying: 0,
     });
-    const wait = RETRY_WAITS_MS[0] ?? 0;
+    const wait = textRetryWaitMs(1);
     expect(await deliverQueuedTexts(data.db, { ...options, now: later(wait) })).toMatchObject({
       sent: 1,
     });
@@ -79,6 +79,13 @@ describe('the outbox of texts', () => {
     // Sent is sent: nothing goes twice.
     await deliverQueuedTexts(data.db, { ...options, now: later(10 * wait) });
     expect(sms.sent).toHaveLength(1);
+  });
+
+  it('waits longer after each failure, a day in all before it gives up', () => {
+    const waits = Array.from({ length: MAX_ATTEMPTS - 1 }, (_, index) =>
+      textRetryWaitMs(index + 1),
+    );
+    expect(waits.map((ms) => ms / 60_000)).toEqual([1, 5, 25, 125, 360]);
   });
 
   it('gives up after the last attempt: logged, counted, and the number wiped', async () => {

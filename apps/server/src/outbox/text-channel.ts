@@ -3,6 +3,7 @@ import type { PhoneProtection } from '../crypto/phone-protection.ts';
 import { newLease, NO_LEASE } from '../db/leases.ts';
 import type { Database } from '../db/schema.ts';
 import type { Log } from '../http/logging.ts';
+import { backOff } from '../timing/back-off.ts';
 import { errorText, isDue, isPending, queueOutboxItem } from './outbox-repository.ts';
 
 /**
@@ -22,9 +23,15 @@ export interface TextSender {
   send(message: TextMessage): Promise<void>;
 }
 
-/** Waits after each failed attempt: the text is given up after the last one fails. */
-export const RETRY_WAITS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000];
-export const MAX_ATTEMPTS = RETRY_WAITS_MS.length + 1;
+/** How many sends a text gets: after the last one fails, it is given up. */
+export const MAX_ATTEMPTS = 6;
+/**
+ * The wait after the `attempt`-th failed send (1 for the first), the one back-off's: 1 min, five
+ * times longer each time, at most 6 h (1 min, 5 min, 25 min, about 2 h, 6 h: a day in all).
+ */
+export function textRetryWaitMs(attempt: number): number {
+  return backOff({ attempt, firstMs: 60_000, factor: 5, maxMs: 6 * 3_600_000 });
+}
 /** Longer than a send can take (the SMS client gives up after 10 s). */
 const LEASE_MS = 5 * 60_000;
 /** How often a server looks for texts due. */
@@ -109,9 +116,8 @@ export async function deliverTexts(
       onFailedAttempt?.();
       const attempts = row.attempts + 1;
       const reason = errorText(error);
-      const wait = RETRY_WAITS_MS[attempts - 1];
       const released = { attempts, last_error: reason, ...NO_LEASE };
-      if (wait === undefined) {
+      if (attempts >= MAX_ATTEMPTS) {
         await ours.set({ ...released, failed_at: at, payload: null }).execute();
         report.failed += 1;
         log?.warn(
@@ -119,7 +125,7 @@ export async function deliverTexts(
           'a text owed to a user could not be sent and is given up',
         );
       } else {
-        const next = new Date(now.getTime() + wait).toISOString();
+        const next = new Date(now.getTime() + textRetryWaitMs(attempts)).toISOString();
         await ours.set({ ...released, next_attempt_at: next }).execute();
         report.retrying += 1;
         log?.warn(
