@@ -72,14 +72,26 @@ function rendererOf(module: Partial<PageRenderModule>, path: string): PageRender
   ) as unknown as PageRenderModule;
 }
 
-export async function loadWebBuild(distDir: string): Promise<WebBuild> {
+/** The files of a web build (`distDir`, apps/web/dist) that the server reads. */
+export function webBuildFiles(distDir: string) {
   const clientDir = join(distDir, 'client');
-  const assetsDir = join(clientDir, 'assets');
-  const rendererPath = join(distDir, 'server', 'entry-server.js');
+  return {
+    clientDir,
+    assetsDir: join(clientDir, 'assets'),
+    indexHtml: join(clientDir, 'index.html'),
+    manifest: join(clientDir, '.vite', 'manifest.json'),
+    renderer: join(distDir, 'server', 'entry-server.js'),
+  };
+}
+
+export async function loadWebBuild(distDir: string): Promise<WebBuild> {
+  const files = webBuildFiles(distDir);
+  const { clientDir, assetsDir } = files;
+  const rendererPath = files.renderer;
   try {
     const [html, manifestText, styles, rendererModule] = await Promise.all([
-      readFile(join(clientDir, 'index.html'), 'utf8'),
-      readFile(join(clientDir, '.vite', 'manifest.json'), 'utf8'),
+      readFile(files.indexHtml, 'utf8'),
+      readFile(files.manifest, 'utf8'),
       readStyles(assetsDir),
       import(pathToFileURL(rendererPath).href) as Promise<Partial<PageRenderModule>>,
     ]);

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorSchema } from '@guquan/contract/api-error';
-import { buildTestApp, WEB_DIST_DIR } from '../test-support/test-app.ts';
+import { WEB_DIST_DIR } from '../test-support/build-paths.ts';
+import { buildTestApp } from '../test-support/test-app.ts';
 
 let app: FastifyInstance;
 let entryScript: string;

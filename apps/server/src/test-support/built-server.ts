@@ -3,10 +3,11 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import { startBuiltServer } from '../../../../tests/support/built-server.ts';
+import { builtCommand } from './build-paths.ts';
 
 /** The checkout this file belongs to: its build is the one the crash tests run. */
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const SERVER = fileURLToPath(new URL('../../dist/server.js', import.meta.url));
+const SERVER = builtCommand('server');
 
 /** Fails with what to do when the server has not been built (`npm run build`). */
 export function assertServerBuilt(): void {

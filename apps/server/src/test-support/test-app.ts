@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../app.ts';
 import type { LogDestination } from '../http/logging.ts';
@@ -32,9 +31,7 @@ export {
   TEST_PRODUCTION_ENV,
   TEST_SMS_ENV,
 } from './production-env.ts';
-
-/** The web build the server tests run against (`npm run build` makes it). */
-export const WEB_DIST_DIR = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+import { WEB_DIST_DIR } from './build-paths.ts';
 
 /** Demo images drawn at this fraction of their size: the same pictures, seeded in a blink. */
 export const TEST_IMAGE_SCALE = 0.25;
