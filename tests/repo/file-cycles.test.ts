@@ -21,10 +21,16 @@ const TREES = [
   { src: 'packages/contract/src', moreThan: 20 },
 ];
 
-/** A circle as a reader can act on it: its files in order, back to the first. */
+/**
+ * A circle as a reader can act on it: its files in order, back to the first. Where more files are
+ * tied together than the shortest circle shows, the others follow, so none is missed.
+ */
 function describeFileCycle(src: string, cycle: FolderCycle): string {
   const circle = cycle.circle.map((file) => `${src}/${file}`).join('\n  → ');
-  return `${cycle.folders.length} files in a circle:\n  ${circle}`;
+  const others = cycle.folders.filter((file) => !cycle.circle.includes(file));
+  if (others.length === 0) return `${cycle.folders.length} files in a circle:\n  ${circle}`;
+  const also = others.map((file) => `\n  also in circles with them: ${src}/${file}`).join('');
+  return `${cycle.folders.length} files in circles, the shortest:\n  ${circle}${also}`;
 }
 
 describe('file cycles', () => {
@@ -51,6 +57,18 @@ describe('file cycles', () => {
     ]);
     expect(describeFileCycle('src', cycles[0] as FolderCycle)).toBe(
       '2 files in a circle:\n  src/loader.ts\n  → src/views/parts.ts\n  → src/loader.ts',
+    );
+  });
+
+  it('name every file tied in, beyond the shortest circle', () => {
+    const cycle = {
+      folders: ['context.ts', 'ledger.ts', 'token-routes.ts'],
+      circle: ['context.ts', 'ledger.ts', 'context.ts'],
+      edges: [],
+    };
+    expect(describeFileCycle('src', cycle)).toBe(
+      '3 files in circles, the shortest:\n  src/context.ts\n  → src/ledger.ts\n  → src/context.ts' +
+        '\n  also in circles with them: src/token-routes.ts',
     );
   });
 
