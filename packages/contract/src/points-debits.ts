@@ -6,7 +6,8 @@ import { publicIdSchema } from './share.ts';
  * Spending points through the platform (PRODUCT.md, "The app's platform", Points): the site asks
  * `POST {PLATFORM_API_URL}/v1/points/debits` with its service token and the redemption's public
  * id as `Idempotency-Key`; the platform keeps the balances and charges a key once. The stand-in
- * platform's ledger (apps/server/src/stand-in/points-ledger.ts) answers with these schemas too.
+ * platform's ledger answers with these schemas too
+ * (apps/server/src/stand-in/points-ledger-routes.ts).
  */
 export const POINTS_DEBITS_PATH = '/v1/points/debits';
 

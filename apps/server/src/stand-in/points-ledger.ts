@@ -1,20 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { DEBIT_FAULTS, STAND_IN_DEMO_PATHS } from '@guquan/contract/demo-platform';
-import { INT32_MAX } from '@guquan/contract/platform-events';
-import {
-  DEBIT_IDEMPOTENCY_KEY_HEADER,
-  pointsDebitRequestSchema,
-  POINTS_DEBITS_PATH,
-  type PointsDebitRequest,
-} from '@guquan/contract/points-debits';
+import { DEBIT_FAULTS } from '@guquan/contract/demo-platform';
+import type { PointsDebitRequest } from '@guquan/contract/points-debits';
 import { demoPointsBalance } from '../demo/seed/demo-designs.ts';
 import { DEMO_IDS, type DemoUserKey } from '../demo/seed/demo-ids.ts';
-import type { StandInRoutes } from './stand-in-context.ts';
 import { readKept, writeKept } from './stand-in-files.ts';
-import { hasServiceToken } from './stand-in-token-routes.ts';
 
 /**
  * The stand-in platform's points ledger (PRODUCT.md, "The app's platform", Points): a real one,
@@ -23,6 +14,7 @@ import { hasServiceToken } from './stand-in-token-routes.ts';
  * once (the same key answers the stored result, the same key with another body is refused 422)
  * and refuses 409 `insufficient_points` charging nothing. The demo endpoints show it and make the
  * next debit fail, hang or lose its answer, so a person (or a test) can watch the site recover.
+ * Its routes are points-ledger-routes.ts.
  */
 
 /**
@@ -30,11 +22,8 @@ import { hasServiceToken } from './stand-in-token-routes.ts';
  * the tests: `huge_balance` charges and answers a balance past 2^31 − 1, which the contract
  * refuses (a repeat of the key answers the stored charge): a platform's bad answer, not the demo's.
  */
-const STAND_IN_DEBIT_FAULTS = [...DEBIT_FAULTS, 'huge_balance'] as const;
+export const STAND_IN_DEBIT_FAULTS = [...DEBIT_FAULTS, 'huge_balance'] as const;
 type DebitFault = (typeof STAND_IN_DEBIT_FAULTS)[number];
-
-/** How many debits GET /demo/ledger lists (newest first). */
-const LISTED_DEBITS = 50;
 
 const storedDebitSchema = z.object({
   key: z.string(),
@@ -55,10 +44,8 @@ const keptLedgerSchema = z.object({
   debits: z.array(storedDebitSchema),
 });
 
-const faultRequestSchema = z.object({ fault: z.enum(STAND_IN_DEBIT_FAULTS) }).strict();
-const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,200}$/);
-
-const DEMO_BALANCES: Readonly<Record<string, number>> = Object.fromEntries(
+/** The demo users' starting balances, by user id. */
+export const DEMO_BALANCES: Readonly<Record<string, number>> = Object.fromEntries(
   (Object.keys(DEMO_IDS.users) as DemoUserKey[]).map((key) => [
     DEMO_IDS.users[key],
     demoPointsBalance(key),
@@ -184,7 +171,7 @@ function answerOf(debit: StoredDebit, status: 200 | 201 | 409): DebitOutcome {
 }
 
 /** Charges the debit once per key: the stored answer for a repeat, 422 for another body. */
-function charge(
+export function charge(
   ledger: LoadedPointsLedger,
   key: string,
   debit: PointsDebitRequest,
@@ -228,129 +215,3 @@ function charge(
   ledger.state.debits.set(key, record);
   return { outcome: answerOf(record, 201), charged: true };
 }
-
-function refusal(code: string, message: string) {
-  return { error: { code, message } };
-}
-
-/** Holds a debit request open until `until` settles or its client closes the connection. */
-async function holdOpen(
-  ledger: LoadedPointsLedger,
-  held: Set<Socket>,
-  socket: Socket,
-  until?: Promise<void>,
-): Promise<void> {
-  held.add(socket);
-  ledger.state.holding += 1;
-  try {
-    const closed = new Promise<void>((resolve) => {
-      socket.once('close', () => {
-        resolve();
-      });
-    });
-    await (until ? Promise.race([until, closed]) : closed);
-  } finally {
-    ledger.state.holding -= 1;
-    held.delete(socket);
-  }
-}
-
-/** The ledger's routes: the debit API and its demo endpoints. */
-export const pointsLedgerRoutes: StandInRoutes = (app, { secrets, ledger }, done) => {
-  // Requests held by a `hang` fault: let go (their sockets closed) as the stand-in closes, before
-  // its server waits for the requests in flight to end.
-  const held = new Set<Socket>();
-  app.addHook('preClose', (done) => {
-    for (const socket of held) socket.destroy();
-    done();
-  });
-
-  app.post(POINTS_DEBITS_PATH, async (request, reply) => {
-    ledger.state.requests += 1;
-    if (!hasServiceToken(request, secrets.apiToken)) {
-      return reply
-        .code(401)
-        .send(refusal('unauthorized', 'The service token is missing or wrong.'));
-    }
-    const key = idempotencyKeySchema.safeParse(request.headers[DEBIT_IDEMPOTENCY_KEY_HEADER]);
-    if (!key.success) {
-      return reply
-        .code(400)
-        .send(refusal('invalid_idempotency_key', 'An Idempotency-Key header is required.'));
-    }
-    const body = pointsDebitRequestSchema.safeParse(request.body);
-    if (!body.success) {
-      return reply.code(400).send(refusal('invalid_request', body.error.message));
-    }
-    const fault = ledger.state.fault;
-    ledger.state.fault = 'none';
-    if (fault === 'fail') {
-      return reply.code(500).send(refusal('internal_error', 'The ledger failed (demo fault).'));
-    }
-    const socket = request.raw.socket;
-    if (fault === 'hang') {
-      // Never answered, nothing charged: held until the client gives up.
-      await holdOpen(ledger, held, socket);
-      return reply.hijack();
-    }
-    const { outcome, charged } = charge(ledger, key.data, body.data);
-    if (charged) await ledger.persist();
-    if (charged && outcome.status === 201) {
-      await ledger.afterCharge?.({ key: key.data, userId: body.data.userId });
-    }
-    const answersHeld = ledger.state.answersHeld;
-    if (answersHeld) {
-      // A slow platform (tests): charged and kept, the answer not sent yet.
-      await holdOpen(ledger, held, socket, answersHeld);
-      if (socket.destroyed) return reply.hijack();
-    }
-    if (fault === 'huge_balance' && charged && outcome.status === 201) {
-      const debitId = ledger.state.debits.get(key.data)?.debitId;
-      return reply.code(201).send({ debitId, balance: INT32_MAX + 1 });
-    }
-    if (fault === 'lose_answer') {
-      // Charged and kept; the answer never arrives.
-      reply.hijack();
-      socket.destroy();
-      return reply;
-    }
-    return reply.code(outcome.status).header('cache-control', 'no-store').send(outcome.body);
-  });
-
-  app.get(STAND_IN_DEMO_PATHS.ledger, async (_request, reply) => {
-    const users = new Set([...Object.keys(DEMO_BALANCES), ...ledger.state.balances.keys()]);
-    const debits = ledger
-      .debits()
-      .slice(-LISTED_DEBITS)
-      .reverse()
-      .map(({ key, userId, points, designId, outcome, balance, at }) => ({
-        key,
-        userId,
-        points,
-        designId,
-        outcome,
-        balance,
-        at,
-      }));
-    return reply.header('cache-control', 'no-store').send({
-      balances: [...users].map((userId) => ({ userId, balance: ledger.balanceOf(userId) })),
-      debits,
-      nextDebitFault: ledger.nextFault(),
-      // Whose debits are held open now: the client's port of each connection, which a test maps
-      // to the process that sent it (the cluster test kills the server holding one).
-      heldFrom: [...held].flatMap(({ remotePort }) =>
-        remotePort === undefined ? [] : [remotePort],
-      ),
-    });
-  });
-
-  app.post(STAND_IN_DEMO_PATHS.ledgerFault, async (request, reply) => {
-    const body = faultRequestSchema.safeParse(request.body);
-    if (!body.success) {
-      return reply.code(400).send(refusal('invalid_request', body.error.message));
-    }
-    ledger.setNextFault(body.data.fault);
-    return reply.code(204).send();
-  });
-  done();
-};

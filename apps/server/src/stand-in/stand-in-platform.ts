@@ -7,12 +7,8 @@ import { loadStandInSecrets, type StandInSecrets } from './stand-in-secrets.ts';
 import { demoTokenRoutes, jwksRoutes } from './stand-in-token-routes.ts';
 import { demoMediaRoutes } from './demo-media.ts';
 import { demoCommunityRoutes } from './demo-community-routes.ts';
-import {
-  loadPointsLedger,
-  pointsLedgerRoutes,
-  type PointsLedger,
-  type PointsLedgerOptions,
-} from './points-ledger.ts';
+import { loadPointsLedger, type PointsLedger, type PointsLedgerOptions } from './points-ledger.ts';
+import { pointsLedgerRoutes } from './points-ledger-routes.ts';
 import { eventsReceiverRoutes } from './events-receiver.ts';
 
 export const STAND_IN_JWKS_PATH = '/.well-known/jwks.json';
