@@ -67,8 +67,10 @@ export const standInReceivedEventsSchema = z.object({
 });
 export type StandInReceivedEvents = z.infer<typeof standInReceivedEventsSchema>;
 
-/** `POST /demo/ledger/fault` and `POST /demo/received-events/fault`: 204. */
-export const standInLedgerFaultSchema = z.object({ fault: debitFaultSchema });
+/**
+ * `POST /demo/received-events/fault`: 204. (`POST /demo/ledger/fault` takes `{ fault }`, one of
+ * DEBIT_FAULTS.)
+ */
 export const standInReceivedEventsFaultSchema = z.object({ failNext: failNextSchema });
 
 /**

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { z } from 'zod';
+import { standInReceivedEventsFaultSchema } from '@guquan/contract/demo-platform';
 import { platformEventsOutDeliverySchema } from '@guquan/contract/platform-events-out';
 import type { StandInRoutes } from './stand-in-context.ts';
 
@@ -33,8 +34,7 @@ export interface ReceivedDelivery {
 
 const usersSchema = z.array(z.string().min(1)).max(10);
 /** Each field given replaces its fault; one left out stays as it was. */
-const faultSchema = z.object({
-  failNext: z.number().int().min(0).max(10).optional(),
+const faultSchema = standInReceivedEventsFaultSchema.partial().extend({
   /** Deliveries carrying an event of one of these users are answered 422. */
   refuseUsers: usersSchema.optional(),
   /** Deliveries carrying an event of one of these users get no answer (until released). */

@@ -16,5 +16,3 @@ const guide = onDemand<OpenInBrowserGuideProps>(
 export function OpenInBrowserGuide(props: OpenInBrowserGuideProps) {
   return props.open ? <guide.Component {...props} /> : null;
 }
-
-export const preloadOpenInBrowserGuide = guide.preload;
