@@ -8,6 +8,7 @@ import { assertServerBuilt, killHard, startDemoServer } from '../test-support/bu
 import { EVENTUALLY } from '../test-support/eventually.ts';
 import { pid, userEvent } from '../test-support/platform-deliveries.ts';
 import { makeTempDataDir, TEST_PLATFORM_ENV } from '../test-support/test-app.ts';
+import { sleep } from '../timing/sleep.ts';
 
 /**
  * A secret rotated through its file on a running server (the built one, as `npm start` runs it):
@@ -81,7 +82,7 @@ describe("the platform's webhook secrets rotated through their file", () => {
     // (Waited for a moment: on a slow machine this passes sooner than it should, never fails.)
     writeFileSync(secretsFile, 'not a secret\n');
     server.kill('SIGHUP');
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await sleep(1_000);
     expect(await deliverSignedWith(NEW)).toBe(200);
 
     expect(server.pid).toBe(serverPid);

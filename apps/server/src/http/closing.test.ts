@@ -4,6 +4,7 @@ import { API_BASE_PATH } from '@guquan/contract/site-paths';
 import { listenOnLoopback } from '../test-support/raw-http.ts';
 import { buildTestApp } from '../test-support/test-app.ts';
 import { SERVER_TIMEOUTS } from './server-timeouts.ts';
+import { sleep } from '../timing/sleep.ts';
 
 /** A client's deadlines 10 minutes off: a close that waits for one fails by far, on any machine. */
 const LONG = { ...SERVER_TIMEOUTS, headersMs: 600_000, requestMs: 600_000, idleMs: 600_000 };
@@ -32,13 +33,13 @@ describe('a server shutting down', () => {
       `POST ${API_BASE_PATH}/demo/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
         'Content-Type: application/json\r\nContent-Length: 14\r\n\r\n{"userId"',
     );
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
     const closing = app.close();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
     // …finishes, and another comes on the same connection.
     socket.write(`:"."}GET ${API_BASE_PATH}/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
     // A limit for a server that never closes it, not a speed: the answers are checked below.
-    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+    await Promise.race([closed, sleep(30_000)]);
     socket.destroy();
     await closing;
 
@@ -93,7 +94,7 @@ describe('a server shutting down', () => {
     // The next request leaves as the shutdown begins (a proxy's pool does not know yet).
     const closing = app.close();
     socket.write(health);
-    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+    await Promise.race([closed, sleep(30_000)]);
     await closing;
 
     expect(reset).toBe('');

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPictureStore } from './picture-store.ts';
+import { sleep } from '../timing/sleep.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -20,7 +21,7 @@ describe('pictures on disk', () => {
   it('draws once however many ask together, keeps the file beside the resized images, nothing half-written', async () => {
     const store = createPictureStore(dir);
     const draw = vi.fn(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await sleep(10);
       return Buffer.from('jpeg');
     });
     expect(await store.find(name('a'))).toBeUndefined();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RenderQueueFull, createRenderQueue } from './render-queue.ts';
+import { sleep } from '../timing/sleep.ts';
 
 describe('the render queue', () => {
   it('runs at most `concurrency` tasks at once, the rest in order as slots free', async () => {
@@ -10,7 +11,7 @@ describe('the render queue', () => {
     const task = (n: number) => async () => {
       running++;
       most = Math.max(most, running);
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await sleep(5);
       running--;
       order.push(n);
       return n;

@@ -12,6 +12,7 @@ import {
   userEvent,
 } from '../test-support/platform-deliveries.ts';
 import { buildTestApp, TEST_PLATFORM_ENV } from '../test-support/test-app.ts';
+import { sleep } from '../timing/sleep.ts';
 
 /**
  * Issue 37: one valid delivery of 250 cabinets naming 1,000 unknown goods each (2.8 MB, 250,000
@@ -52,7 +53,7 @@ async function readingPages(done: () => boolean): Promise<{ reads: number; longe
     reads += 1;
     // The next visitor 5 ms later: an injected request can answer without a turn of the event
     // loop, and a loop of them would starve the delivery (a real one arrives as I/O).
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await sleep(5);
   }
   return { reads, longest };
 }
@@ -109,7 +110,7 @@ async function deliverWhileReading(events: unknown[]): Promise<void> {
   ]);
   const took = performance.now() - started;
   // The monitor's timer reports a block only when it next fires.
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await sleep(50);
   blocks.disable();
   const longestBlock = blocks.max / 1e6;
 

@@ -5,6 +5,7 @@ import { PLATFORM_EVENTS_PATH } from '@guquan/contract/platform-events';
 import { signedHeaders } from '../test-support/platform-deliveries.ts';
 import { listenOnLoopback, parseRawResponse } from '../test-support/raw-http.ts';
 import { buildTestApp, TEST_PLATFORM_ENV } from '../test-support/test-app.ts';
+import { sleep } from '../timing/sleep.ts';
 
 /**
  * A delivery past 5 MB, sent by a client that writes its whole body before it reads (Python's
@@ -66,7 +67,7 @@ async function open(): Promise<Connection> {
         });
       }),
     answer: async (waitMs) => {
-      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, waitMs))]);
+      await Promise.race([closed, sleep(waitMs)]);
       socket.destroy();
       return { text: Buffer.concat(chunks).toString('utf8'), error };
     },
