@@ -1,9 +1,11 @@
 // Lighthouse, mobile preset (a mid-range phone on a slow 4G network, simulated), in Debian's
 // Chromium, against the production build served on loopback. Prints, for each page, largest
-// contentful paint, total blocking time, cumulative layout shift and bytes transferred, and writes
-// the full reports to bench-results/.
+// contentful paint, total blocking time, time to interactive, cumulative layout shift and bytes
+// transferred, and writes the full reports to bench-results/. `--no-script` measures each page
+// with its scripts blocked: the floor a page's own HTML, styles and pictures set, which script can
+// only add to (issue 41 compares LCP with it).
 //
-//   npm run build && npm run bench [-- --runs 3] [-- --only website]
+//   npm run build && npm run bench [-- --runs 3] [-- --only website] [-- --no-script]
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,8 +19,10 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '1' },
     only: { type: 'string' },
     port: { type: 'string', default: '18090' },
+    'no-script': { type: 'boolean', default: false },
   },
 });
+const noScript = values['no-script'];
 const runs = Math.max(1, Number(values.runs));
 const origin = `http://127.0.0.1:${values.port}`;
 
@@ -57,6 +61,8 @@ async function measure(url, attempts = 3) {
       output: 'json',
       logLevel: 'error',
       onlyCategories: ['performance', 'accessibility'],
+      // The site's own scripts (the inline start-up script then imports nothing).
+      ...(noScript ? { blockedUrlPatterns: ['*/anime_merch_web/assets/*.js'] } : {}),
     });
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
     if (!result.lhr.runtimeError) return result;
@@ -99,18 +105,21 @@ try {
       samples.push({
         lcp: audits['largest-contentful-paint'].numericValue,
         tbt: audits['total-blocking-time'].numericValue,
+        tti: audits.interactive.numericValue,
         cls: audits['cumulative-layout-shift'].numericValue,
         bytes: audits['total-byte-weight'].numericValue,
         performance: categories.performance.score * 100,
         accessibility: categories.accessibility.score * 100,
       });
-      await writeFile(`bench-results/${name}-${run + 1}.json`, result.report);
+      const suffix = noScript ? '-no-script' : '';
+      await writeFile(`bench-results/${name}${suffix}-${run + 1}.json`, result.report);
     }
     const pick = (key) => median(samples.map((sample) => sample[key]));
     rows.push({
       page: name,
       'LCP ms': Math.round(pick('lcp')),
       'TBT ms': Math.round(pick('tbt')),
+      'TTI ms': Math.round(pick('tti')),
       CLS: Number(pick('cls').toFixed(3)),
       'kB transferred': Number((pick('bytes') / 1000).toFixed(1)),
       perf: Math.round(pick('performance')),
@@ -123,5 +132,7 @@ try {
   server.kill();
   await rm(dataDir, { recursive: true, force: true });
 }
-console.log(`\nLighthouse mobile preset, median of ${runs} run(s) per page:`);
+console.log(
+  `\nLighthouse mobile preset${noScript ? ', scripts blocked' : ''}, median of ${runs} run(s) per page:`,
+);
 console.table(rows);
