@@ -4,9 +4,10 @@ import type { Language } from '@guquan/contract/language';
 import type { AppTarget } from './app-link';
 
 /**
- * What passes between the page and its tap code, types only: the state use-open-in-app.ts keeps
- * and the context it hands app-taps.ts (which sets that state). Here, not in either, so that the
- * hook, the taps and the missing-app sheet that loads them close no import circle.
+ * What passes between the page and its tap code, types only: the state of the page's prompt
+ * (prompt-store.ts keeps it, use-open-in-app.ts draws it) and the context app-taps.ts is handed
+ * (which sets that state). Here, not in either, so that the hook, the taps and the missing-app
+ * sheet that loads them close no import circle.
  */
 
 /** What the missing-app layer shows: the sheet, or the toast before a store. */
@@ -18,7 +19,7 @@ export interface MissingAppState {
 }
 
 /**
- * What a tap needs from the page (use-open-in-app.ts keeps the state; app-taps.ts decides): the
+ * What a tap needs from the page (prompt-store.ts keeps the state; app-taps.ts decides): the
  * visitor's browser, the link domain, the page's language, target, title and image, and the
  * setters of the sheet, the toast and the guide.
  */

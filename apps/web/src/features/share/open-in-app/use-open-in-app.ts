@@ -1,15 +1,15 @@
-import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import { useEffect, useRef, useSyncExternalStore, type MouseEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useLinkOrigin } from '../../../lib/app-links/link-origin';
 import { useClientInfo } from '../../../lib/client/client-info-context';
 import { useLanguage } from '../../../lib/i18n/language-context';
-import { reportShareEventSoon } from '../../../lib/funnel/report-soon';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { loadMissingAppLayer } from '../missing-app-sheet/missing-app-on-demand';
 import { keepLanguage } from '../page/share-links';
 import { universalLink, WEBSITE_DOWNLOAD_PATH, type AppTarget, type Destination } from './app-link';
 import { appTapCode, preloadAppTaps } from './app-taps-on-demand';
 import { browserLocation } from './browser-location';
+import * as promptStore from './prompt-store';
 import type { MissingAppState, TapContext } from './tap-context';
 
 /** A tap on "open" or "get the app": a link in the server's HTML, taken over once the code runs. */
@@ -61,8 +61,9 @@ function beforeTapCode(href: string, event: MouseEvent<HTMLElement> | undefined)
  * Every way to a store copies the share text in the same tap
  * (docs/decisions/0017-app-links-and-handoffs.md) and says so in a toast before the store opens.
  * Where the browser opens neither app nor store (WeChat, …): the guide. What a tap decides is
- * app-taps.ts, loaded once the page has hydrated and run synchronously within the tap; this hook
- * keeps the state it sets (the sheet, the toast, the guide).
+ * app-taps.ts, loaded once the page has hydrated and run synchronously within the tap; the state
+ * it sets (the sheet, the toast, the guide) is the page's prompt store (prompt-store.ts), which
+ * this hook reads, and clears when its page's prompt goes.
  */
 export function useOpenInApp({
   target,
@@ -82,8 +83,12 @@ export function useOpenInApp({
   const language = useLanguage();
   const navigate = useNavigate();
   const { search } = useLocation();
-  const [guideOpen, setGuideOpen] = useState(false);
-  const [missingApp, setMissingApp] = useState<MissingAppState>({ sheet: null, toast: null });
+  const { missingApp, guideOpen } = useSyncExternalStore(
+    promptStore.subscribe,
+    promptStore.getSnapshot,
+    // The server's page, and hydration, show no prompt: whatever the store holds comes after.
+    () => promptStore.EMPTY_PROMPT,
+  );
   const cancelWatch = useRef<(() => void) | null>(null);
 
   useEffect(() => {
@@ -98,19 +103,20 @@ export function useOpenInApp({
     [],
   );
 
-  function showGuide(about: AppTarget = target) {
-    // The funnel's count of the guide (docs/decisions/0018-share-funnel-and-operators-listener.md).
-    if (about) reportShareEventSoon('guide_shown', about.kind, about.id);
-    setGuideOpen(true);
-  }
-
-  function showSheet(forTarget: AppTarget, returned = false) {
-    setMissingApp({ sheet: { target: forTarget, returned }, toast: null });
-  }
-
-  function closeSheet() {
-    setMissingApp((state) => ({ ...state, sheet: null }));
-  }
+  // Mounted: StrictMode's rehearsal of an unmount (in development) must not clear the prompt.
+  const live = useRef(false);
+  useEffect(() => {
+    live.current = true;
+    return () => {
+      live.current = false;
+      // The page's prompt goes (the visitor left the share pages): so does what it showed, as
+      // when this state was the provider's own (prompt-store.ts). Unless it was a rehearsal,
+      // whose remount follows at once, before this.
+      queueMicrotask(() => {
+        if (!live.current) promptStore.reset();
+      });
+    };
+  }, []);
 
   const page: TapContext = {
     client,
@@ -122,13 +128,11 @@ export function useOpenInApp({
     title,
     image,
     appMissing,
-    setMissingApp,
-    showSheet,
-    closeSheet,
-    showGuide,
-    openGuide: () => {
-      setGuideOpen(true);
-    },
+    setMissingApp: promptStore.setMissingApp,
+    showSheet: promptStore.showSheet,
+    closeSheet: promptStore.closeSheet,
+    showGuide: promptStore.showGuide,
+    openGuide: promptStore.openGuide,
     loadToast: loadMissingAppLayer,
     cancelWatch,
   };
@@ -155,15 +159,13 @@ export function useOpenInApp({
     hopToStore: (destination, forTarget) => {
       appTapCode.get()?.hopToStore(page, destination, forTarget);
     },
-    showSheet,
-    closeSheet,
+    showSheet: promptStore.showSheet,
+    closeSheet: promptStore.closeSheet,
     missingApp,
     guideOpen,
     showGuide: () => {
-      showGuide();
+      promptStore.showGuide(target);
     },
-    closeGuide: () => {
-      setGuideOpen(false);
-    },
+    closeGuide: promptStore.closeGuide,
   };
 }
