@@ -1,3 +1,5 @@
+import type { StartedApp } from '../../../lib/app-start/app-started';
+
 /**
  * A share page's app (React, the router, the page's own code) starts on the visitor's first
  * intent, not with the page (docs/decisions/0031-share-pages-start-without-react.md): a finger
@@ -8,14 +10,10 @@
  * as it did nothing before.
  */
 
+export type { StartedApp };
+
 /** The events that say a visitor is about to act. */
 export const INTENT_EVENTS = ['pointerdown', 'keydown', 'focusin'] as const;
-
-/** What the page needs from the app once it has started. */
-export interface StartedApp {
-  /** Navigates inside the site (a path under the site's base, with its query). */
-  navigate: (to: string) => void;
-}
 
 export interface StartOnIntentOptions {
   /** Where the page's content is: clicks inside it are held until the app is here. */
