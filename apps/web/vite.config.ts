@@ -6,6 +6,7 @@ import react from '@vitejs/plugin-react';
 import { legalMarkdownPlugin } from './build/legal-markdown-plugin.ts';
 import { pagePartsChunks } from './build/page-parts-chunks.ts';
 import { preloadLists } from './build/preload-lists.ts';
+import { reactFreeChunks, type ReactFreeChunkName } from './build/react-free-chunks.ts';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
@@ -75,8 +76,34 @@ function sharePageChunks() {
   });
 }
 
+/**
+ * What a share page needs before React (docs/decisions/0031-share-pages-start-without-react.md):
+ * the tap code, the funnel's reports and the flexible layout, in chunks that import no React.
+ */
+function shareStartChunks() {
+  return reactFreeChunks({
+    roots: new RegExp(
+      [
+        String.raw`[\\/]src[\\/]features[\\/]share[\\/]open-in-app[\\/]app-taps\.ts$`,
+        String.raw`[\\/]src[\\/]lib[\\/]funnel[\\/]report-view\.ts$`,
+        String.raw`[\\/]src[\\/]lib[\\/]layout[\\/]flexible-layout\.ts$`,
+      ].join('|'),
+    ),
+    entry: /[\\/]src[\\/]app[\\/]entry-client\.tsx$/,
+    shareRoute: /[\\/]src[\\/]app[\\/]routes[\\/]share-pages\.tsx$/,
+    routes: /[\\/]src[\\/]app[\\/]routes[\\/][\w-]+\.tsx$/,
+  });
+}
+
 export default defineConfig(({ command, isSsrBuild }) => {
   const sharePage = sharePageChunks();
+  const shareStart = shareStartChunks();
+  const reactFreeGroup = (name: ReactFreeChunkName) => ({
+    name,
+    test: (id: string) => shareStart.chunkOf(id) === name,
+    priority: 3,
+    includeDependenciesRecursively: false,
+  });
   const preloads = preloadLists();
   return {
     base: '/anime_merch_web/',
@@ -86,6 +113,7 @@ export default defineConfig(({ command, isSsrBuild }) => {
       legalMarkdownPlugin(contentDir),
       stylesheetOnlyImports,
       sharePage.plugin,
+      shareStart.plugin,
       preloads.plugin,
     ],
     resolve: {
@@ -110,6 +138,10 @@ export default defineConfig(({ command, isSsrBuild }) => {
           // React and the router change rarely: one chunk of their own stays cached across releases.
           codeSplitting: {
             groups: [
+              reactFreeGroup('start-base'),
+              reactFreeGroup('share-base'),
+              reactFreeGroup('app-opening'),
+              reactFreeGroup('app-taps'),
               {
                 name: 'react',
                 test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,

@@ -9,6 +9,7 @@ import { installPreloadErrorRecovery } from '../lib/chunks/page-load-recovery';
 import { detectClient } from '@guquan/contract/client-info';
 import { documentLanguage } from '../lib/i18n/document-language';
 import { installFlexibleLayout } from '../lib/layout/flexible-layout';
+import { announceAppStarted } from '../lib/app-start/app-started';
 import { AppProviders } from './app-providers';
 import { offerBridgeSimulator } from './bridge-simulator';
 import { readHydrationData } from './hydration-data';
@@ -56,6 +57,12 @@ async function start(container: HTMLElement): Promise<void> {
     const next = pending;
     pending = undefined;
     if (next) void router.navigate(next.to, { replace: true, state: next.state });
+    // A share page's start-up script waits for this to give the router the clicks it held.
+    announceAppStarted({
+      navigate: (to) => {
+        void router.navigate(to);
+      },
+    });
   };
   const app = (
     <AppProviders
