@@ -4,7 +4,7 @@ import { createBrowserRouter, type HydrationState } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import '../styles/global.css';
 import { BASE_PATH } from '@guquan/contract/site-paths';
-import { readLinkOrigin } from '../lib/app-links/link-origin';
+import { readLinkOrigin } from '../lib/app-links/read-link-origin';
 import { installPreloadErrorRecovery } from '../lib/chunks/page-load-recovery';
 import { detectClient } from '@guquan/contract/client-info';
 import { documentLanguage } from '../lib/i18n/document-language';

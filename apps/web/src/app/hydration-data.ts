@@ -6,6 +6,7 @@ import {
   type StaticHandlerContext,
 } from 'react-router';
 import { BASE_PATH } from '@guquan/contract/site-paths';
+import { HYDRATION_DATA_ID } from '../lib/routing/rendered-location';
 
 /**
  * The router's hydration data travels in a non-executable `<script type="application/json">`
@@ -13,7 +14,7 @@ import { BASE_PATH } from '@guquan/contract/site-paths';
  * block needs no CSP hash or nonce, so a page can be cached and served to many visitors with one
  * Content-Security-Policy that allows exactly its boot script.
  */
-export const HYDRATION_DATA_ID = 'app-hydration';
+export { HYDRATION_DATA_ID };
 
 /**
  * Where the server rendered the page. Pages built ahead are rendered without a query and share

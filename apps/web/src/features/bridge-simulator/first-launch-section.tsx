@@ -1,4 +1,4 @@
-import { readLinkOrigin } from '../../lib/app-links/link-origin';
+import { readLinkOrigin } from '../../lib/app-links/read-link-origin';
 import { describeFirstLaunch, firstLaunchAfterInstall, simulatedInstallId } from './first-launch';
 import type { SimulatorStore } from './simulator-state';
 import styles from './simulator-panel.module.css';

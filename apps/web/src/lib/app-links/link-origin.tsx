@@ -1,5 +1,4 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import { LINK_ORIGIN_META_NAME } from '@guquan/contract/link-origin-meta';
 
 /**
  * The app's link domain (the server's LINK_ORIGIN), which every Universal Link points at. It is a
@@ -22,18 +21,4 @@ export function LinkOriginProvider({
 /** The link domain's origin, e.g. `https://link.guquan.example` ('' on a page that has none). */
 export function useLinkOrigin(): string {
   return useContext(LinkOriginContext);
-}
-
-/** The link origin the server wrote into the page, if it is an http(s) origin. */
-export function readLinkOrigin(doc: Pick<Document, 'querySelector'>): string {
-  const content = doc
-    .querySelector(`meta[name="${LINK_ORIGIN_META_NAME}"]`)
-    ?.getAttribute('content');
-  if (!content) return '';
-  try {
-    const url = new URL(content);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : '';
-  } catch {
-    return '';
-  }
 }

@@ -22,8 +22,15 @@ export function applyFlexibleLayout(win: Window): void {
   html.classList.toggle(HAIRLINES_CLASS, dpr >= HAIRLINE_MIN_DPR);
 }
 
-/** Applies the rules now and keeps them applied; returns a function that stops listening. */
+const installed = new WeakMap<Window, () => void>();
+
+/**
+ * Applies the rules now and keeps them applied; returns a function that stops listening. Once per
+ * window: a share page's start-up script installs it before the app does.
+ */
 export function installFlexibleLayout(win: Window): () => void {
+  const existing = installed.get(win);
+  if (existing) return existing;
   const apply = () => {
     applyFlexibleLayout(win);
   };
@@ -35,9 +42,12 @@ export function installFlexibleLayout(win: Window): () => void {
     win.document.addEventListener('DOMContentLoaded', apply, { once: true });
   win.addEventListener('resize', apply);
   win.addEventListener('pageshow', onPageShow);
-  return () => {
+  const uninstall = () => {
+    installed.delete(win);
     win.document.removeEventListener('DOMContentLoaded', apply);
     win.removeEventListener('resize', apply);
     win.removeEventListener('pageshow', onPageShow);
   };
+  installed.set(win, uninstall);
+  return uninstall;
 }

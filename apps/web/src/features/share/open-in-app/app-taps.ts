@@ -35,7 +35,7 @@ function report(
 
 function go(page: TapContext, destination: Destination) {
   if (destination.type === 'url') browserLocation.assign(destination.href);
-  else void page.navigate(keepLanguage(destination.to, page.search));
+  else page.navigate(keepLanguage(destination.to, page.search));
 }
 
 /** Once the copy is done: the toast (the sheet's dialog would cover it, so that closes), then the store. */

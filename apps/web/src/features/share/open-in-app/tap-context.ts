@@ -1,4 +1,3 @@
-import type { NavigateFunction } from 'react-router';
 import type { ClientInfo } from '@guquan/contract/client-info';
 import type { Language } from '@guquan/contract/language';
 import type { AppTarget } from './app-link';
@@ -27,7 +26,8 @@ export interface TapContext {
   client: ClientInfo;
   linkOrigin: string;
   language: Language;
-  navigate: NavigateFunction;
+  /** A navigation inside the site (a path under the base, with its query). */
+  navigate: (to: string) => void;
   /** The page's query, whose `?lang=` a route keeps. */
   search: string;
   /** The page's own target, its title (for the share text) and the image on screen. */

@@ -122,7 +122,9 @@ export function useOpenInApp({
     client,
     linkOrigin,
     language,
-    navigate,
+    navigate: (to) => {
+      void navigate(to);
+    },
     search,
     target,
     title,
