@@ -78,17 +78,12 @@ function sharePageChunks() {
 
 /**
  * What a share page needs before React (docs/decisions/0031-share-pages-start-without-react.md):
- * the tap code, the funnel's reports and the flexible layout, in chunks that import no React.
+ * the share pages' start-up script (its tap code, the funnel's reports, the flexible layout),
+ * in chunks that import no React.
  */
 function shareStartChunks() {
   return reactFreeChunks({
-    roots: new RegExp(
-      [
-        String.raw`[\\/]src[\\/]features[\\/]share[\\/]open-in-app[\\/]app-taps\.ts$`,
-        String.raw`[\\/]src[\\/]lib[\\/]funnel[\\/]report-view\.ts$`,
-        String.raw`[\\/]src[\\/]lib[\\/]layout[\\/]flexible-layout\.ts$`,
-      ].join('|'),
-    ),
+    roots: /[\\/]src[\\/]features[\\/]share[\\/]start[\\/]share-start\.ts$/,
     entry: /[\\/]src[\\/]app[\\/]entry-client\.tsx$/,
     shareRoute: /[\\/]src[\\/]app[\\/]routes[\\/]share-pages\.tsx$/,
     routes: /[\\/]src[\\/]app[\\/]routes[\\/][\w-]+\.tsx$/,

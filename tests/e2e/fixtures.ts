@@ -111,28 +111,47 @@ export function gotoRoute(page: Page, entry: RouteEntry, language: Language): Pr
  * then imported here too, which resolves once it has run; the page's own import has then taken it.
  */
 export async function waitForApp(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const main = document.querySelector('#root main');
-    const hydrated = (element: Element) =>
-      Object.keys(element).some((key) => key.startsWith('__reactProps$'));
-    // React hydrates a Suspense boundary (the share page's item) after the tree around it: on a
-    // busy machine, a tap in between may reach a button whose handler is not there yet.
-    return (
-      main !== null &&
-      hydrated(main) &&
-      [
-        ...document.querySelectorAll('#root button, #root input, #root select, #root textarea'),
-      ].every(hydrated)
-    );
-  });
-  const tapCode = await page.waitForFunction((sharePages) => {
-    const loaded = performance.getEntriesByType('resource').map((entry) => entry.name);
-    if (!loaded.some((name) => new URL(name).pathname.match(new RegExp(sharePages)))) return 'none';
-    // Every module the page has asked for so far is here (the tap code's own imports included).
-    const asked = [...document.querySelectorAll<HTMLLinkElement>('link[rel=modulepreload]')];
-    if (asked.some((link) => !loaded.includes(link.href))) return false;
-    return loaded.find((name) => /\/assets\/app-taps-[\w-]+\.js$/.test(name)) ?? false;
-  }, chunkPattern('share-pages').source);
+  const hydrated = () =>
+    page.waitForFunction(() => {
+      const main = document.querySelector('#root main');
+      const hydrated = (element: Element) =>
+        Object.keys(element).some((key) => key.startsWith('__reactProps$'));
+      // A share page starts React on the visitor's first intent
+      // (docs/decisions/0031-share-pages-start-without-react.md): it says when it waits for one.
+      if (document.documentElement.dataset.appStart === 'on-intent') return 'intent';
+      // React hydrates a Suspense boundary (the share page's item) after the tree around it: on a
+      // busy machine, a tap in between may reach a button whose handler is not there yet.
+      return (
+        main !== null &&
+        hydrated(main) &&
+        [
+          ...document.querySelectorAll('#root button, #root input, #root select, #root textarea'),
+        ].every(hydrated) &&
+        'hydrated'
+      );
+    });
+  if ((await (await hydrated()).jsonValue()) === 'intent') {
+    // An intent no page acts on: a key that types nothing.
+    await page.keyboard.press('Shift');
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.dataset.appStart))
+      .not.toBe('on-intent');
+    await hydrated();
+  }
+  const tapCode = await page.waitForFunction(
+    ([sharePages, tapChunk]) => {
+      const loaded = performance.getEntriesByType('resource').map((entry) => entry.name);
+      if (!loaded.some((name) => new URL(name).pathname.match(new RegExp(sharePages))))
+        return 'none';
+      // Every module the page has asked for so far is here (the tap code's own imports included).
+      const asked = [...document.querySelectorAll<HTMLLinkElement>('link[rel=modulepreload]')];
+      if (asked.some((link) => !loaded.includes(link.href))) return false;
+      // Where the tap code has no chunk of its own, the share page started with it.
+      if (!tapChunk) return 'none';
+      return loaded.find((name) => new RegExp(tapChunk).test(name)) ?? false;
+    },
+    [chunkPattern('share-pages').source, tapChunkPattern()?.source] as const,
+  );
   const chunk = await tapCode.jsonValue();
   if (typeof chunk !== 'string' || chunk === 'none') return;
   await page.evaluate(async (url) => {
@@ -207,6 +226,12 @@ export function simulatorStylesheets(): Set<string> {
  * web build's manifest names it: a shared chunk may carry the same name (the contract's
  * membership.ts, which the bridge simulator also imports, is `membership-<hash>.js` too).
  */
+/** The share pages' tap code's own chunk (app-taps.ts), where the build gives it one. */
+function tapChunkPattern(): RegExp | undefined {
+  const file = webManifest()['src/features/share/open-in-app/app-taps.ts']?.file;
+  return file ? new RegExp(`${escapeRegExp(BASE_PATH)}/${escapeRegExp(file)}$`) : undefined;
+}
+
 export function chunkPattern(module: string): RegExp {
   const file = webManifest()[`src/app/routes/${module}.tsx`]?.file;
   if (!file) throw new Error(`The web build has no chunk for the route module ${module}`);

@@ -88,6 +88,12 @@ export interface PageRenderResult {
   hydrationScript: string;
   /** Source paths of the route modules rendered, to preload their chunks and styles. */
   modules: string[];
+  /**
+   * The source path of a module, one of `modules`, whose `startPage(startApp)` starts the page
+   * without the app, the app when it calls `startApp` (the share pages:
+   * docs/decisions/0031-share-pages-start-without-react.md). Without it the app starts at once.
+   */
+  start?: string;
   head: PageHead;
 }
 

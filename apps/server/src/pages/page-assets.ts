@@ -24,11 +24,17 @@ export interface PageAssets {
  * network it never competes with the page's own text, styles and first image. The script then
  * preloads every chunk (no waterfall: all start within a few milliseconds) and imports the entry,
  * which hydrates.
+ *
+ * A page with a `start` module (the share pages: docs/decisions/0031-share-pages-start-without-react.md)
+ * waits for its first image to be drawn instead, then imports only that module's chunks, React-free,
+ * and calls its `startPage` with the app's start above: the module decides when the app comes.
+ * Where the module cannot be had, the app starts as on any page (and recovers as any page does).
  */
 export function pageAssets(
   build: Pick<WebBuild, 'manifest' | 'entryStyles' | 'styles'>,
   modules: readonly string[],
   base: string,
+  start?: string,
 ): PageAssets {
   const { manifest } = build;
   const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
@@ -53,15 +59,41 @@ export function pageAssets(
     linked.push(`<link rel="stylesheet" href="${base}${file}" disabled>`);
   }
   const url = (key: string) => `${base}${manifest[key]?.file ?? ''}`;
-  const preloads = [...entryChunks.filter((key) => key !== entry), ...pageChunks].map(url);
-  // One preload per task: starting a request costs the main thread a little each, and a dozen at
-  // once would hold it long enough to delay a tap. (A hidden tab, where timers are slowed to one a
-  // second, does them all at once.)
-  const boot = entry
-    ? `const p=${JSON.stringify(preloads)},v=()=>document.visibilityState==="hidden";function s(){const h=p.shift();if(h===undefined){import(${JSON.stringify(url(entry))});return}const l=document.createElement("link");l.rel="modulepreload";l.crossOrigin="";l.href=h;document.head.append(l);v()?s():setTimeout(s,0)}v()?s():requestAnimationFrame(()=>{setTimeout(s,0)})`
-    : '';
+  const startChunks = start && manifest[start] ? staticClosure(manifest, [start]) : [];
+  const preloads = [...entryChunks.filter((key) => key !== entry), ...pageChunks]
+    .filter((key) => !startChunks.includes(key))
+    .map(url);
   return {
     head: [inline.length > 0 ? `<style>${inline.join('\n')}</style>` : '', ...linked].join(''),
-    scripts: boot ? `<script type="module">${boot.replace(/</g, '\\u003c')}</script>` : '',
+    scripts: entry
+      ? `<script type="module">${bootScript(preloads, url(entry), start && startChunks.length > 0 ? { url: url(start), chunks: startChunks.map(url) } : undefined).replace(/</g, '\\u003c')}</script>`
+      : '',
   };
+}
+
+/**
+ * The inline script that starts a page. `a` starts the app: one preload per task (starting a
+ * request costs the main thread a little each, and a dozen at once would hold it long enough to
+ * delay a tap; a hidden tab, where timers are slowed to one a second, does them all at once), then
+ * the entry; once only, resolving when the entry has run. Without a start module, `a` runs after
+ * the first paint. With one, once the page's first image is drawn (or has failed, or after 3 s:
+ * the first paint is never held for a script): its chunks are preloaded together and it is
+ * imported and given `a`.
+ */
+function bootScript(
+  preloads: readonly string[],
+  entry: string,
+  start: { url: string; chunks: readonly string[] } | undefined,
+): string {
+  const app =
+    `const p=${JSON.stringify(preloads)},d=document,v=()=>d.visibilityState==="hidden";let r;` +
+    `function l(h){const e=d.createElement("link");e.rel="modulepreload";e.crossOrigin="";e.href=h;d.head.append(e)}` +
+    `function a(){return r??=new Promise((y,n)=>{function s(){const h=p.shift();if(h===undefined){import(${JSON.stringify(entry)}).then(y,n);return}l(h);v()?s():setTimeout(s,0)}s()})}`;
+  if (!start) return `${app}v()?a():requestAnimationFrame(()=>{setTimeout(a,0)})`;
+  return (
+    app +
+    `let o=0;function g(){if(o++)return;${JSON.stringify(start.chunks)}.forEach(l);import(${JSON.stringify(start.url)}).then(m=>m.startPage(a),a)}` +
+    `const i=d.querySelector("#root main img"),w=()=>requestAnimationFrame(()=>{setTimeout(g,0)});` +
+    `v()?g():i&&!i.complete?(i.addEventListener("load",w),i.addEventListener("error",w),setTimeout(w,3e3)):w()`
+  );
 }

@@ -68,7 +68,7 @@ export async function renderDocument(
     share,
     linkOrigin,
   });
-  const assets = pageAssets(build, page.modules, `${BASE_PATH}/`);
+  const assets = pageAssets(build, page.modules, `${BASE_PATH}/`, page.start);
   const html = fillTemplate(build.template, {
     language,
     title: page.title,

@@ -27,6 +27,7 @@ import { hydrationDataScript } from './hydration-data';
 import { loadRouteHead } from './route-heads';
 import { routeModuleSource } from './route-modules';
 import { createRoutes } from './routes';
+import { PAGE_SOURCE as SHARE_PAGE_SOURCE } from './routes/share-pages';
 
 // One handler for the process: the route modules it loads stay resolved for later requests.
 const handler = createStaticHandler(createRoutes(), { basename: BASE_PATH });
@@ -41,14 +42,19 @@ function statusOf(context: StaticHandlerContext): number {
 
 /**
  * The modules a page of a route starts with beyond the shell, which the server preloads with it:
- * its route module, and on a share page the texts of the page's language (share-texts.ts) and
- * the part of the page its loader data shows (share-parts.tsx: the item's view, or the failure).
+ * its route module, and on a share page the page's own code (the route module only starts it),
+ * the texts of the page's language (share-texts.ts) and the part of the page its loader data
+ * shows (share-parts.tsx: the item's view, or the failure).
  */
 export function pageModules(entry: RouteEntry, language: Language, loaderData?: unknown): string[] {
   return [
     routeModuleSource(entry.module),
     ...(entry.share
-      ? [shareTextsSource(language), ...sharePartsSources(entry.share, loaderData, language)]
+      ? [
+          SHARE_PAGE_SOURCE,
+          shareTextsSource(language),
+          ...sharePartsSources(entry.share, loaderData, language),
+        ]
       : []),
   ];
 }
@@ -97,8 +103,26 @@ export async function renderPage({
       search: context.location.search,
     }),
     modules: modulesOf(context, language),
+    ...startOf(context),
     head: await headOf(context, language, linkOrigin),
   };
+}
+
+/**
+ * The module a page of a route starts with before the app (a share page: its route module,
+ * routes/share-pages.tsx, starts without React), if it has one: the server's page-assets.ts
+ * imports it first, and scripts/check-size.mjs holds it to its own budget.
+ */
+export function pageStart(entry: RouteEntry): string | undefined {
+  return entry.share ? routeModuleSource(entry.module) : undefined;
+}
+
+function startOf(context: StaticHandlerContext): { start?: string } {
+  const leaf = (routeTable as readonly RouteEntry[]).find(
+    (route) => route.id === context.matches.at(-1)?.route.id,
+  );
+  const start = leaf && pageStart(leaf);
+  return start ? { start } : {};
 }
 
 /**

@@ -3,8 +3,8 @@ import type { LoaderFunction, ShouldRevalidateFunction } from 'react-router';
 import type { RouteEntry } from '../config/route-table';
 import { loadWithRecovery } from '../lib/chunks/page-load-recovery';
 
-/** What a lazily loaded route module (src/app/routes/<name>.tsx) exports. */
-export interface RouteModule {
+/** What a route's page is made of: its component, and how its data and code load. */
+export interface RoutePage {
   Component: ComponentType;
   loader?: LoaderFunction;
   /** When the router reloads the route's data (share pages: only for another item). */
@@ -16,6 +16,13 @@ export interface RouteModule {
    */
   prepare?: (entry: RouteEntry, serverData: unknown) => Promise<void>;
 }
+
+/**
+ * What a lazily loaded route module (src/app/routes/<name>.tsx) exports: its page, or, for a page
+ * that starts without React (the share pages: docs/decisions/0031-share-pages-start-without-react.md),
+ * the load of its page from a chunk of its own.
+ */
+export type RouteModule = RoutePage | { load: () => Promise<RoutePage> };
 
 // One chunk per route module, fetched only when its route is visited.
 const routeModules = import.meta.glob<RouteModule>('./routes/*.tsx');
@@ -29,10 +36,11 @@ export function hasRouteModule(name: string): boolean {
   return `./routes/${name}.tsx` in routeModules;
 }
 
-async function importRouteModule(name: string): Promise<RouteModule> {
+async function importRoutePage(name: string): Promise<RoutePage> {
   const load = routeModules[`./routes/${name}.tsx`];
   if (!load) throw new Error(`Unknown route module: ${name}`);
-  return loadWithRecovery(load);
+  const module = await loadWithRecovery(load);
+  return 'load' in module ? loadWithRecovery(module.load) : module;
 }
 
 /**
@@ -41,8 +49,8 @@ async function importRouteModule(name: string): Promise<RouteModule> {
  */
 export async function loadRouteModule(
   entry: RouteEntry,
-): Promise<Pick<RouteModule, 'Component' | 'loader' | 'shouldRevalidate'>> {
-  const module = await importRouteModule(entry.module);
+): Promise<Pick<RoutePage, 'Component' | 'loader' | 'shouldRevalidate'>> {
+  const module = await importRoutePage(entry.module);
   // Before hydration the server's data is there (entry-client.tsx); on the server, in the
   // request's context instead.
   const serverData: unknown =

@@ -15,7 +15,7 @@ const ROOT_ROUTE_ID = 'root';
  */
 function shareRouteLoader(kind: ShareKind) {
   return async (args: LoaderFunctionArgs) => {
-    const { loaderOf } = await import('./routes/share-pages');
+    const { loaderOf } = await (await import('./routes/share-pages')).load();
     return loaderOf(kind)(args);
   };
 }

@@ -1,29 +1,13 @@
-import type { RouteEntry } from '../../config/route-table';
-import {
-  prepareSharePages,
-  shareLoader,
-  ShareRoutePage,
-  shareShouldRevalidate,
-} from '../../features/share/page/share-pages';
-
 /**
- * Every share page (goods, cabinet, note): one module, one chunk. The route table's `share` says
- * which kind a route shows; routes.tsx gives each route the loader of its kind from here
- * (`loaderOf`), and the loader's data names the kind to the page. Their <head> is made on the
- * server only (../route-heads/share-pages.ts).
+ * Every share page (goods, cabinet, note): one route module, one chunk, and no React in it
+ * (docs/decisions/0031-share-pages-start-without-react.md). The page the server sent is what the
+ * visitor reads; this chunk's `startPage` gives it what it does before React (its taps into the
+ * app, the view counted, the images that wait), and starts the app on the visitor's first intent.
+ * The page itself (React, the views, the loader) is `load`'s chunk.
  */
-export const loaderOf = shareLoader;
-export const shouldRevalidate = shareShouldRevalidate;
-/**
- * The texts of the page's language and the part the server's page shows (their chunks preload
- * with the page); on the server, all of them.
- */
-export function prepare(entry: RouteEntry, serverData: unknown): Promise<void> {
-  if (!entry.share)
-    throw new Error(`The share pages' module serves ${entry.id}, not a share route`);
-  return prepareSharePages(entry.share, serverData);
-}
+export { startPage } from '../../features/share/start/share-start';
 
-export function Component() {
-  return <ShareRoutePage />;
-}
+export const load = () => import('../../features/share/page/share-route-page');
+
+/** Where the page's own code is, for the server's preloads and styles (entry-server.tsx). */
+export const PAGE_SOURCE = 'src/features/share/page/share-route-page.tsx';

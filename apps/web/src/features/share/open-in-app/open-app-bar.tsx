@@ -33,12 +33,18 @@ export function OpenAppBar({ noItem = false }: { noItem?: boolean }) {
         </span>
       </p>
       {appMissing ? (
-        <a href={getHref} className={styles.open} onClick={getApp}>
+        <a href={getHref} className={styles.open} onClick={getApp} data-app-tap="get">
           {text.appBarGet}
         </a>
       ) : (
         <>
-          <a ref={open} href={openHref} className={styles.open} onClick={openApp}>
+          <a
+            ref={open}
+            href={openHref}
+            className={styles.open}
+            onClick={openApp}
+            data-app-tap="open"
+          >
             {text.appBarOpen}
           </a>
           <WeChatLaunchTag anchor={open} />

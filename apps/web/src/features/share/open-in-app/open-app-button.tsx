@@ -46,7 +46,12 @@ export function OpenAppButton({ children }: { children: ReactNode }) {
         </Suspense>
       ) : null}
       {appMissing ? (
-        <a href={getHref} className={`${buttons.primary} ${styles.button}`} onClick={getApp}>
+        <a
+          href={getHref}
+          className={`${buttons.primary} ${styles.button}`}
+          onClick={getApp}
+          data-app-tap="get"
+        >
           {text.getApp}
         </a>
       ) : (
@@ -56,6 +61,7 @@ export function OpenAppButton({ children }: { children: ReactNode }) {
             href={openHref}
             className={`${buttons.primary} ${styles.button}`}
             onClick={openApp}
+            data-app-tap="open"
           >
             {children}
           </a>

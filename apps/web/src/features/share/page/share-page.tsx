@@ -62,7 +62,9 @@ function ViewReport({ kind, id }: { kind: ShareKind; id: string | null }) {
   useEffect(() => {
     reportViewSoon(kind, id);
   }, [kind, id]);
-  return null;
+  // Where the start-up script, before React, finds the item viewed (start/share-start.ts): the
+  // same count, once per item (view-memory.ts), whichever reports first.
+  return <template data-share-view={id ?? ''} />;
 }
 
 /**

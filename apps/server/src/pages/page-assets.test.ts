@@ -1,0 +1,152 @@
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { pageAssets } from './page-assets.ts';
+import type { BuildManifest } from './web-build.ts';
+
+/** A build whose share route module starts without React (a start chunk) and loads its page. */
+const manifest: BuildManifest = {
+  'index.html': {
+    file: 'assets/index.js',
+    isEntry: true,
+    imports: ['_react.js', '_start-base.js'],
+  },
+  '_react.js': { file: 'assets/react.js' },
+  '_start-base.js': { file: 'assets/start-base.js' },
+  '_share-base.js': { file: 'assets/share-base.js', imports: ['_start-base.js'] },
+  'src/app/routes/share-pages.tsx': {
+    file: 'assets/share-pages.js',
+    imports: ['_share-base.js', '_start-base.js'],
+  },
+  'src/features/share/page/share-route-page.tsx': {
+    file: 'assets/share-route-page.js',
+    imports: ['_react.js', '_share-base.js'],
+    css: ['assets/share-route-page.css'],
+  },
+};
+
+const build = {
+  manifest,
+  entryStyles: ['assets/index.css'],
+  styles: new Map([
+    ['assets/index.css', 'body{margin:0}'],
+    ['assets/share-route-page.css', 'main{color:red}'],
+  ]),
+};
+const modules = ['src/app/routes/share-pages.tsx', 'src/features/share/page/share-route-page.tsx'];
+
+interface Run {
+  /** What the page asked for, in order: `preload <file>`, `import <file>`, `startPage`. */
+  steps: string[];
+  /** Draws the first image (its `load` event). */
+  drawImage: () => void;
+  /** Runs the frames and timers due. */
+  flush: () => Promise<void>;
+}
+
+/** Runs a page's boot script against a stand-in document with one image still loading. */
+function runBoot(script: string, { imageComplete = false } = {}): Run {
+  const steps: string[] = [];
+  const due: (() => void)[] = [];
+  const imageListeners: (() => void)[] = [];
+  const code = /^<script type="module">(.*)<\/script>$/s.exec(script)?.[1] ?? '';
+  const document = {
+    visibilityState: 'visible',
+    head: { append: (link: { href: string }) => steps.push(`preload ${link.href}`) },
+    createElement: () => ({}),
+    querySelector: () => ({
+      complete: imageComplete,
+      addEventListener: (type: string, listener: () => void) => {
+        if (type === 'load') imageListeners.push(listener);
+      },
+    }),
+  };
+  const load = (url: string) => {
+    steps.push(`import ${url}`);
+    return Promise.resolve({
+      startPage: (startApp: () => Promise<unknown>) => {
+        steps.push('startPage');
+        void startApp();
+      },
+    });
+  };
+  // The script is a module: `import(` is the one thing a script in a context cannot say.
+  runInNewContext(code.replace(/\bimport\(/g, 'load('), {
+    load,
+    document,
+    Promise,
+    JSON,
+    requestAnimationFrame: (run: () => void) => due.push(run),
+    setTimeout: (run: () => void, ms = 0) => {
+      if (ms < 1000) due.push(run);
+    },
+  });
+  return {
+    steps,
+    drawImage: () => {
+      for (const listener of imageListeners) listener();
+    },
+    flush: async () => {
+      for (let round = 0; round < 50; round += 1) {
+        for (const run of due.splice(0)) run();
+        await Promise.resolve();
+      }
+    },
+  };
+}
+
+describe('pageAssets', () => {
+  it('inlines the page’s styles and, after the first paint, preloads every chunk, then imports the entry', async () => {
+    const assets = pageAssets(build, modules, '/base/');
+    expect(assets.head).toContain('<style>body{margin:0}\nmain{color:red}</style>');
+    const run = runBoot(assets.scripts);
+    expect(run.steps).toEqual([]);
+    await run.flush();
+    expect(run.steps.at(-1)).toBe('import /base/assets/index.js');
+    expect(run.steps).toContain('preload /base/assets/react.js');
+    expect(run.steps).not.toContain('startPage');
+  });
+
+  it('with a start module: once the first image is drawn, that module’s chunks only, then the app when it asks', async () => {
+    const assets = pageAssets(build, modules, '/base/', 'src/app/routes/share-pages.tsx');
+    const run = runBoot(assets.scripts);
+    await run.flush();
+    expect(run.steps, 'nothing before the first image').toEqual([]);
+    run.drawImage();
+    await run.flush();
+    const started = run.steps.indexOf('startPage');
+    expect(run.steps.slice(0, started)).toEqual([
+      'preload /base/assets/share-pages.js',
+      'preload /base/assets/share-base.js',
+      'preload /base/assets/start-base.js',
+      'import /base/assets/share-pages.js',
+    ]);
+    // The app, once started: what the start did not load, then the entry.
+    const app = run.steps.slice(started + 1);
+    expect(app).toContain('preload /base/assets/react.js');
+    expect(app).toContain('preload /base/assets/share-route-page.js');
+    expect(app).not.toContain('preload /base/assets/start-base.js');
+    expect(app.at(-1)).toBe('import /base/assets/index.js');
+  });
+
+  it('with a start module and the image already drawn: starts after the next frame', async () => {
+    const assets = pageAssets(build, modules, '/base/', 'src/app/routes/share-pages.tsx');
+    const run = runBoot(assets.scripts, { imageComplete: true });
+    await run.flush();
+    expect(run.steps).toContain('startPage');
+  });
+
+  it('keeps `</script>` out of its script', () => {
+    const assets = pageAssets(
+      {
+        ...build,
+        manifest: {
+          ...manifest,
+          'index.html': { file: 'assets/</script>.js', isEntry: true },
+        },
+      },
+      [],
+      '/base/',
+    );
+    expect(assets.scripts.match(/<\/script>/g)).toHaveLength(1);
+  });
+});
