@@ -43,6 +43,10 @@ const PAGES = [
   ['exposure-note-agreement', '/anime_merch_web/agreement/exposureNote/ExposureNoteAgreement'],
   ['user-info-list', '/anime_merch_web/agreement/userInfoList'],
   ['third-party-share-list', '/anime_merch_web/agreement/thirdPartyShareList'],
+  // The in-app pages, as a browser outside the app opens them (no bridge, no session).
+  ['in-app-redeem-design', '/anime_merch_web/APPPage/cashDesign'],
+  ['in-app-membership', '/anime_merch_web/APPPage/iosVipBuy'],
+  ['in-app-account-deletion', '/anime_merch_web/APPPage/logOut'],
 ].filter(([name]) => !values.only || name.includes(values.only));
 
 // A fresh database with the demo data, removed at the end.
