@@ -1,6 +1,8 @@
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startDeferredImages } from '../../../lib/dom/deferred-images';
 import { goodsFixture } from '../../../test-support/share-fixtures';
 import { AVATAR_SLOT, FULL_SCREEN_SLOT, HERO_SLOT, TILE_SLOT, slotSrcSet } from './image-slots';
 import { ShareImage } from './share-image';
@@ -72,54 +74,120 @@ describe('ShareImage deferred until near the screen', () => {
     vi.unstubAllGlobals();
   });
 
-  it('holds the place with the same name and no request, then becomes the image when near', async () => {
+  it('holds the place as the image itself, with its name and no address, then loads when near', async () => {
     if (!third) throw new Error('fixture');
     render(<ShareImage image={third} slot={TILE_SLOT} defer="near" fallbackAlt="第 3 张" />);
-    const pending = screen.getByRole('img', { name: '第 3 张' });
-    expect(pending.tagName).toBe('SPAN');
-    expect(document.querySelector('img')).toBeNull();
+    const img = screen.getByRole<HTMLImageElement>('img', { name: '第 3 张' });
+    expect(img.tagName).toBe('IMG');
+    expect(img.hasAttribute('src')).toBe(false);
+    expect(img.hasAttribute('srcset')).toBe(false);
+    expect(img.hasAttribute('sizes')).toBe(false);
+    expect(img.dataset.srcset).toBe(slotSrcSet(third, TILE_SLOT));
+    expect(img.dataset.sizes).toBe(TILE_SLOT.sizes);
+    expect(img.dataset.src).toBe(`/anime_merch_web/media/${third.id}/750.webp`);
+    expect(img.dataset.defer).toBe('near');
+    expect(img.getAttribute('width')).toBe(String(third.width));
+    expect(img.getAttribute('height')).toBe(String(third.height));
+    expect(img.getAttribute('loading')).toBe('lazy');
     await waitFor(() => {
-      expect(observed.has(pending)).toBe(true);
+      expect(observed.has(img)).toBe(true);
     });
 
-    report([{ isIntersecting: false, target: pending }]);
-    expect(screen.getByRole('img', { name: '第 3 张' }).tagName).toBe('SPAN');
-    act(() => {
-      report([{ isIntersecting: true, target: pending }]);
-    });
-    const img = screen.getByRole('img', { name: '第 3 张' });
-    expect(img.tagName).toBe('IMG');
+    report([{ isIntersecting: false, target: img }]);
+    expect(img.hasAttribute('src')).toBe(false);
+    report([{ isIntersecting: true, target: img }]);
+    expect(screen.getByRole('img', { name: '第 3 张' })).toBe(img);
     expect(img.getAttribute('srcset')).toBe(slotSrcSet(third, TILE_SLOT));
+    expect(img.getAttribute('sizes')).toBe(TILE_SLOT.sizes);
+    expect(img.getAttribute('src')).toBe(`/anime_merch_web/media/${third.id}/750.webp`);
+    expect(observed.size).toBe(0);
+  });
+
+  it('stops watching an image that leaves the page before its moment', async () => {
+    if (!third) throw new Error('fixture');
+    const { unmount } = render(
+      <ShareImage image={third} slot={TILE_SLOT} defer="near" fallbackAlt="第 3 张" />,
+    );
+    const img = screen.getByRole('img', { name: '第 3 张' });
+    await waitFor(() => {
+      expect(observed.has(img)).toBe(true);
+    });
+    unmount();
     expect(observed.size).toBe(0);
   });
 
   it('loads a gallery’s other image once the page has settled, wherever it is', async () => {
     if (!second) throw new Error('fixture');
     render(<ShareImage image={second} slot={HERO_SLOT} defer="settled" fallbackAlt="第 2 张" />);
-    expect(screen.getByRole('img', { name: second.alt || '第 2 张' }).tagName).toBe('SPAN');
+    const img = screen.getByRole('img', { name: second.alt || '第 2 张' });
+    expect(img.hasAttribute('src')).toBe(false);
     await waitFor(() => {
-      expect(screen.getByRole('img', { name: second.alt || '第 2 张' }).tagName).toBe('IMG');
+      expect(img.getAttribute('srcset')).toBe(slotSrcSet(second, HERO_SLOT));
     });
     expect(observed.size).toBe(0);
   });
 
+  it('renders the same element on the server and the client: no address for React to own', () => {
+    if (!third) throw new Error('fixture');
+    const html = renderToString(
+      <ShareImage image={third} slot={TILE_SLOT} defer="near" fallbackAlt="第 3 张" />,
+    );
+    const [deferred = ''] = html.split('<noscript>');
+    expect(deferred).toMatch(/^<img [^>]*data-defer="near"[^>]*alt="第 3 张"/);
+    expect(deferred).not.toMatch(/ (src|srcSet|srcset|sizes)=/);
+    expect(deferred).toContain(`data-srcset="${slotSrcSet(third, TILE_SLOT)}"`);
+  });
+
+  it('hydrates without a mismatch, even when a script has loaded it first', async () => {
+    if (!third) throw new Error('fixture');
+    const element = (
+      <ShareImage image={third} slot={TILE_SLOT} defer="settled" fallbackAlt="第 3 张" />
+    );
+    const container = document.createElement('div');
+    container.innerHTML = renderToString(element);
+    document.body.append(container);
+    const img = container.querySelector('img');
+    if (!img) throw new Error('no image');
+    startDeferredImages(container);
+    await waitFor(() => {
+      expect(img.hasAttribute('src')).toBe(true);
+    });
+    const onRecoverableError = vi.fn();
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const root = await act(() => hydrateRoot(container, element, { onRecoverableError }));
+    expect(onRecoverableError).not.toHaveBeenCalled();
+    expect(container.querySelector('img')).toBe(img);
+    expect(img.getAttribute('srcset')).toBe(slotSrcSet(third, TILE_SLOT));
+    expect(errors).not.toHaveBeenCalled();
+    errors.mockRestore();
+    act(() => {
+      root.unmount();
+    });
+    container.remove();
+  });
+});
+
+describe('ShareImage deferred, without scripts', () => {
   it('gives pages without scripts the image inside <noscript>', () => {
     if (!third) throw new Error('fixture');
     const html = renderToString(
       <ShareImage image={third} slot={TILE_SLOT} defer="near" fallbackAlt="第 3 张" />,
     );
-    expect(html).toMatch(/^<span [^>]*role="img" aria-label="第 3 张"><\/span><noscript><img /);
-    expect(html).toContain(`srcSet="${slotSrcSet(third, TILE_SLOT)}"`);
+    const noscript = html.slice(html.indexOf('<noscript>'));
+    expect(noscript).toMatch(/^<noscript><img [^>]*alt="第 3 张"/);
+    expect(noscript).toContain(`srcSet="${slotSrcSet(third, TILE_SLOT)}"`);
+    expect(noscript).not.toContain('data-defer');
   });
 });
 
 describe('ShareImage deferred, in a browser without IntersectionObserver', () => {
-  it('becomes the image once the page has settled', async () => {
+  it('loads once the page has settled', async () => {
     if (!third) throw new Error('fixture');
     expect(typeof IntersectionObserver).toBe('undefined');
     render(<ShareImage image={third} slot={TILE_SLOT} defer="near" fallbackAlt="第 3 张" />);
+    const img = screen.getByRole('img', { name: '第 3 张' });
     await waitFor(() => {
-      expect(screen.getByRole('img', { name: '第 3 张' }).tagName).toBe('IMG');
+      expect(img.getAttribute('srcset')).toBe(slotSrcSet(third, TILE_SLOT));
     });
   });
 });

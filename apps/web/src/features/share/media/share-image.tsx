@@ -1,6 +1,7 @@
 import type { Image } from '@guquan/contract/share';
 import { IMAGE_WIDTHS, imageUrl } from '@guquan/contract/share-paths';
-import { useDeferred, type DeferUntil } from '../../../lib/dom/use-deferred';
+import { useCallback } from 'react';
+import { deferImage, stopDeferring, type DeferUntil } from '../../../lib/dom/deferred-images';
 import { slotSrcSet, type ImageSlot } from './image-slots';
 import styles from './share-image.module.css';
 
@@ -22,7 +23,7 @@ interface ShareImageProps {
    * images of a gallery, ready before a swipe), `near` then only when it comes near the screen (far
    * down a long page: a browser's own lazy loading starts 1250–3000 px ahead, so a cabinet's whole
    * grid would load with the page and crowd a slow phone's first seconds). The element's class
-   * must give it its size.
+   * must give it its size (it has none of its own until then).
    */
   defer?: DeferUntil;
   /** Used when the image has no description of its own ('' for a decorative image). */
@@ -37,23 +38,55 @@ interface ShareImageProps {
  * decoded off the main thread, and always an alt text.
  */
 export function ShareImage(props: ShareImageProps) {
-  const { image, defer, fallbackAlt, className } = props;
-  const [deferredRef, ready] = useDeferred(defer);
-  if (image.missing) return <ImagePlaceholder {...props} />;
-  if (ready) return <ShareImageElement {...props} />;
-  const alt = image.alt || fallbackAlt;
+  if (props.image.missing) return <ImagePlaceholder {...props} />;
+  if (!props.defer) return <ShareImageElement {...props} />;
   return (
     <>
-      {/* Holds the image's place, and its name for screen readers, until it may load. */}
-      <span
-        ref={deferredRef}
-        className={className ? `${className} ${styles.pending}` : styles.pending}
-        {...(alt ? { role: 'img', 'aria-label': alt } : { 'aria-hidden': true })}
-      />
+      <DeferredImage {...props} />
       <noscript>
         <ShareImageElement {...props} />
       </noscript>
     </>
+  );
+}
+
+/**
+ * A deferred image: the <img> itself with its size, class and alt text (so it holds its place,
+ * and its name for screen readers), its addresses held back in data-src, data-srcset and
+ * data-sizes until deferImage (lib/dom/deferred-images.ts) gives them when its moment comes. React
+ * never renders src, srcset or sizes here, so the server's element and the client's are the same
+ * whether a script has filled them in or not, and hydration never mismatches.
+ */
+function DeferredImage({ image, slot, defer, fallbackAlt, className, imageRef }: ShareImageProps) {
+  const ref = useCallback(
+    (element: HTMLImageElement | null) => {
+      imageRef?.(element);
+      if (!element) return;
+      deferImage(element);
+      return () => {
+        stopDeferring(element);
+        imageRef?.(null);
+      };
+    },
+    [imageRef],
+  );
+  return (
+    <img
+      ref={ref}
+      className={className ? `${className} ${styles.pending}` : styles.pending}
+      data-src={fallbackSrc(image)}
+      data-srcset={slotSrcSet(image, slot)}
+      data-sizes={slot.sizes}
+      data-defer={defer}
+      width={image.width}
+      height={image.height}
+      alt={image.alt || fallbackAlt}
+      loading="lazy"
+      decoding="async"
+      draggable={false}
+      // The start-up script may have given it src, srcset and sizes before React hydrates it.
+      suppressHydrationWarning
+    />
   );
 }
 
