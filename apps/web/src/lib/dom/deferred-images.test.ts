@@ -10,15 +10,27 @@ async function freshModule(): Promise<Module> {
   return import('./deferred-images');
 }
 
-function deferredImage(defer: string, id = 'a'): HTMLImageElement {
-  const img = document.createElement('img');
-  img.dataset.defer = defer;
-  img.dataset.src = `/media/${id}/750.webp`;
-  img.dataset.srcset = `/media/${id}/320.webp 320w, /media/${id}/750.webp 750w`;
-  img.dataset.sizes = '33vw';
-  img.alt = id;
-  document.body.append(img);
-  return img;
+/** A deferred image's box, as share-image.tsx renders it, in the page. */
+function deferredImage(defer: string, id = 'a'): HTMLElement {
+  const box = document.createElement('span');
+  box.setAttribute('role', 'img');
+  box.setAttribute('aria-label', id);
+  box.dataset.defer = defer;
+  box.dataset.src = `/media/${id}/750.webp`;
+  box.dataset.srcset = `/media/${id}/320.webp 320w, /media/${id}/750.webp 750w`;
+  box.dataset.sizes = '33vw';
+  document.body.append(box);
+  return box;
+}
+
+/** The image deferImage put in `box`, if it has. */
+function imageIn(box: Element): HTMLImageElement | null {
+  return box.querySelector('img');
+}
+
+/** The `src` of the image in `box`; null while it has none. */
+function srcIn(box: Element): string | null {
+  return imageIn(box)?.getAttribute('src') ?? null;
 }
 
 /** Lets the page-settled promise (a timer where there is no requestIdleCallback) resolve. */
@@ -32,37 +44,35 @@ afterEach(() => {
 });
 
 describe('deferImage, settled', () => {
-  it('gives the image its addresses once the page has settled', async () => {
+  it('puts the image in its box, with its addresses, once the page has settled', async () => {
     const { deferImage } = await freshModule();
-    const img = deferredImage('settled');
-    deferImage(img);
-    expect(img.hasAttribute('src')).toBe(false);
+    const box = deferredImage('settled');
+    deferImage(box);
+    expect(imageIn(box)).toBeNull();
     await settle();
-    expect(img.getAttribute('sizes')).toBe('33vw');
-    expect(img.getAttribute('srcset')).toBe('/media/a/320.webp 320w, /media/a/750.webp 750w');
-    expect(img.getAttribute('src')).toBe('/media/a/750.webp');
+    const img = imageIn(box);
+    expect(box.children).toHaveLength(1);
+    expect(img?.getAttribute('sizes')).toBe('33vw');
+    expect(img?.getAttribute('srcset')).toBe('/media/a/320.webp 320w, /media/a/750.webp 750w');
+    expect(img?.getAttribute('src')).toBe('/media/a/750.webp');
+    // The box keeps the name: the image in it is not a second one.
+    expect(img?.getAttribute('alt')).toBe('');
+    expect(box.getAttribute('aria-label')).toBe('a');
+    expect(img?.getAttribute('draggable')).toBe('false');
   });
 
   it('waits for the page’s load event while it is still loading', async () => {
     const { deferImage } = await freshModule();
     const readyState = vi.spyOn(document, 'readyState', 'get').mockReturnValue('loading');
-    const img = deferredImage('settled');
-    deferImage(img);
+    const box = deferredImage('settled');
+    deferImage(box);
     await settle();
-    expect(img.hasAttribute('src')).toBe(false);
+    expect(imageIn(box)).toBeNull();
     readyState.mockReturnValue('complete');
     window.dispatchEvent(new Event('load'));
     await settle();
-    expect(img.getAttribute('src')).toBe('/media/a/750.webp');
+    expect(srcIn(box)).toBe('/media/a/750.webp');
     readyState.mockRestore();
-  });
-
-  it('leaves alone an image with no moment of its own', async () => {
-    const { deferImage } = await freshModule();
-    const img = deferredImage('soon');
-    deferImage(img);
-    await settle();
-    expect(img.hasAttribute('src')).toBe(false);
   });
 });
 
@@ -93,80 +103,88 @@ describe('deferImage, near', () => {
 
   it('watches the image once the page has settled, and loads it when it comes near', async () => {
     const { deferImage } = await freshModule();
-    const img = deferredImage('near');
-    deferImage(img);
+    const box = deferredImage('near');
+    deferImage(box);
     expect(observed.size).toBe(0);
     await settle();
-    expect(observed.has(img)).toBe(true);
-    report([{ isIntersecting: false, target: img }]);
-    expect(img.hasAttribute('src')).toBe(false);
-    report([{ isIntersecting: true, target: img }]);
-    expect(img.getAttribute('srcset')).toBe('/media/a/320.webp 320w, /media/a/750.webp 750w');
-    expect(img.getAttribute('src')).toBe('/media/a/750.webp');
+    expect(observed.has(box)).toBe(true);
+    report([{ isIntersecting: false, target: box }]);
+    expect(imageIn(box)).toBeNull();
+    report([{ isIntersecting: true, target: box }]);
+    expect(imageIn(box)?.getAttribute('srcset')).toBe(
+      '/media/a/320.webp 320w, /media/a/750.webp 750w',
+    );
+    expect(srcIn(box)).toBe('/media/a/750.webp');
     expect(observed.size).toBe(0);
+  });
+
+  it('takes a moment it does not know for settled: the image comes, unwatched', async () => {
+    const { deferImage } = await freshModule();
+    const box = deferredImage('soon');
+    deferImage(box);
+    expect(imageIn(box)).toBeNull();
+    await settle();
+    expect(observed.size).toBe(0);
+    expect(srcIn(box)).toBe('/media/a/750.webp');
   });
 
   it('watches every image with one observer, half a screen ahead', async () => {
     const { deferImage } = await freshModule();
     const images = ['a', 'b', 'c'].map((id) => deferredImage('near', id));
-    for (const img of images) deferImage(img);
+    for (const box of images) deferImage(box);
     await settle();
     expect(observers).toEqual([{ rootMargin: '50% 0px' }]);
     expect(observed.size).toBe(3);
     report([{ isIntersecting: true, target: images[1] as Element }]);
-    expect(images.map((img) => img.hasAttribute('src'))).toEqual([false, true, false]);
+    expect(images.map((box) => imageIn(box) !== null)).toEqual([false, true, false]);
   });
 
-  it('does nothing more when called again, or for an image already loaded', async () => {
+  it('gives a box one image, however many times it is called for it', async () => {
     const { deferImage } = await freshModule();
-    const img = deferredImage('near');
-    const observe = vi.spyOn(IntersectionObserver.prototype, 'observe');
-    deferImage(img);
-    deferImage(img);
+    const box = deferredImage('near');
+    // The start-up script's call, then React's.
+    deferImage(box);
+    const forget = deferImage(box);
     await settle();
-    expect(observe).toHaveBeenCalledTimes(1);
-    report([{ isIntersecting: true, target: img }]);
-    const srcset = vi.spyOn(img, 'srcset', 'set');
-    deferImage(img);
+    expect([...observed]).toEqual([box]);
+    report([{ isIntersecting: true, target: box }]);
+    report([{ isIntersecting: true, target: box }]);
+    const img = imageIn(box);
+    expect(box.children).toHaveLength(1);
+    // As React's ref does when it attaches again (development's strict mode, say).
+    forget();
+    deferImage(box);
     await settle();
-    expect(observe).toHaveBeenCalledTimes(1);
-    expect(srcset).not.toHaveBeenCalled();
+    report([{ isIntersecting: true, target: box }]);
+    expect(box.children).toHaveLength(1);
+    expect(imageIn(box)).toBe(img);
 
-    const loaded = deferredImage('near', 'b');
-    loaded.src = '/media/b/750.webp';
-    deferImage(loaded);
+    const settledBox = deferredImage('settled', 'b');
+    deferImage(settledBox);
+    deferImage(settledBox);
     await settle();
-    expect(observed.has(loaded)).toBe(false);
+    expect(settledBox.children).toHaveLength(1);
   });
 
   it('forgets an image that leaves the page before its moment', async () => {
-    const { deferImage, stopDeferring } = await freshModule();
+    const { deferImage } = await freshModule();
     const waiting = deferredImage('near', 'a');
     const early = deferredImage('near', 'b');
-    deferImage(waiting);
-    deferImage(early);
-    stopDeferring(early);
+    const gone = deferredImage('settled', 'c');
+    const forgetWaiting = deferImage(waiting);
+    const forgetEarly = deferImage(early);
+    const forgetGone = deferImage(gone);
+    forgetEarly();
+    forgetGone();
     await settle();
     expect([...observed]).toEqual([waiting]);
-    stopDeferring(waiting);
+    expect(imageIn(gone)).toBeNull();
+    forgetWaiting();
     expect(observed.size).toBe(0);
-    report([{ isIntersecting: true, target: waiting }]);
-    expect(waiting.hasAttribute('src')).toBe(false);
     // Back in the page: it starts over.
     deferImage(waiting);
     await settle();
     expect(observed.has(waiting)).toBe(true);
-  });
-});
-
-describe('deferImage, near, in a browser without IntersectionObserver', () => {
-  it('loads once the page has settled', async () => {
-    const { deferImage } = await freshModule();
-    expect(typeof IntersectionObserver).toBe('undefined');
-    const img = deferredImage('near');
-    deferImage(img);
-    await settle();
-    expect(img.getAttribute('src')).toBe('/media/a/750.webp');
   });
 });
 
@@ -175,7 +193,7 @@ describe('startDeferredImages', () => {
     const { startDeferredImages } = await freshModule();
     const root = document.createElement('main');
     const inside = deferredImage('settled', 'a');
-    const plain = document.createElement('img');
+    const plain = document.createElement('span');
     plain.dataset.src = '/media/p/750.webp';
     root.append(inside, plain);
     document.body.append(root);
@@ -183,8 +201,9 @@ describe('startDeferredImages', () => {
     startDeferredImages(root);
     startDeferredImages(root);
     await settle();
-    expect(inside.getAttribute('src')).toBe('/media/a/750.webp');
-    expect(plain.hasAttribute('src')).toBe(false);
-    expect(outside.hasAttribute('src')).toBe(false);
+    expect(srcIn(inside)).toBe('/media/a/750.webp');
+    expect(inside.children).toHaveLength(1);
+    expect(imageIn(plain)).toBeNull();
+    expect(imageIn(outside)).toBeNull();
   });
 });

@@ -1,9 +1,12 @@
 /**
- * Deferred images: an `<img>` rendered without `src`, `srcset` or `sizes`, carrying them as
- * `data-src`, `data-srcset` and `data-sizes` and its moment as `data-defer`, gets them when that
- * moment comes. Plain DOM, no React: the share pages' start-up script can start them before the
- * app hydrates (startDeferredImages), and React never owns the attributes it sets, so hydration
- * finds the same element whether they are set yet or not.
+ * Deferred images: an empty holder (a `<span>` the page renders at the image's place, with its
+ * size and its name for screen readers) carrying the image's addresses as `data-src`,
+ * `data-srcset` and `data-sizes` and its moment as `data-defer` gets its `<img>`, made here and
+ * put inside it, when that moment comes. Plain DOM, no React: the share pages' start-up script can
+ * start them before the app hydrates (startDeferredImages), and React owns neither the `<img>` nor
+ * its addresses (it renders the holder's content as an empty `dangerouslySetInnerHTML`, whose
+ * children it never hydrates), so hydration finds the same holder whether its image is in yet or
+ * not.
  */
 
 /**
@@ -18,14 +21,9 @@ export type DeferUntil = 'settled' | 'near';
  */
 const NEAR_VIEWPORT_MARGIN = '50% 0px';
 
-type OnNear = () => void;
-const waiting = new Map<Element, OnNear>();
 let observer: IntersectionObserver | undefined;
 
 let settled: Promise<void> | undefined;
-
-/** Each image deferImage has taken on, to its wait: a second call for it does nothing more. */
-const taken = new WeakMap<HTMLImageElement, object>();
 
 /**
  * Resolves once the page has loaded and the browser has a quiet moment: until then a slow phone's
@@ -51,16 +49,14 @@ function pageSettled(): Promise<void> {
   return settled;
 }
 
-/** One observer for every image on the page (one per image would cost a phone more). */
+/** One observer for every holder on the page (one per holder would cost a phone more). */
 function sharedObserver(): IntersectionObserver {
   observer ??= new IntersectionObserver(
     (entries) => {
-      for (const entry of entries) {
-        if (!entry.isIntersecting) continue;
-        const onNear = waiting.get(entry.target);
-        waiting.delete(entry.target);
-        observer?.unobserve(entry.target);
-        onNear?.();
+      for (const { isIntersecting, target } of entries) {
+        if (!isIntersecting) continue;
+        observer?.unobserve(target);
+        load(target as HTMLElement);
       }
     },
     { rootMargin: NEAR_VIEWPORT_MARGIN },
@@ -69,55 +65,52 @@ function sharedObserver(): IntersectionObserver {
 }
 
 /**
- * Gives the image the addresses it was holding back. Its `src` is what marks it loaded (the
- * placeholder's style is `img[data-defer]:not([src])`).
+ * Puts the image in its holder, with the addresses the holder was keeping, unless it has it
+ * already (deferImage called twice: by the start-up script, then by React). The holder keeps the
+ * name (`role="img"` and `aria-label`, or `aria-hidden` for a decorative image): the `<img>` is
+ * `alt=""`, so a screen reader finds one image, not two. share-image.module.css has it fill the
+ * holder, the holder's `object-fit` and corners inherited. Not lazy: its moment has come.
  */
-function load(img: HTMLImageElement): void {
-  const { srcset, sizes, src } = img.dataset;
-  // sizes and srcset before src, so the browser picks from the set at once.
-  if (sizes) img.sizes = sizes;
-  if (srcset) img.srcset = srcset;
-  if (src) img.src = src;
+function load(holder: HTMLElement): void {
+  if (holder.firstChild) return;
+  const { sizes = '', srcset = '', src = '' } = holder.dataset;
+  holder.append(
+    Object.assign(document.createElement('img'), {
+      alt: '',
+      decoding: 'async',
+      draggable: false,
+      // sizes and srcset before src, so the browser picks from the set at once.
+      sizes,
+      srcset,
+      src,
+    }),
+  );
 }
 
 /**
- * Loads a deferred image when its moment (`data-defer`) comes: `settled` once the page has loaded
- * and gone quiet (a gallery's other images, ready before a swipe), `near` then only when it comes
- * near the screen (far down a long page: a browser's own lazy loading starts 1250–3000 px ahead,
- * so a cabinet's whole grid would load with the page and crowd a slow phone's first seconds). A
- * browser without IntersectionObserver treats `near` as `settled`. Calling it again for the same
- * image, or for one already loaded (it has a `src`), does nothing more.
+ * Loads a deferred image when its holder's moment (`data-defer`) comes: `settled` once the page
+ * has loaded and gone quiet (a gallery's other images, ready before a swipe), `near` then only
+ * when it comes near the screen (far down a long page: a browser's own lazy loading starts
+ * 1250–3000 px ahead, so a cabinet's whole grid would load with the page and crowd a slow phone's
+ * first seconds); any other moment is `settled`. (Every browser that runs this code has
+ * IntersectionObserver: the build's syntax, `??=` and `?.`, came years after it.) A holder that
+ * has its image already gets no second one. Returns what forgets the holder (React's ref cleanup:
+ * it has left the page): its image does not come, unless deferImage is called for it again.
  */
-export function deferImage(img: HTMLImageElement): void {
-  const until = img.dataset.defer;
-  if (taken.has(img) || img.hasAttribute('src') || (until !== 'settled' && until !== 'near'))
-    return;
-  const wait = {};
-  taken.set(img, wait);
+export function deferImage(holder: HTMLElement): () => void {
+  let wanted = true;
   void pageSettled().then(() => {
-    if (taken.get(img) !== wait) return;
-    if (until === 'settled' || typeof IntersectionObserver !== 'function') {
-      load(img);
-      return;
-    }
-    waiting.set(img, () => {
-      load(img);
-    });
-    sharedObserver().observe(img);
+    if (!wanted) return;
+    if (holder.dataset.defer !== 'near') load(holder);
+    else sharedObserver().observe(holder);
   });
-}
-
-/**
- * Forgets an image deferImage was waiting for (it has left the page): it is no longer watched, and
- * a later deferImage for it starts over.
- */
-export function stopDeferring(img: HTMLImageElement): void {
-  taken.delete(img);
-  waiting.delete(img);
-  observer?.unobserve(img);
+  return () => {
+    wanted = false;
+    observer?.unobserve(holder);
+  };
 }
 
 /** Starts every deferred image under `root` (the page's start-up script, before React). */
 export function startDeferredImages(root: ParentNode): void {
-  for (const img of root.querySelectorAll<HTMLImageElement>('img[data-defer]')) deferImage(img);
+  for (const holder of root.querySelectorAll<HTMLElement>('[data-defer]')) deferImage(holder);
 }
