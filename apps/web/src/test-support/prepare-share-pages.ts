@@ -11,6 +11,23 @@ import { EVENTUALLY } from './eventually';
 // slow machine fails nothing (EVENTUALLY, eventually.ts).
 configure({ asyncUtilTimeout: EVENTUALLY.timeout });
 
+// jsdom has no IntersectionObserver, which every browser the site runs in has: here one that never
+// reports, so a deferred image waiting to come near the screen (lib/dom/deferred-images.ts) waits.
+// A test that wants reports stubs its own.
+if (!('IntersectionObserver' in globalThis))
+  globalThis.IntersectionObserver = class {
+    readonly root = null;
+    readonly rootMargin = '';
+    readonly scrollMargin = '';
+    readonly thresholds = [];
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+    takeRecords() {
+      return [];
+    }
+  };
+
 // The unit tests render share pages as the server does (a share route's `prepare`): the texts of
 // both languages and every part of a page (share-parts.tsx) are loaded first, and the skeleton's
 // code and the taps' code as a started page has them loaded (vite.config.ts, setupFiles).

@@ -1,6 +1,8 @@
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startDeferredImages } from '../../../lib/dom/deferred-images';
 import { goodsFixture } from '../../../test-support/share-fixtures';
 import { AVATAR_SLOT, FULL_SCREEN_SLOT, HERO_SLOT, TILE_SLOT, slotSrcSet } from './image-slots';
 import { ShareImage } from './share-image';
@@ -72,55 +74,151 @@ describe('ShareImage deferred until near the screen', () => {
     vi.unstubAllGlobals();
   });
 
-  it('holds the place with the same name and no request, then becomes the image when near', async () => {
+  it('holds the place as an empty box with its name and addresses, then puts the image in it when near', async () => {
     if (!third) throw new Error('fixture');
     render(<ShareImage image={third} slot={TILE_SLOT} defer="near" fallbackAlt="第 3 张" />);
-    const pending = screen.getByRole('img', { name: '第 3 张' });
-    expect(pending.tagName).toBe('SPAN');
+    const box = screen.getByRole('img', { name: '第 3 张' });
+    expect(box.tagName).toBe('SPAN');
+    expect(box.childNodes).toHaveLength(0);
     expect(document.querySelector('img')).toBeNull();
+    expect(box.dataset.srcset).toBe(slotSrcSet(third, TILE_SLOT));
+    expect(box.dataset.sizes).toBe(TILE_SLOT.sizes);
+    expect(box.dataset.src).toBe(`/anime_merch_web/media/${third.id}/750.webp`);
+    expect(box.dataset.defer).toBe('near');
     await waitFor(() => {
-      expect(observed.has(pending)).toBe(true);
+      expect(observed.has(box)).toBe(true);
     });
 
-    report([{ isIntersecting: false, target: pending }]);
-    expect(screen.getByRole('img', { name: '第 3 张' }).tagName).toBe('SPAN');
-    act(() => {
-      report([{ isIntersecting: true, target: pending }]);
-    });
-    const img = screen.getByRole('img', { name: '第 3 张' });
-    expect(img.tagName).toBe('IMG');
+    report([{ isIntersecting: false, target: box }]);
+    expect(document.querySelector('img')).toBeNull();
+    report([{ isIntersecting: true, target: box }]);
+    // One image for a screen reader: the box, its name; the <img> in it is alt="".
+    expect(screen.getAllByRole('img')).toEqual([box]);
+    const img = box.querySelector('img');
+    if (!img) throw new Error('no image');
+    expect(box.children).toHaveLength(1);
+    expect(img.getAttribute('alt')).toBe('');
     expect(img.getAttribute('srcset')).toBe(slotSrcSet(third, TILE_SLOT));
+    expect(img.getAttribute('sizes')).toBe(TILE_SLOT.sizes);
+    expect(img.getAttribute('src')).toBe(`/anime_merch_web/media/${third.id}/750.webp`);
+    expect(observed.size).toBe(0);
+  });
+
+  it('keeps the image it put in the box when React renders the box again', async () => {
+    if (!third) throw new Error('fixture');
+    const { rerender } = render(
+      <ShareImage image={third} slot={TILE_SLOT} defer="settled" fallbackAlt="第 3 张" />,
+    );
+    const box = screen.getByRole('img', { name: '第 3 张' });
+    await waitFor(() => {
+      expect(box.querySelector('img')).not.toBeNull();
+    });
+    const img = box.querySelector('img');
+    rerender(
+      <ShareImage
+        image={third}
+        slot={TILE_SLOT}
+        defer="settled"
+        fallbackAlt="第 3 张"
+        className="again"
+      />,
+    );
+    expect(box.className).toMatch(/^again /);
+    expect(box.querySelector('img')).toBe(img);
+  });
+
+  it('is a decorative box, hidden from screen readers, when the image has no name', () => {
+    render(
+      <ShareImage
+        image={{ id: 'plainAAAAAAAAAA1', width: 300, height: 300, alt: '' }}
+        slot={TILE_SLOT}
+        defer="near"
+        fallbackAlt=""
+      />,
+    );
+    expect(screen.queryByRole('img')).toBeNull();
+    expect(document.querySelector('[data-defer]')?.getAttribute('aria-hidden')).toBe('true');
+  });
+
+  it('stops watching an image that leaves the page before its moment', async () => {
+    if (!third) throw new Error('fixture');
+    const { unmount } = render(
+      <ShareImage image={third} slot={TILE_SLOT} defer="near" fallbackAlt="第 3 张" />,
+    );
+    const box = screen.getByRole('img', { name: '第 3 张' });
+    await waitFor(() => {
+      expect(observed.has(box)).toBe(true);
+    });
+    unmount();
     expect(observed.size).toBe(0);
   });
 
   it('loads a gallery’s other image once the page has settled, wherever it is', async () => {
     if (!second) throw new Error('fixture');
     render(<ShareImage image={second} slot={HERO_SLOT} defer="settled" fallbackAlt="第 2 张" />);
-    expect(screen.getByRole('img', { name: second.alt || '第 2 张' }).tagName).toBe('SPAN');
+    const box = screen.getByRole('img', { name: second.alt || '第 2 张' });
+    expect(box.querySelector('img')).toBeNull();
     await waitFor(() => {
-      expect(screen.getByRole('img', { name: second.alt || '第 2 张' }).tagName).toBe('IMG');
+      expect(box.querySelector('img')?.getAttribute('srcset')).toBe(slotSrcSet(second, HERO_SLOT));
     });
     expect(observed.size).toBe(0);
   });
 
+  it('renders the same box on the server and the client: no <img> and no address for React to own', () => {
+    if (!third) throw new Error('fixture');
+    const html = renderToString(
+      <ShareImage image={third} slot={TILE_SLOT} defer="near" fallbackAlt="第 3 张" />,
+    );
+    const [deferred = ''] = html.split('<noscript>');
+    expect(deferred).toMatch(
+      /^<span [^>]*role="img" aria-label="第 3 张"[^>]*data-defer="near"[^>]*><\/span>$/,
+    );
+    expect(deferred).not.toMatch(/ (src|srcSet|srcset|sizes)=/);
+    expect(deferred).toContain(`data-srcset="${slotSrcSet(third, TILE_SLOT)}"`);
+  });
+
+  it('hydrates without a mismatch, even when a script has put the image in first', async () => {
+    if (!third) throw new Error('fixture');
+    const element = (
+      <ShareImage image={third} slot={TILE_SLOT} defer="settled" fallbackAlt="第 3 张" />
+    );
+    const container = document.createElement('div');
+    container.innerHTML = renderToString(element);
+    document.body.append(container);
+    const box = container.querySelector<HTMLElement>('[data-defer]');
+    if (!box) throw new Error('no box');
+    startDeferredImages(container);
+    await waitFor(() => {
+      expect(box.querySelector('img')).not.toBeNull();
+    });
+    const img = box.querySelector('img');
+    const onRecoverableError = vi.fn();
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const root = await act(() => hydrateRoot(container, element, { onRecoverableError }));
+    expect(onRecoverableError).not.toHaveBeenCalled();
+    expect(container.querySelector('[data-defer]')).toBe(box);
+    expect(container.querySelectorAll('img')).toHaveLength(1);
+    expect(box.querySelector('img')).toBe(img);
+    expect(img?.getAttribute('srcset')).toBe(slotSrcSet(third, TILE_SLOT));
+    expect(errors).not.toHaveBeenCalled();
+    errors.mockRestore();
+    act(() => {
+      root.unmount();
+    });
+    container.remove();
+  });
+});
+
+describe('ShareImage deferred, without scripts', () => {
   it('gives pages without scripts the image inside <noscript>', () => {
     if (!third) throw new Error('fixture');
     const html = renderToString(
       <ShareImage image={third} slot={TILE_SLOT} defer="near" fallbackAlt="第 3 张" />,
     );
-    expect(html).toMatch(/^<span [^>]*role="img" aria-label="第 3 张"><\/span><noscript><img /);
-    expect(html).toContain(`srcSet="${slotSrcSet(third, TILE_SLOT)}"`);
-  });
-});
-
-describe('ShareImage deferred, in a browser without IntersectionObserver', () => {
-  it('becomes the image once the page has settled', async () => {
-    if (!third) throw new Error('fixture');
-    expect(typeof IntersectionObserver).toBe('undefined');
-    render(<ShareImage image={third} slot={TILE_SLOT} defer="near" fallbackAlt="第 3 张" />);
-    await waitFor(() => {
-      expect(screen.getByRole('img', { name: '第 3 张' }).tagName).toBe('IMG');
-    });
+    const noscript = html.slice(html.indexOf('<noscript>'));
+    expect(noscript).toMatch(/^<noscript><img [^>]*alt="第 3 张"/);
+    expect(noscript).toContain(`srcSet="${slotSrcSet(third, TILE_SLOT)}"`);
+    expect(noscript).not.toContain('data-defer');
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Image } from '@guquan/contract/share';
 import { IMAGE_WIDTHS, imageUrl } from '@guquan/contract/share-paths';
-import { useDeferred, type DeferUntil } from '../../../lib/dom/use-deferred';
+import { deferImage, type DeferUntil } from '../../../lib/dom/deferred-images';
 import { slotSrcSet, type ImageSlot } from './image-slots';
 import styles from './share-image.module.css';
 
@@ -21,34 +21,55 @@ interface ShareImageProps {
    * Not asked for with the page: `settled` once the page has loaded and gone quiet (the other
    * images of a gallery, ready before a swipe), `near` then only when it comes near the screen (far
    * down a long page: a browser's own lazy loading starts 1250–3000 px ahead, so a cabinet's whole
-   * grid would load with the page and crowd a slow phone's first seconds). The element's class
-   * must give it its size.
+   * grid would load with the page and crowd a slow phone's first seconds). The class must give
+   * the element its size: a deferred image is a box its <img> fills once it comes.
    */
   defer?: DeferUntil;
   /** Used when the image has no description of its own ('' for a decorative image). */
   fallbackAlt: string;
   className?: string;
+  /** The <img> element, of an image that is not deferred. */
   imageRef?: (element: HTMLImageElement | null) => void;
+}
+
+/** Hands a deferred image's box to deferred-images.ts while it is on the page. */
+function holdImage(box: HTMLSpanElement | null) {
+  return box ? deferImage(box) : undefined;
 }
 
 /**
  * An image of a share: its own size (width/height from the contract, so nothing moves when it
  * arrives), the widths its slot needs, lazy unless it is the page's first (largest) image,
  * decoded off the main thread, and always an alt text.
+ *
+ * A deferred image is, until its moment, an empty box at the image's place (its class's size and
+ * background) with its name for screen readers, its addresses held in data-src, data-srcset and
+ * data-sizes: deferImage (lib/dom/deferred-images.ts) puts the <img> in it when its moment comes,
+ * or the start-up script did before React. React renders the box's content as an empty
+ * dangerouslySetInnerHTML: it never hydrates or diffs what is inside, and sets it again only for
+ * another `__html`, so the server's box and the client's are the same whether a script has filled
+ * it or not. suppressHydrationWarning only for development's check of that content against `''`.
+ * No `imageRef` for it: its <img> is the DOM module's. Without scripts the <noscript> copy shows.
  */
 export function ShareImage(props: ShareImageProps) {
-  const { image, defer, fallbackAlt, className } = props;
-  const [deferredRef, ready] = useDeferred(defer);
+  const { image, slot, defer, fallbackAlt, className } = props;
   if (image.missing) return <ImagePlaceholder {...props} />;
-  if (ready) return <ShareImageElement {...props} />;
+  if (!defer) return <ShareImageElement {...props} />;
   const alt = image.alt || fallbackAlt;
   return (
     <>
-      {/* Holds the image's place, and its name for screen readers, until it may load. */}
       <span
-        ref={deferredRef}
+        ref={holdImage}
         className={className ? `${className} ${styles.pending}` : styles.pending}
         {...(alt ? { role: 'img', 'aria-label': alt } : { 'aria-hidden': true })}
+        data-src={fallbackSrc(image)}
+        data-srcset={slotSrcSet(image, slot)}
+        data-sizes={slot.sizes}
+        data-defer={defer}
+        // No HTML at all: the empty string, so React leaves the box's content to deferred-images.ts.
+        // eslint-disable-next-line no-restricted-syntax
+        dangerouslySetInnerHTML={{ __html: '' }}
+        suppressHydrationWarning
       />
       <noscript>
         <ShareImageElement {...props} />

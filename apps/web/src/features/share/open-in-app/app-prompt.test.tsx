@@ -87,6 +87,9 @@ async function renderGoods(client: ClientInfo, url?: string) {
     url,
   });
   await screen.findByRole('heading', { level: 1 });
+  // The page's effects (its title for the share text among them) before any tap: a commit outside
+  // act leaves them to the scheduler, which a tap straight after the heading appears could beat.
+  await act(() => vi.advanceTimersByTimeAsync(0));
   return view;
 }
 

@@ -2,7 +2,7 @@ import type { ComponentProps, ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { formatPrice } from '@guquan/contract/price';
 import type { GoodsStatus, Image } from '@guquan/contract/share';
-import type { DeferUntil } from '../../../lib/dom/use-deferred';
+import type { DeferUntil } from '../../../lib/dom/deferred-images';
 import { TILE_SLOT } from '../media/image-slots';
 import { ShareImage } from '../media/share-image';
 import { goodsSharePath } from '../page/share-links';
