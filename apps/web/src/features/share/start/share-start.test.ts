@@ -3,6 +3,8 @@ import { HYDRATION_DATA_ID } from '../../../lib/routing/rendered-location';
 
 const taps = vi.hoisted(() => ({ openInApp: vi.fn(), getApp: vi.fn() }));
 const views = vi.hoisted(() => ({ reportView: vi.fn() }));
+const images = vi.hoisted(() => ({ startDeferredImages: vi.fn() }));
+vi.mock('../../../lib/dom/deferred-images', () => images);
 vi.mock('../open-in-app/app-taps', () => taps);
 vi.mock('../../../lib/funnel/report-view', () => views);
 
@@ -48,6 +50,7 @@ beforeEach(() => {
   taps.openInApp.mockReset();
   taps.getApp.mockReset();
   views.reportView.mockReset();
+  images.startDeferredImages.mockReset();
 });
 
 afterEach(() => {
@@ -61,6 +64,9 @@ describe('a share page before React', () => {
     const startApp = vi.fn(() => Promise.resolve());
     const { announceAppStarted } = await startPage(startApp);
     expect(views.reportView).toHaveBeenCalledExactlyOnceWith('goods', ID);
+    expect(images.startDeferredImages).toHaveBeenCalledExactlyOnceWith(
+      document.getElementById('root'),
+    );
     expect(startApp).not.toHaveBeenCalled();
     expect(appStart()).toBe('on-intent');
 

@@ -3,6 +3,7 @@ import { detectClient } from '@guquan/contract/client-info';
 import { sharePageKind, type ShareKind } from '@guquan/contract/share-paths';
 import { BASE_PATH } from '@guquan/contract/site-paths';
 import { appStarted } from '../../../lib/app-start/app-started';
+import { startDeferredImages } from '../../../lib/dom/deferred-images';
 import { readLinkOrigin } from '../../../lib/app-links/read-link-origin';
 import { canHaveApp } from '../../../lib/client/app-opening';
 import { reportView } from '../../../lib/funnel/report-view';
@@ -133,6 +134,10 @@ export function startPage(startApp: () => Promise<unknown>): void {
   void appStarted.then(() => {
     html.dataset.appStart = 'started';
   });
+
+  // The gallery's other images once the page has settled, a cabinet's far tiles near the screen:
+  // the same module the app hands them to, which gives each box one image.
+  startDeferredImages(root);
 
   // Counted once the page is on screen, as the app counts it (the same module: once per item).
   const viewed = root.querySelector<HTMLElement>('[data-share-view]');
