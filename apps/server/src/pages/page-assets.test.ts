@@ -44,7 +44,7 @@ interface Run {
 }
 
 /** Runs a page's boot script against a stand-in document with one image still loading. */
-function runBoot(script: string, { imageComplete = false } = {}): Run {
+function runBoot(script: string, { imageComplete = false, startFails = false } = {}): Run {
   const steps: string[] = [];
   const due: (() => void)[] = [];
   const imageListeners: (() => void)[] = [];
@@ -65,6 +65,7 @@ function runBoot(script: string, { imageComplete = false } = {}): Run {
     return Promise.resolve({
       startPage: (startApp: () => Promise<unknown>) => {
         steps.push('startPage');
+        if (startFails) throw new Error('a bug in the start-up script');
         void startApp();
       },
     });
@@ -133,6 +134,14 @@ describe('pageAssets', () => {
     const run = runBoot(assets.scripts, { imageComplete: true });
     await run.flush();
     expect(run.steps).toContain('startPage');
+  });
+
+  it('with a start module that fails: starts the app as any page does', async () => {
+    const assets = pageAssets(build, modules, '/base/', 'src/app/routes/share-pages.tsx');
+    const run = runBoot(assets.scripts, { imageComplete: true, startFails: true });
+    await run.flush();
+    expect(run.steps).toContain('startPage');
+    expect(run.steps.at(-1)).toBe('import /base/assets/index.js');
   });
 
   it('keeps `</script>` out of its script', () => {

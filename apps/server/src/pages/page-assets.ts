@@ -28,7 +28,8 @@ export interface PageAssets {
  * A page with a `start` module (the share pages: docs/decisions/0031-share-pages-start-without-react.md)
  * waits for its first image to be drawn instead, then imports only that module's chunks, React-free,
  * and calls its `startPage` with the app's start above: the module decides when the app comes.
- * Where the module cannot be had, the app starts as on any page (and recovers as any page does).
+ * Where the module cannot be had, or fails to start the page, the app starts as on any page (and
+ * recovers as any page does).
  */
 export function pageAssets(
   build: Pick<WebBuild, 'manifest' | 'entryStyles' | 'styles'>,
@@ -92,7 +93,7 @@ function bootScript(
   if (!start) return `${app}v()?a():requestAnimationFrame(()=>{setTimeout(a,0)})`;
   return (
     app +
-    `let o=0;function g(){if(o++)return;${JSON.stringify(start.chunks)}.forEach(l);import(${JSON.stringify(start.url)}).then(m=>m.startPage(a),a)}` +
+    `let o=0;function g(){if(o++)return;${JSON.stringify(start.chunks)}.forEach(l);import(${JSON.stringify(start.url)}).then(m=>m.startPage(a)).catch(a)}` +
     `const i=d.querySelector("#root main img"),w=()=>requestAnimationFrame(()=>{setTimeout(g,0)});` +
     `v()?g():i&&!i.complete?(i.addEventListener("load",w),i.addEventListener("error",w),setTimeout(w,3e3)):w()`
   );
