@@ -41,6 +41,8 @@ interface Run {
   drawImage: () => void;
   /** Runs the frames and timers due. */
   flush: () => Promise<void>;
+  /** The most preloads one frame or timer started (a long task on a slow phone if several). */
+  mostPreloadsInOneTask: () => number;
 }
 
 /** Runs a page's boot script against a stand-in document with one image still loading. */
@@ -81,6 +83,8 @@ function runBoot(script: string, { imageComplete = false, startFails = false } =
       if (ms < 1000) due.push(run);
     },
   });
+  const preloads = () => steps.filter((step) => step.startsWith('preload ')).length;
+  let most = 0;
   return {
     steps,
     drawImage: () => {
@@ -88,10 +92,15 @@ function runBoot(script: string, { imageComplete = false, startFails = false } =
     },
     flush: async () => {
       for (let round = 0; round < 50; round += 1) {
-        for (const run of due.splice(0)) run();
+        for (const run of due.splice(0)) {
+          const before = preloads();
+          run();
+          most = Math.max(most, preloads() - before);
+        }
         await Promise.resolve();
       }
     },
+    mostPreloadsInOneTask: () => most,
   };
 }
 
@@ -127,6 +136,7 @@ describe('pageAssets', () => {
     expect(app).toContain('preload /base/assets/share-route-page.js');
     expect(app).not.toContain('preload /base/assets/start-base.js');
     expect(app.at(-1)).toBe('import /base/assets/index.js');
+    expect(run.mostPreloadsInOneTask(), 'one request started per task').toBe(1);
   });
 
   it('with a start module and the image already drawn: starts after the next frame', async () => {

@@ -73,12 +73,13 @@ export function pageAssets(
 }
 
 /**
- * The inline script that starts a page. `a` starts the app: one preload per task (starting a
- * request costs the main thread a little each, and a dozen at once would hold it long enough to
- * delay a tap; a hidden tab, where timers are slowed to one a second, does them all at once), then
- * the entry; once only, resolving when the entry has run. Without a start module, `a` runs after
- * the first paint. With one, once the page's first image is drawn (or has failed, or after 3 s:
- * the first paint is never held for a script): its chunks are preloaded together and it is
+ * The inline script that starts a page. `q` preloads a list of chunks one per task (starting a
+ * request costs the main thread a little each: five at once held a share page's main thread for
+ * 16–54 ms, a long task on a slow phone; a hidden tab, where timers are slowed to one a second,
+ * does them all at once), then goes on. `a` starts the app: its chunks through `q`, then the
+ * entry; once only, resolving when the entry has run. Without a start module, `a` runs after the
+ * first paint. With one, once the page's first image is drawn (or has failed, or after 3 s: the
+ * first paint is never held for a script): the start module's chunks go through `q`, then it is
  * imported and given `a`.
  */
 function bootScript(
@@ -89,11 +90,12 @@ function bootScript(
   const app =
     `const p=${JSON.stringify(preloads)},d=document,v=()=>d.visibilityState==="hidden";let r;` +
     `function l(h){const e=d.createElement("link");e.rel="modulepreload";e.crossOrigin="";e.href=h;d.head.append(e)}` +
-    `function a(){return r??=new Promise((y,n)=>{function s(){const h=p.shift();if(h===undefined){import(${JSON.stringify(entry)}).then(y,n);return}l(h);v()?s():setTimeout(s,0)}s()})}`;
+    `function q(c,f){(function s(){const h=c.shift();if(h===undefined){f();return}l(h);v()?s():setTimeout(s,0)})()}` +
+    `function a(){return r??=new Promise((y,n)=>{q(p,()=>{import(${JSON.stringify(entry)}).then(y,n)})})}`;
   if (!start) return `${app}v()?a():requestAnimationFrame(()=>{setTimeout(a,0)})`;
   return (
     app +
-    `let o=0;function g(){if(o++)return;${JSON.stringify(start.chunks)}.forEach(l);import(${JSON.stringify(start.url)}).then(m=>m.startPage(a)).catch(a)}` +
+    `let o=0;function g(){if(o++)return;q(${JSON.stringify(start.chunks)},()=>{import(${JSON.stringify(start.url)}).then(m=>m.startPage(a)).catch(a)})}` +
     `const i=d.querySelector("#root main img"),w=()=>requestAnimationFrame(()=>{setTimeout(g,0)});` +
     `v()?g():i&&!i.complete?(i.addEventListener("load",w),i.addEventListener("error",w),setTimeout(w,3e3)):w()`
   );
