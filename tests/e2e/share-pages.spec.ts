@@ -222,6 +222,33 @@ test.describe('a shared item', () => {
     await expect(lastImage).toHaveJSProperty('complete', true);
     await expect(lastImage).toHaveAttribute('srcset', new RegExp(`/media/${last}/`));
     expect(await layoutShift(page)).toBeLessThan(0.01);
+    // The list's width is said in its style (no size container): as wide as it is drawn, and the
+    // tile's estimate (its height before it is first shown) exactly the tallest tile.
+    const sizes = await tiles.first().evaluate((anchor) => {
+      const list = anchor.closest('ul');
+      if (!list) throw new Error('A tile outside a list');
+      const probe = document.createElement('li');
+      probe.style.cssText = 'width: var(--tiles-width); min-height: 0; content-visibility: visible';
+      list.append(probe);
+      const said = probe.getBoundingClientRect().width;
+      probe.remove();
+      const items = [...list.children].map((item) => ({
+        height: item.getBoundingClientRect().height,
+        content: item.firstElementChild?.getBoundingClientRect().height ?? 0,
+      }));
+      return {
+        containerType: getComputedStyle(list).containerType,
+        drawn: list.getBoundingClientRect().width,
+        said,
+        estimate: Number.parseFloat(getComputedStyle(list.children[0] as Element).minHeight),
+        tallest: Math.max(...items.map((item) => item.content)),
+        heights: items.map((item) => item.height),
+      };
+    });
+    expect(sizes.containerType).toBe('normal');
+    expect(Math.abs(sizes.said - sizes.drawn)).toBeLessThan(0.5);
+    expect(Math.abs(sizes.estimate - sizes.tallest)).toBeLessThan(0.5);
+    for (const height of sizes.heights) expect(Math.abs(height - sizes.estimate)).toBeLessThan(0.5);
     await expectNoAxeViolations(page);
   });
 
