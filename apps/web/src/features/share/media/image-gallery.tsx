@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useEffectEvent, useRef } from 'react';
 import type { Image } from '@guquan/contract/share';
 import { ImageSlides } from './image-slide';
 import { HERO_SLOT } from './image-slots';
@@ -48,6 +48,14 @@ export function ImageGallery({
     scrolledIndex.current = next;
     onIndexChange(next);
   }
+
+  // A swipe before the app was here (decision 31: the page is the server's until the visitor's
+  // first intent, and a swipe is one) left the track scrolled, and no scroll event follows: read
+  // it once, on hydration. After the effect above, which would otherwise scroll back to `index`.
+  const readScroll = useEffectEvent(onScroll);
+  useEffect(() => {
+    readScroll();
+  }, []);
 
   /**
    * Scrolls to the image `step` away (smoothly where the CSS says so); the scroll reports the new
