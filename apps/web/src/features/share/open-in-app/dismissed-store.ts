@@ -1,6 +1,8 @@
 /**
- * Whether the visitor closed the app bar, for this browser tab's session (sessionStorage). Read
- * only after hydration (the server renders the bar, so the first client render must too).
+ * Whether the visitor closed the app bar, for this browser tab's session (sessionStorage). React
+ * reads it only after hydration (the server renders the bar, so the first client render must too);
+ * a share page's start-up script reads it at once and hides the bar from outside React's tree
+ * (share-start.ts).
  */
 export const APP_BAR_DISMISSED_KEY = 'guquan.share.appBarDismissed';
 

@@ -55,6 +55,7 @@ export function OpenAppBar({ noItem = false }: { noItem?: boolean }) {
         className={styles.dismiss}
         aria-label={text.appBarDismiss}
         onClick={dismissAppBar}
+        data-app-bar-dismiss
       >
         <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
           <path d="M7 7l10 10M17 7L7 17" />

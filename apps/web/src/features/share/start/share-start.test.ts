@@ -15,11 +15,13 @@ const ID = 'XT9gwR1a_mH_vtRA';
 function serverPage({ here = `${GOODS}?id=${ID}`, rendered = `?id=${ID}` } = {}) {
   window.history.replaceState(null, '', here);
   document.documentElement.removeAttribute('data-app-start');
+  document.documentElement.removeAttribute('data-app-bar');
   document.body.innerHTML = `
     <div id="root"><main>
       <h1>Goods title</h1>
       <a href="https://link.example/goods/${ID}" data-app-tap="open">Open</a>
       <a href="/anime_merch_web/website#download" data-app-tap="get">Get</a>
+      <aside class="bar"><button type="button" data-app-bar-dismiss>Close</button></aside>
       <button type="button">More</button>
       <template data-share-view="${ID}"></template>
     </main></div>
@@ -56,6 +58,7 @@ beforeEach(() => {
 afterEach(() => {
   vi.restoreAllMocks();
   document.body.innerHTML = '';
+  sessionStorage.clear();
 });
 
 describe('a share page before React', () => {
@@ -97,6 +100,29 @@ describe('a share page before React', () => {
     const get = document.querySelector('[data-app-tap="get"]');
     get?.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 }));
     expect(taps.getApp).toHaveBeenCalledOnce();
+  });
+
+  it('closes the app bar from a tap before React, for the tab, without holding the tap', async () => {
+    serverPage();
+    const startApp = vi.fn(() => Promise.resolve());
+    await startPage(startApp);
+    expect(document.documentElement.dataset.appBar).toBeUndefined();
+    const close = document.querySelector('[data-app-bar-dismiss]');
+    close?.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+    const click = new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 });
+    close?.dispatchEvent(click);
+    expect(click.defaultPrevented).toBe(true);
+    expect(document.documentElement.dataset.appBar).toBe('dismissed');
+    const { isAppBarDismissed } = await import('../open-in-app/dismissed-store');
+    expect(isAppBarDismissed(), 'what the app reads once it is here').toBe(true);
+    expect(taps.openInApp).not.toHaveBeenCalled();
+  });
+
+  it('hides the app bar closed earlier in the tab at once', async () => {
+    sessionStorage.setItem('guquan.share.appBarDismissed', '1');
+    serverPage();
+    await startPage(() => Promise.resolve());
+    expect(document.documentElement.dataset.appBar).toBe('dismissed');
   });
 
   it('leaves a tap the app already handled alone', async () => {

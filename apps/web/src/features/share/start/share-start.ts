@@ -11,6 +11,7 @@ import { documentLanguage } from '../../../lib/i18n/document-language';
 import { renderedLocation } from '../../../lib/routing/rendered-location';
 import { installFlexibleLayout } from '../../../lib/layout/flexible-layout';
 import { getApp, openInApp } from '../open-in-app/app-taps';
+import { dismissAppBar, isAppBarDismissed } from '../open-in-app/dismissed-store';
 import { shareTarget } from '../open-in-app/app-link';
 import { browserLocation } from '../open-in-app/browser-location';
 import * as promptStore from '../open-in-app/prompt-store';
@@ -29,6 +30,8 @@ import { startOnIntent, type StartedApp } from './start-on-intent';
  * prompt store's, which the app draws once it is here.
  *
  * `<html data-app-start>` says where the page is: `on-intent`, `starting`, `started`.
+ * `<html data-app-bar="dismissed">` hides the app bar (open-app-bar.module.css) the visitor closed
+ * earlier in the tab, or closes now before the app is here.
  */
 
 /** The share page an address shows, and its item. */
@@ -95,10 +98,25 @@ function tapContext(doc: Document, kind: ShareKind, start: () => Promise<Started
   return page;
 }
 
-/** A tap on "open in app" or "get the app" before the app is here; false if it is not one. */
+/** Hides the app bar: the store remembers it for the tab, which the app reads once it is here. */
+function hideAppBar(html: HTMLElement): void {
+  html.dataset.appBar = 'dismissed';
+}
+
+/**
+ * A tap on "open in app", "get the app" or the app bar's close button before the app is here;
+ * false if it is not one.
+ */
 function tapIntoApp(event: MouseEvent, page: TapContext): boolean {
-  if (event.defaultPrevented) return false;
-  const link = event.target instanceof Element ? event.target.closest('[data-app-tap]') : null;
+  if (event.defaultPrevented || !(event.target instanceof Element)) return false;
+  const close = event.target.closest('[data-app-bar-dismiss]');
+  if (close) {
+    event.preventDefault();
+    dismissAppBar();
+    hideAppBar(close.ownerDocument.documentElement);
+    return true;
+  }
+  const link = event.target.closest('[data-app-tap]');
   if (!(link instanceof HTMLElement)) return false;
   event.preventDefault();
   if (link.dataset.appTap === 'get') getApp(page);
@@ -120,6 +138,7 @@ export function startPage(startApp: () => Promise<unknown>): void {
   }
   const html = doc.documentElement;
   installFlexibleLayout(window);
+  if (isAppBarDismissed()) hideAppBar(html);
   const tap: { page?: TapContext } = {};
   const start = startOnIntent({
     root,
