@@ -6,6 +6,7 @@
 // only add to (issue 41 compares LCP with it).
 //
 //   npm run build && npm run bench [-- --runs 3] [-- --only website] [-- --no-script]
+//   npm run bench -- --only goods-share,cabinet-share,notes-share --runs 5   (the share pages)
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +24,8 @@ const { values } = parseArgs({
   },
 });
 const noScript = values['no-script'];
+/** `--only a,b`: the pages whose name contains any of them (`share-` would also take a legal page). */
+const only = values.only?.split(',').filter(Boolean);
 const runs = Math.max(1, Number(values.runs));
 const origin = `http://127.0.0.1:${values.port}`;
 
@@ -47,7 +50,7 @@ const PAGES = [
   ['in-app-redeem-design', '/anime_merch_web/APPPage/cashDesign'],
   ['in-app-membership', '/anime_merch_web/APPPage/iosVipBuy'],
   ['in-app-account-deletion', '/anime_merch_web/APPPage/logOut'],
-].filter(([name]) => !values.only || name.includes(values.only));
+].filter(([name]) => !only || only.some((part) => name.includes(part)));
 
 // A fresh database with the demo data, removed at the end.
 const dataDir = await mkdtemp(join(tmpdir(), 'guquan-bench-'));
