@@ -199,3 +199,25 @@ test('the app bar closed before React is gone at once, and stays closed on the n
   await openBeforeIntent(page, CABINET_PAGE);
   await expect(page.getByRole('complementary', { name: TEXT.appName })).toBeHidden();
 });
+
+test('the language switch before React: the other language of this address, as a whole page', async ({
+  page,
+  consoleGuard,
+}) => {
+  consoleGuard.allow(/Failed to load resource: the server responded with a status of 404/);
+  // The not-found page is one page for every unknown id: the second id is served the first's.
+  const notFound = (id: string) => withLang(`${BASE_PATH}/AppShare/goodsShare?id=${id}`, 'zh-CN');
+  const other = `${DEMO_IDS.unknown.slice(0, -1)}${DEMO_IDS.unknown.endsWith('A') ? 'B' : 'A'}`;
+  await open(page, notFound(DEMO_IDS.unknown));
+  // Its address is not the one it was rendered for, so it starts the app at once: held back here.
+  const react = await holdReact(page);
+  await open(page, notFound(other));
+  await expect.poll(() => react.asked()).toBe(true);
+  await setMarker(page);
+  await page.getByRole('link', { name: 'English' }).click();
+  await page.waitForURL((url) => url.searchParams.get('lang') === 'en');
+  expect(new URL(page.url()).searchParams.get('id')).toBe(other);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  expect(await hasMarker(page), 'a new document: the server chooses the language').toBe(false);
+  react.release();
+});

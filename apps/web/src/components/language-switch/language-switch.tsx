@@ -26,6 +26,9 @@ export function LanguageSwitch({ tone = 'light' }: { tone?: 'light' | 'dark' }) 
         className={`${styles.link} ${tone === 'dark' ? styles.onDark : ''}`}
         to={pathInLanguage(pathname, search, target)}
         reloadDocument
+        // Said in the markup too: a share page's start-up script lets the browser follow it before
+        // React is here, instead of holding it for the router (start/start-on-intent.ts).
+        data-reload-document
         lang={target}
         hrefLang={target}
       >

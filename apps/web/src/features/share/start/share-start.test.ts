@@ -23,6 +23,7 @@ function serverPage({ here = `${GOODS}?id=${ID}`, rendered = `?id=${ID}` } = {})
       <a href="/anime_merch_web/website#download" data-app-tap="get">Get</a>
       <aside class="bar"><button type="button" data-app-bar-dismiss>Close</button></aside>
       <button type="button">More</button>
+      <a href="${GOODS}?id=served&amp;lang=en" hreflang="en" data-reload-document>English</a>
       <template data-share-view="${ID}"></template>
     </main></div>
     <script type="application/json" id="${HYDRATION_DATA_ID}">${JSON.stringify({
@@ -116,6 +117,13 @@ describe('a share page before React', () => {
     const { isAppBarDismissed } = await import('../open-in-app/dismissed-store');
     expect(isAppBarDismissed(), 'what the app reads once it is here').toBe(true);
     expect(taps.openInApp).not.toHaveBeenCalled();
+  });
+
+  it('links the language switch to this address (a page served for many has another)', async () => {
+    serverPage({ here: `${GOODS}?id=${ID}&from=timeline` });
+    await startPage(() => Promise.resolve());
+    const link = document.querySelector<HTMLAnchorElement>('a[hreflang]');
+    expect(link?.getAttribute('href')).toBe(`${GOODS}?id=${ID}&from=timeline&lang=en`);
   });
 
   it('hides the app bar closed earlier in the tab at once', async () => {

@@ -1,4 +1,5 @@
 import { APP_MISSING_PARAM } from '@guquan/contract/app-link-paths';
+import { isLanguage } from '@guquan/contract/language';
 import { detectClient } from '@guquan/contract/client-info';
 import { sharePageKind, type ShareKind } from '@guquan/contract/share-paths';
 import { BASE_PATH } from '@guquan/contract/site-paths';
@@ -8,6 +9,7 @@ import { readLinkOrigin } from '../../../lib/app-links/read-link-origin';
 import { canHaveApp } from '../../../lib/client/app-opening';
 import { reportView } from '../../../lib/funnel/report-view';
 import { documentLanguage } from '../../../lib/i18n/document-language';
+import { pathInLanguage } from '../../../lib/i18n/language-switch';
 import { renderedLocation } from '../../../lib/routing/rendered-location';
 import { installFlexibleLayout } from '../../../lib/layout/flexible-layout';
 import { getApp, openInApp } from '../open-in-app/app-taps';
@@ -98,6 +100,17 @@ function tapContext(doc: Document, kind: ShareKind, start: () => Promise<Started
   return page;
 }
 
+/**
+ * The language switch with this address: a page rendered once for many addresses (the not-found
+ * page of every unknown id) links to the address it was first rendered for. The app makes the
+ * link again once hydrated (language-switch.tsx); before, the browser follows this one.
+ */
+function switchLanguageHere(root: HTMLElement): void {
+  const { pathname, search } = root.ownerDocument.location;
+  for (const link of root.querySelectorAll<HTMLAnchorElement>('a[data-reload-document][hreflang]'))
+    if (isLanguage(link.hreflang)) link.href = pathInLanguage(pathname, search, link.hreflang);
+}
+
 /** Hides the app bar: the store remembers it for the tab, which the app reads once it is here. */
 function hideAppBar(html: HTMLElement): void {
   html.dataset.appBar = 'dismissed';
@@ -139,6 +152,7 @@ export function startPage(startApp: () => Promise<unknown>): void {
   const html = doc.documentElement;
   installFlexibleLayout(window);
   if (isAppBarDismissed()) hideAppBar(html);
+  switchLanguageHere(root);
   const tap: { page?: TapContext } = {};
   const start = startOnIntent({
     root,
