@@ -134,7 +134,7 @@ test('“open” before React: the link domain, back with the missing-app sheet;
   // The tap starts the app, but the link domain is reached before React is here.
   await page.getByRole('link', { name: TEXT.openInApp.goods }).click();
   await page.waitForURL(/[?&]app=missing/);
-  expect(react.asked(), 'React was asked for on the tap').toBe(true);
+  await expect.poll(() => react.asked(), 'React asked for, and held').toBe(true);
   react.release();
   await waitForApp(page);
   await expect(page.getByRole('dialog', { name: missingAppTexts('zh-CN').title })).toBeVisible();
