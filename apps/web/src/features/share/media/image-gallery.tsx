@@ -49,9 +49,10 @@ export function ImageGallery({
     onIndexChange(next);
   }
 
-  // A swipe before the app was here (decision 31: the page is the server's until the visitor's
-  // first intent, and a swipe is one) left the track scrolled, and no scroll event follows: read
-  // it once, on hydration. After the effect above, which would otherwise scroll back to `index`.
+  // A swipe before the app was here (a share page is the server's until the visitor's first
+  // intent, docs/decisions/0031-share-pages-start-without-react.md, and a swipe is one) left the
+  // track scrolled, and no scroll event follows: read it once, on hydration. After the effect
+  // above, which would otherwise scroll back to `index`.
   const readScroll = useEffectEvent(onScroll);
   useEffect(() => {
     readScroll();
