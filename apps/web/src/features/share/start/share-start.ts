@@ -13,7 +13,11 @@ import { pathInLanguage } from '../../../lib/i18n/language-switch';
 import { renderedLocation } from '../../../lib/routing/rendered-location';
 import { installFlexibleLayout } from '../../../lib/layout/flexible-layout';
 import { getApp, openInApp } from '../open-in-app/app-taps';
-import { dismissAppBar, isAppBarDismissed } from '../open-in-app/dismissed-store';
+import {
+  dismissAppBar,
+  isAppBarDismissed,
+  subscribeToAppBar,
+} from '../open-in-app/dismissed-store';
 import { shareTarget } from '../open-in-app/app-link';
 import { browserLocation } from '../open-in-app/browser-location';
 import * as promptStore from '../open-in-app/prompt-store';
@@ -111,11 +115,6 @@ function switchLanguageHere(root: HTMLElement): void {
     if (isLanguage(link.hreflang)) link.href = pathInLanguage(pathname, search, link.hreflang);
 }
 
-/** Hides the app bar: the store remembers it for the tab, which the app reads once it is here. */
-function hideAppBar(html: HTMLElement): void {
-  html.dataset.appBar = 'dismissed';
-}
-
 /**
  * A tap on "open in app", "get the app" or the app bar's close button before the app is here;
  * false if it is not one.
@@ -126,7 +125,6 @@ function tapIntoApp(event: MouseEvent, page: TapContext): boolean {
   if (close) {
     event.preventDefault();
     dismissAppBar();
-    hideAppBar(close.ownerDocument.documentElement);
     return true;
   }
   const link = event.target.closest('[data-app-tap]');
@@ -151,7 +149,12 @@ export function startPage(startApp: () => Promise<unknown>): void {
   }
   const html = doc.documentElement;
   installFlexibleLayout(window);
-  if (isAppBarDismissed()) hideAppBar(html);
+  // The app bar follows the tab's store (closed earlier, or now by a tap), which the app reads too.
+  const hideAppBar = () => {
+    if (isAppBarDismissed()) html.dataset.appBar = 'dismissed';
+  };
+  hideAppBar();
+  subscribeToAppBar(hideAppBar);
   switchLanguageHere(root);
   const tap: { page?: TapContext } = {};
   const start = startOnIntent({
