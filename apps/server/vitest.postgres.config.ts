@@ -10,8 +10,10 @@ export default defineConfig({
   test: {
     name: 'server-postgres',
     environment: 'node',
-    // Generous, not Vitest's 5 s, 10 s, 1 s: on a slow machine only failures wait this long.
-    testTimeout: 60_000,
+    // Generous, not Vitest's 5 s, 10 s, 1 s: on a slow machine only failures wait this long. A
+    // test that builds its app in its body waits as a hook does: the demo images alone may take
+    // 90 s on a loaded machine (waitUntilNoImageWaits, test-support/demo-community.ts).
+    testTimeout: 120_000,
     hookTimeout: 120_000,
     expect: { poll: { timeout: 20_000 } },
     include: ['src/**/*.test.ts'],

@@ -10,6 +10,7 @@ import { openDatabase } from '../db/database.ts';
 import { deliverDemoCommunity } from './demo-community.ts';
 import { migrateFirst } from './migrate-first.ts';
 import { loadWebBuild, type WebBuild } from '../pages/web-build.ts';
+import type { FetcherLimits } from '../media/platform-image-fetcher.ts';
 import { STAND_IN_ISSUER } from '../demo/stand-in-client.ts';
 import { startStandInPlatform, type StandInPlatform } from '../stand-in/stand-in-platform.ts';
 import { dropTestDatabase, testDatabaseEnv } from './test-engine.ts';
@@ -35,6 +36,16 @@ import { WEB_DIST_DIR } from './build-paths.ts';
 
 /** Demo images drawn at this fraction of their size: the same pictures, seeded in a blink. */
 export const TEST_IMAGE_SCALE = 0.25;
+
+/**
+ * The image fetcher tries a failed image again within seconds, not after 5 s, 20 s, 80 s: on a
+ * loaded machine the in-process stand-in can answer too slowly for the fetcher's slow-host rule,
+ * and a test app must not wait minutes for its demo images (a test's own `platformImageLimits`
+ * replaces this).
+ */
+const TEST_IMAGE_RETRY: Partial<FetcherLimits> = {
+  retry: { firstDelayMs: 200, maxDelayMs: 2_000, maxAttempts: 10 },
+};
 
 let webBuild: Promise<WebBuild> | undefined;
 
@@ -144,6 +155,7 @@ export async function buildTestApp(
     app = await buildApp(config, {
       deps: {
         ...deps,
+        platformImageLimits: deps.platformImageLimits ?? TEST_IMAGE_RETRY,
         webBuild: webBuild ?? (await loadTestWebBuild()),
         logging: logStream
           ? { stream: logStream, pretty: prettyLogs === true }
