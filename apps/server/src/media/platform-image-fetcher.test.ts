@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Db } from '../db/database.ts';
 import type { Log } from '../http/logging.ts';
 import {
   startMediaHost,
@@ -35,9 +36,13 @@ const log: Log = {
   warn: (details, message) => logged.push({ details, message }),
 };
 
-function startFetcher(limits: Partial<FetcherLimits> = {}, origins = [host.origin]) {
+function startFetcher(
+  limits: Partial<FetcherLimits> = {},
+  origins = [host.origin],
+  db: Db = data.db,
+) {
   const fetcher = createPlatformImageFetcher({
-    db: data.db,
+    db,
     mediaDir: data.paths.media,
     origins,
     log,
@@ -47,6 +52,46 @@ function startFetcher(limits: Partial<FetcherLimits> = {}, origins = [host.origi
   fetchers.push(fetcher);
   fetcher.start();
   return fetcher;
+}
+
+/**
+ * `db`, whose first update that makes an image ready fails as a busy or broken database would
+ * (better-sqlite3 and pg throw), after the file is stored.
+ */
+function failingFirstReady(db: Db): Db {
+  let failed = false;
+  const chain = (builder: object, ready: boolean): object =>
+    new Proxy(builder, {
+      get(target, property) {
+        const value: unknown = Reflect.get(target, property, target);
+        if (typeof value !== 'function') return value;
+        if (property === 'executeTakeFirst' && ready && !failed)
+          return () => {
+            failed = true;
+            return Promise.reject(Object.assign(new Error('disk I/O error'), { code: 'EIO' }));
+          };
+        return (...args: unknown[]) => {
+          const result: unknown = Reflect.apply(value, target, args);
+          const makesReady =
+            ready || (property === 'set' && (args[0] as { state?: unknown }).state === 'ready');
+          return result !== null && typeof result === 'object' && !(result instanceof Promise)
+            ? chain(result, makesReady)
+            : result;
+        };
+      },
+    });
+  return new Proxy(db, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const result: unknown = Reflect.apply(value, target, args);
+        return property === 'updateTable' && result !== null && typeof result === 'object'
+          ? chain(result, false)
+          : result;
+      };
+    },
+  });
 }
 
 beforeEach(async () => {
@@ -250,6 +295,26 @@ describe('the platform image fetcher', () => {
     // 200 ms, then four times as long (a fifth of jitter either way).
     expect(second - first).toBeGreaterThanOrEqual(150);
     expect(third - second).toBeGreaterThanOrEqual(600);
+  });
+
+  it('keeps no file it could not record, and tries again soon', async () => {
+    host.serve('/kept.jpg', bytesAnswer(await testImage('jpeg'), 'image/jpeg'));
+    const row = await insertWaitingImage(data.db, host.url('/kept.jpg'));
+    startFetcher(
+      { retry: { firstDelayMs: 20, maxDelayMs: 40, maxAttempts: 5 } },
+      [host.origin],
+      failingFirstReady(data.db),
+    );
+    await vi.waitFor(async () => {
+      expect((await imageRow(data.db, row.id)).state).toBe('ready');
+    }, EVENTUALLY);
+    const stored = await imageRow(data.db, row.id);
+    expect(stored.fetch_attempts).toBe(2);
+    expect(outcomes).toEqual(['retry', 'ready']);
+    expect(host.requests('/kept.jpg')).toBe(2);
+    // One original: the file of the attempt that was not recorded is gone.
+    expect(await readdir(data.paths.media)).toEqual([stored.file_name]);
+    expect(JSON.stringify(logged)).toContain('could not be recorded (EIO)');
   });
 
   it('gives up after the last attempt: failed, with the reason kept', async () => {

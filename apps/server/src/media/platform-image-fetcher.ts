@@ -184,7 +184,19 @@ export function createPlatformImageFetcher(
       await failed(lease, `could not be stored (${code})`, false);
       return;
     }
-    if (await markImageReady(db, lease, fileName)) {
+    let ready: boolean;
+    try {
+      ready = await markImageReady(db, lease, fileName);
+    } catch (error) {
+      // Not recorded (the database busy or gone): the file is nobody's. Kept, it would be a
+      // second original of the same image once the row is fetched again: soon, where the
+      // database takes the failure, else when the lease runs out.
+      await rm(join(mediaDir, fileName), { force: true });
+      const code = (error as NodeJS.ErrnoException).code ?? 'an error';
+      await failed(lease, `could not be recorded (${code})`, false);
+      return;
+    }
+    if (ready) {
       observer?.fetched('ready');
       return;
     }
