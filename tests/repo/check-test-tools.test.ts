@@ -49,10 +49,11 @@ describe('npm test’s first step, the tools check', () => {
     expect(run.stderr).toContain('Chromium');
     expect(run.stderr).toContain('PostgreSQL 15');
     expect(run.stderr).toContain('ZBar');
-    // One line that installs them all (nginx is also looked for at /usr/sbin/nginx).
+    // One line that installs them all (nginx, runc, debootstrap and catatonit are also looked for
+    // at their fixed paths, so on this machine they may be found there).
     const command = run.stderr.split('\n').find((line) => line.includes('apt-get install'));
     expect(command?.trim()).toMatch(
-      /^(sudo )?apt-get install -y --no-install-recommends chromium fonts-wqy-microhei postgresql (nginx )?redis-server prometheus zbar-tools podman( runc)?( debootstrap)?$/,
+      /^(sudo )?apt-get install -y --no-install-recommends chromium fonts-wqy-microhei postgresql (nginx )?redis-server prometheus zbar-tools podman( runc)?( debootstrap)?( catatonit)?$/,
     );
   });
 
@@ -67,6 +68,7 @@ describe('npm test’s first step, the tools check', () => {
       'podman',
       'runc',
       'debootstrap',
+      'catatonit',
     ])
       stub(bin, name);
     stub(bin, 'fc-list', '/usr/share/fonts/wqy-microhei.ttc: WenQuanYi Micro Hei');
