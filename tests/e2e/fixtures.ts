@@ -104,11 +104,10 @@ export function gotoRoute(page: Page, entry: RouteEntry, language: Language): Pr
 /**
  * Waits until React has taken over the page: its <main> and every control in it belong to the
  * rendered tree (each Suspense boundary hydrated, so a tap reaches its handler). On a share
- * page, also until its tap code (open-in-app/app-taps.ts) is here: it loads once the page has
- * hydrated, and a tap before it follows the server's link instead of the browser's plan. Its
- * chunk is found among the page's resources (the share pages' route chunk loaded means a share
- * page: other pages' later code, the demo's simulator, may share the share pages' other chunks),
- * then imported here too, which resolves once it has run; the page's own import has then taken it.
+ * page, also until every module it has asked for has come (the share pages' route chunk among
+ * its resources means a share page: other pages' later code, the demo's simulator, may share the
+ * share pages' other chunks). The tap code (open-in-app/app-taps.ts) has no chunk of its own: it
+ * starts with the page.
  */
 export async function waitForApp(page: Page): Promise<void> {
   const hydrated = () =>
@@ -138,27 +137,13 @@ export async function waitForApp(page: Page): Promise<void> {
       .not.toBe('on-intent');
     await hydrated();
   }
-  const tapCode = await page.waitForFunction(
-    ([sharePages, tapChunk]) => {
-      const loaded = performance.getEntriesByType('resource').map((entry) => entry.name);
-      if (!loaded.some((name) => new URL(name).pathname.match(new RegExp(sharePages))))
-        return 'none';
-      // Every module the page has asked for so far is here (the tap code's own imports included).
-      const asked = [...document.querySelectorAll<HTMLLinkElement>('link[rel=modulepreload]')];
-      if (asked.some((link) => !loaded.includes(link.href))) return false;
-      // Where the tap code has no chunk of its own, the share page started with it.
-      if (!tapChunk) return 'none';
-      return loaded.find((name) => new RegExp(tapChunk).test(name)) ?? false;
-    },
-    [chunkPattern('share-pages').source, tapChunkPattern()?.source] as const,
-  );
-  const chunk = await tapCode.jsonValue();
-  if (typeof chunk !== 'string' || chunk === 'none') return;
-  await page.evaluate(async (url) => {
-    await import(url);
-    // The page's own import of it resolves in the same turn or the next.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }, chunk);
+  await page.waitForFunction((sharePages) => {
+    const loaded = performance.getEntriesByType('resource').map((entry) => entry.name);
+    if (!loaded.some((name) => new URL(name).pathname.match(new RegExp(sharePages)))) return true;
+    // Every module the page has asked for so far is here (the tap code's own imports included).
+    const asked = [...document.querySelectorAll<HTMLLinkElement>('link[rel=modulepreload]')];
+    return asked.every((link) => loaded.includes(link.href));
+  }, chunkPattern('share-pages').source);
 }
 
 /** Navigates inside the app, as React Router's browser history does, without a new document. */
@@ -226,12 +211,6 @@ export function simulatorStylesheets(): Set<string> {
  * web build's manifest names it: a shared chunk may carry the same name (the contract's
  * membership.ts, which the bridge simulator also imports, is `membership-<hash>.js` too).
  */
-/** The share pages' tap code's own chunk (app-taps.ts), where the build gives it one. */
-function tapChunkPattern(): RegExp | undefined {
-  const file = webManifest()['src/features/share/open-in-app/app-taps.ts']?.file;
-  return file ? new RegExp(`${escapeRegExp(BASE_PATH)}/${escapeRegExp(file)}$`) : undefined;
-}
-
 export function chunkPattern(module: string): RegExp {
   const file = webManifest()[`src/app/routes/${module}.tsx`]?.file;
   if (!file) throw new Error(`The web build has no chunk for the route module ${module}`);

@@ -180,8 +180,7 @@ export function createPlatformImageFetcher(
     try {
       fileName = await store(lease, outcome.bytes, extensionOf(outcome.format));
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'an error';
-      await failed(lease, `could not be stored (${code})`, false);
+      await failed(lease, `could not be stored (${errorCode(error)})`, false);
       return;
     }
     let ready: boolean;
@@ -192,8 +191,7 @@ export function createPlatformImageFetcher(
       // second original of the same image once the row is fetched again: soon, where the
       // database takes the failure, else when the lease runs out.
       await rm(join(mediaDir, fileName), { force: true });
-      const code = (error as NodeJS.ErrnoException).code ?? 'an error';
-      await failed(lease, `could not be recorded (${code})`, false);
+      await failed(lease, `could not be recorded (${errorCode(error)})`, false);
       return;
     }
     if (ready) {
@@ -273,4 +271,9 @@ export function createPlatformImageFetcher(
       }
     },
   };
+}
+
+/** What a failure is called in an image's reason: its system code, never its message or paths. */
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException | undefined)?.code ?? 'an error';
 }
