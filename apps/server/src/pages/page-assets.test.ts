@@ -46,7 +46,14 @@ interface Run {
 }
 
 /** Runs a page's boot script against a stand-in document with one image still loading. */
-function runBoot(script: string, { imageComplete = false, startFails = false } = {}): Run {
+function runBoot(
+  script: string,
+  {
+    imageComplete = false,
+    startFails = false,
+    decode,
+  }: { imageComplete?: boolean; startFails?: boolean; decode?: () => Promise<void> } = {},
+): Run {
   const steps: string[] = [];
   const due: (() => void)[] = [];
   const imageListeners: (() => void)[] = [];
@@ -57,6 +64,7 @@ function runBoot(script: string, { imageComplete = false, startFails = false } =
     createElement: () => ({}),
     querySelector: () => ({
       complete: imageComplete,
+      decode,
       addEventListener: (type: string, listener: () => void) => {
         if (type === 'load') imageListeners.push(listener);
       },
@@ -137,6 +145,23 @@ describe('pageAssets', () => {
     expect(app).not.toContain('preload /base/assets/start-base.js');
     expect(app.at(-1)).toBe('import /base/assets/index.js');
     expect(run.mostPreloadsInOneTask(), 'one request started per task').toBe(1);
+  });
+
+  it('with a start module: not before the loaded image is decoded, so it is drawn first', async () => {
+    const assets = pageAssets(build, modules, '/base/', 'src/app/routes/share-pages.tsx');
+    let decoded = () => {};
+    const run = runBoot(assets.scripts, {
+      decode: () =>
+        new Promise<void>((resolve) => {
+          decoded = resolve;
+        }),
+    });
+    run.drawImage();
+    await run.flush();
+    expect(run.steps, 'loaded, not yet decoded').toEqual([]);
+    decoded();
+    await run.flush();
+    expect(run.steps).toContain('startPage');
   });
 
   it('with a start module and the image already drawn: starts after the next frame', async () => {

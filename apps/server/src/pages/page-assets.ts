@@ -80,7 +80,9 @@ export function pageAssets(
  * entry; once only, resolving when the entry has run. Without a start module, `a` runs after the
  * first paint. With one, once the page's first image is drawn (or has failed, or after 3 s: the
  * first paint is never held for a script): the start module's chunks go through `q`, then it is
- * imported and given `a`.
+ * imported and given `a`. Drawn means decoded, then a frame for it and one more: `load` comes
+ * before the picture is decoded and shown, and a script asked for in between shares the slow
+ * line with the tiles the picture is shown with (the largest paint then waits for both).
  */
 function bootScript(
   preloads: readonly string[],
@@ -96,7 +98,8 @@ function bootScript(
   return (
     app +
     `let o=0;function g(){if(o++)return;q(${JSON.stringify(start.chunks)},()=>{import(${JSON.stringify(start.url)}).then(m=>m.startPage(a)).catch(a)})}` +
-    `const i=d.querySelector("#root main img"),w=()=>requestAnimationFrame(()=>{setTimeout(g,0)});` +
-    `v()?g():i&&!i.complete?(i.addEventListener("load",w),i.addEventListener("error",w),setTimeout(w,3e3)):w()`
+    `const i=d.querySelector("#root main img"),f=()=>requestAnimationFrame(()=>{setTimeout(g,0)}),` +
+    `w=()=>{(i.decode?i.decode():Promise.resolve()).then(()=>requestAnimationFrame(f),f)};` +
+    `v()?g():i&&!i.complete?(i.addEventListener("load",w),i.addEventListener("error",f),setTimeout(f,3e3)):f()`
   );
 }
