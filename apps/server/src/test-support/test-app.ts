@@ -42,7 +42,8 @@ export const TEST_IMAGE_SCALE = 0.25;
  * loaded machine the in-process stand-in can answer too slowly for the fetcher's slow-host rule,
  * and a test app must not wait minutes for its demo images (a test's own `platformImageLimits`
  * replaces this). It keeps trying for as long as a test waits for the images (90 s,
- * `waitUntilNoImageWaits`): 0.2 + 0.4 + 0.8 + 1.6 s, then 2 s a try, 50 tries in about 97 s.
+ * `waitUntilNoImageWaits`): 0.2 s, 0.8 s, then 2 s a wait (`retryDelayMs`, a fifth either way),
+ * 50 tries in about 95 s.
  */
 const TEST_IMAGE_RETRY: Partial<FetcherLimits> = {
   retry: { firstDelayMs: 200, maxDelayMs: 2_000, maxAttempts: 50 },
