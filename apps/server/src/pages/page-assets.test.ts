@@ -39,6 +39,8 @@ interface Run {
   steps: string[];
   /** Draws the first image (its `load` event). */
   drawImage: () => void;
+  /** Reports the first image as shown on the screen (an Element Timing entry). */
+  showImage: () => void;
   /** Runs the frames and timers due. */
   flush: () => Promise<void>;
   /** The most preloads one frame or timer started (a long task on a slow phone if several). */
@@ -52,24 +54,54 @@ function runBoot(
     imageComplete = false,
     startFails = false,
     decode,
-  }: { imageComplete?: boolean; startFails?: boolean; decode?: () => Promise<void> } = {},
+    elementTiming = false,
+  }: {
+    imageComplete?: boolean;
+    startFails?: boolean;
+    decode?: () => Promise<void>;
+    /** The browser has Element Timing, and the image asks for it. */
+    elementTiming?: boolean;
+  } = {},
 ): Run {
   const steps: string[] = [];
   const due: (() => void)[] = [];
   const imageListeners: (() => void)[] = [];
+  const observers: { report: (entries: { element: unknown }[]) => void; on: boolean }[] = [];
   const code = /^<script type="module">(.*)<\/script>$/s.exec(script)?.[1] ?? '';
   const document = {
     visibilityState: 'visible',
     head: { append: (link: { href: string }) => steps.push(`preload ${link.href}`) },
     createElement: () => ({}),
-    querySelector: () => ({
-      complete: imageComplete,
-      decode,
-      addEventListener: (type: string, listener: () => void) => {
-        if (type === 'load') imageListeners.push(listener);
-      },
-    }),
+    querySelector: () => image,
   };
+  const image = {
+    complete: imageComplete,
+    decode,
+    getAttribute: (name: string) => (elementTiming && name === 'elementtiming' ? 'first' : null),
+    addEventListener: (type: string, listener: () => void) => {
+      if (type === 'load') imageListeners.push(listener);
+    },
+  };
+  /** Element Timing's observer: entries reach it when `showImage` says the image is shown. */
+  class PerformanceObserver {
+    static supportedEntryTypes = ['element', 'largest-contentful-paint'];
+    private readonly observer;
+    constructor(callback: (list: unknown, observer: PerformanceObserver) => void) {
+      this.observer = {
+        on: false,
+        report: (entries: { element: unknown }[]) => {
+          callback({ getEntries: () => entries }, this);
+        },
+      };
+      observers.push(this.observer);
+    }
+    observe({ type }: { type: string }) {
+      if (type === 'element') this.observer.on = true;
+    }
+    disconnect() {
+      this.observer.on = false;
+    }
+  }
   const load = (url: string) => {
     steps.push(`import ${url}`);
     return Promise.resolve({
@@ -86,6 +118,7 @@ function runBoot(
     document,
     Promise,
     JSON,
+    ...(elementTiming ? { PerformanceObserver } : {}),
     requestAnimationFrame: (run: () => void) => due.push(run),
     setTimeout: (run: () => void, ms = 0) => {
       if (ms < 1000) due.push(run);
@@ -97,6 +130,11 @@ function runBoot(
     steps,
     drawImage: () => {
       for (const listener of imageListeners) listener();
+    },
+    showImage: () => {
+      for (const observer of observers) {
+        if (observer.on) observer.report([{ element: {} }, { element: image }]);
+      }
     },
     flush: async () => {
       for (let round = 0; round < 50; round += 1) {
@@ -160,6 +198,38 @@ describe('pageAssets', () => {
     await run.flush();
     expect(run.steps, 'loaded, not yet decoded').toEqual([]);
     decoded();
+    await run.flush();
+    expect(run.steps).toContain('startPage');
+  });
+
+  it('with a start module and Element Timing: not before the image is reported on the screen', async () => {
+    const assets = pageAssets(build, modules, '/base/', 'src/app/routes/share-pages.tsx');
+    const run = runBoot(assets.scripts, { elementTiming: true, decode: () => Promise.resolve() });
+    run.drawImage();
+    await run.flush();
+    expect(run.steps, 'loaded and decoded, its frame not shown yet').toEqual([]);
+    run.showImage();
+    await run.flush();
+    expect(run.steps).toContain('startPage');
+    expect(run.steps.filter((step) => step === 'startPage')).toHaveLength(1);
+    run.showImage();
+    await run.flush();
+    expect(
+      run.steps.filter((step) => step === 'startPage'),
+      'once',
+    ).toHaveLength(1);
+  });
+
+  it('with a start module and the image loaded before the script runs: still not before it is shown', async () => {
+    const assets = pageAssets(build, modules, '/base/', 'src/app/routes/share-pages.tsx');
+    const run = runBoot(assets.scripts, {
+      imageComplete: true,
+      elementTiming: true,
+      decode: () => Promise.resolve(),
+    });
+    await run.flush();
+    expect(run.steps, 'loaded, not yet shown').toEqual([]);
+    run.showImage();
     await run.flush();
     expect(run.steps).toContain('startPage');
   });

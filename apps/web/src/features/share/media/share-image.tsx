@@ -15,7 +15,10 @@ function fallbackSrc(image: Image): string {
 interface ShareImageProps {
   image: Image;
   slot: ImageSlot;
-  /** The first image of the page: loaded at once, first. */
+  /**
+   * The first image of the page: loaded at once, first, and named for Element Timing (the share
+   * pages' start-up script waits until it is on the screen: `pages/page-assets.ts`).
+   */
   priority?: boolean;
   /**
    * Not asked for with the page: `settled` once the page has loaded and gone quiet (the other
@@ -119,7 +122,7 @@ function ShareImageElement({
       alt={image.alt || fallbackAlt}
       loading={priority ? 'eager' : 'lazy'}
       decoding="async"
-      {...(priority ? { fetchPriority: 'high' as const } : {})}
+      {...(priority ? { fetchPriority: 'high' as const, elementtiming: 'first-picture' } : {})}
       draggable={false}
     />
   );
