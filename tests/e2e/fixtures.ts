@@ -254,6 +254,24 @@ export async function expectTitle(page: Page, title: string): Promise<void> {
   await expect(page).toHaveTitle(title, { timeout: 1 });
 }
 
+/** The page's cumulative layout shift so far. */
+export function layoutShift(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let total = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) {
+            total += (entry as PerformanceEntry & { value: number }).value;
+          }
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => {
+          resolve(total);
+        }, 300);
+      }),
+  );
+}
+
 export async function expectSingleMain(page: Page): Promise<void> {
   await expect(page.locator('main')).toHaveCount(1);
 }

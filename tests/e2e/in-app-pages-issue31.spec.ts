@@ -7,10 +7,12 @@ import {
   DEMO_IDS,
   expect,
   expectNoAxeViolations,
+  layoutShift,
   open,
   test,
   waitForApp,
 } from './fixtures.ts';
+import { DEMO_MODE_META } from '../../apps/server/src/pages/page-document.ts';
 import { membershipTexts } from '../../apps/web/src/features/membership/membership-texts.ts';
 import { API, logIn, playTheApp } from './demo-app.ts';
 
@@ -77,6 +79,33 @@ for (const width of WIDTHS) {
   for (const t of LANGUAGES) {
     test.describe(`in-app pages at ${width} px, ${t.lang}`, () => {
       test.use({ viewport: { width, height: 844 } });
+
+      test('membership before its state is known: outside the app or logged out, nothing moves', async ({
+        page,
+      }) => {
+        const text = membershipTexts(t.lang);
+        // A browser outside the app: the production page, without the demo's simulator.
+        await page.route(/\/APPPage\/iosVipBuy/, async (route) => {
+          const response = await route.fetch();
+          const body = (await response.text()).replace(DEMO_MODE_META, '');
+          await route.fulfill({ response, body });
+        });
+        await open(page, url('iosVipBuy', t.lang));
+        await waitForApp(page);
+        await expect(page.getByText(text.onlyIosBrowser)).toBeVisible();
+        await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+        // The skeleton's card is as tall as the notice's (it moved the page by 0.067 before).
+        expect(await layoutShift(page)).toBeLessThan(0.001);
+        await expectNoAxeViolations(page);
+        await page.unrouteAll();
+
+        // The app with nobody logged in (the simulator): the log-in card takes the same place.
+        await playTheApp(page, null);
+        await open(page, url('iosVipBuy', t.lang));
+        await waitForApp(page);
+        await expect(page.getByRole('button', { name: text.logIn })).toBeVisible();
+        expect(await layoutShift(page)).toBeLessThan(0.001);
+      });
 
       test('membership: benefits above the plans, per-month price and best value, no empty card', async ({
         page,

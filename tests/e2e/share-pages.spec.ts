@@ -18,6 +18,7 @@ import {
   fullPath,
   gotoRoute,
   hasMarker,
+  layoutShift,
   LANGUAGES,
   navigateInApp,
   open,
@@ -66,24 +67,6 @@ async function readShare<T>(page: Page, kind: ShareKind, id: string): Promise<T>
   const response = await page.request.get(shareApiPath(kind, id));
   expect(response.status()).toBe(200);
   return (await response.json()) as T;
-}
-
-/** The page's cumulative layout shift so far. */
-function layoutShift(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        let total = 0;
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) {
-            total += (entry as PerformanceEntry & { value: number }).value;
-          }
-        }).observe({ type: 'layout-shift', buffered: true });
-        setTimeout(() => {
-          resolve(total);
-        }, 300);
-      }),
-  );
 }
 
 test.describe('a shared item', () => {

@@ -56,17 +56,23 @@ function PhaseView({
   centre: MembershipCentre;
 }) {
   switch (phase.name) {
+    // The states before the membership is known share one height (`.compact`): outside the app
+    // or logged out, what replaces the skeleton takes its place without moving the cards below.
     case 'connecting':
       return (
-        <Card className={styles.status} aria-busy="true" aria-label={text.loading}>
-          <p className={styles.skeletonLine} />
-          <p className={styles.skeletonLineShort} />
+        <Card
+          className={`${styles.status} ${styles.compact}`}
+          aria-busy="true"
+          aria-label={text.loading}
+        >
+          <div className={styles.skeletonLine} />
+          <div className={styles.skeletonLineShort} />
           <p className="visually-hidden">{text.loading}</p>
         </Card>
       );
     case 'no-app':
       return (
-        <Card className={styles.status}>
+        <Card className={`${styles.status} ${styles.compact}`}>
           <p className={styles.statusTitle}>{text.onlyIos}</p>
           <p className={styles.small}>
             {phase.platform === 'android' ? text.onlyIosAndroid : text.onlyIosBrowser}
@@ -75,7 +81,7 @@ function PhaseView({
       );
     case 'signed-out':
       return (
-        <Card className={styles.status}>
+        <Card className={`${styles.status} ${styles.compact}`}>
           <p className={styles.statusTitle}>{text.logInNeeded}</p>
           <button
             type="button"
@@ -88,7 +94,7 @@ function PhaseView({
       );
     case 'load-failed':
       return (
-        <Card className={styles.status}>
+        <Card className={`${styles.status} ${styles.compact}`}>
           <p className={styles.statusTitle} role="alert">
             {text.loadFailed}
           </p>
@@ -106,7 +112,7 @@ function PhaseView({
         return (
           <>
             <MembershipStatus membership={phase.data.membership} text={text} language={language} />
-            <Card className={styles.status}>
+            <Card className={`${styles.status} ${styles.compact}`}>
               <p className={styles.statusTitle}>{text.onlyIos}</p>
               <p className={styles.small}>{text.onlyIosAndroid}</p>
             </Card>
