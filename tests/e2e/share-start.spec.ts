@@ -214,6 +214,9 @@ test('the language switch before React: the other language of this address, as a
   // Its address is not the one it was rendered for, so it starts the app at once: held back here.
   const react = await holdReact(page);
   await open(page, notFound(other));
+  // This document's start (`asked` may be the first page's, had it started late): the link is
+  // made for this address before the app is asked for.
+  await expect.poll(() => appStart(page)).toBe('starting');
   await expect.poll(() => react.asked()).toBe(true);
   await setMarker(page);
   await page.getByRole('link', { name: 'English' }).click();
