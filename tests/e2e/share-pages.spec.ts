@@ -63,6 +63,39 @@ async function stepUntilVisible(page: Page, locator: Locator): Promise<void> {
     .toBe(true);
 }
 
+/**
+ * When the page's first picture was shown (its Element Timing entry's renderTime, ms since the
+ * page began) and every image the page asked for, in order, with when it was asked for.
+ */
+async function pictureShownAndImages(
+  page: Page,
+): Promise<{ shown: number; pictureId: string; images: { id: string; start: number }[] }> {
+  return page.evaluate(async () => {
+    const mediaId = (url: string) => /\/media\/([\w-]{16})\//.exec(url)?.[1] ?? '';
+    const picture = await new Promise<{ renderTime: number; url: string }>((resolve) => {
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & {
+          identifier?: string;
+          renderTime?: number;
+          url?: string;
+        })[]) {
+          if (entry.identifier === 'first-picture') {
+            resolve({ renderTime: entry.renderTime ?? Number.NaN, url: entry.url ?? '' });
+          }
+        }
+      }).observe({ type: 'element', buffered: true });
+    });
+    const images = performance
+      .getEntriesByType('resource')
+      .flatMap((entry) => {
+        const id = mediaId(entry.name);
+        return id ? [{ id, start: entry.startTime }] : [];
+      })
+      .sort((a, b) => a.start - b.start);
+    return { shown: picture.renderTime, pictureId: mediaId(picture.url), images };
+  });
+}
+
 async function readShare<T>(page: Page, kind: ShareKind, id: string): Promise<T> {
   const response = await page.request.get(shareApiPath(kind, id));
   expect(response.status()).toBe(200);
@@ -234,6 +267,30 @@ test.describe('a shared item', () => {
     for (const height of sizes.heights) expect(Math.abs(height - sizes.estimate)).toBeLessThan(0.5);
     await expectNoAxeViolations(page);
   });
+
+  for (const [kind, id] of [
+    ['goods', DEMO_IDS.goods.gallery],
+    ['cabinet', DEMO_IDS.cabinets.main],
+    ['note', DEMO_IDS.notes.rich],
+  ] as const) {
+    test(`a ${kind} page asks for no image but its picture until the picture is on the screen`, async ({
+      page,
+    }) => {
+      await open(page, sharePath(kind, id));
+      await waitForApp(page);
+      const { shown, pictureId, images } = await pictureShownAndImages(page);
+      // The picture (its preload and its <img> are one request) comes first; every other image
+      // starts after the frame that showed it: the first rows of a cabinet, the owner's avatar.
+      expect(images[0]?.id).toBe(pictureId);
+      const others = images.filter((image) => image.id !== pictureId);
+      expect(others.length, 'the first screen’s other images came').toBeGreaterThan(0);
+      for (const image of others) {
+        expect(image.start, `${image.id} after the picture was shown`).toBeGreaterThanOrEqual(
+          shown,
+        );
+      }
+    });
+  }
 
   test('without JavaScript a cabinet still shows every tile’s image', async ({ openContext }) => {
     const page = await (await openContext({ javaScriptEnabled: false })).newPage();

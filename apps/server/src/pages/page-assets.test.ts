@@ -45,6 +45,35 @@ interface Run {
   flush: () => Promise<void>;
   /** The most preloads one frame or timer started (a long task on a slow phone if several). */
   mostPreloadsInOneTask: () => number;
+  /** The boxes that wait for the picture (`data-defer="picture"`), with what was put in them. */
+  pictureBoxes: WaitingBox[];
+}
+
+/** A box that waits for the picture, as share-image.tsx renders it. */
+interface WaitingBox {
+  dataset: Record<string, string>;
+  firstChild: object | null;
+  /** What was put in it: the image's properties. */
+  children: Record<string, unknown>[];
+  append: (child: Record<string, unknown>) => void;
+}
+
+function waitingBox(id: string): WaitingBox {
+  const box: WaitingBox = {
+    dataset: {
+      defer: 'picture',
+      src: `/media/${id}/750.webp`,
+      srcset: `/media/${id}/320.webp 320w`,
+      sizes: '33vw',
+    },
+    firstChild: null,
+    children: [],
+    append: (child) => {
+      box.children.push(child);
+      box.firstChild = child;
+    },
+  };
+  return box;
 }
 
 /** Runs a page's boot script against a stand-in document with one image still loading. */
@@ -68,11 +97,17 @@ function runBoot(
   const imageListeners: (() => void)[] = [];
   const observers: { report: (entries: { element: unknown }[]) => void; on: boolean }[] = [];
   const code = /^<script type="module">(.*)<\/script>$/s.exec(script)?.[1] ?? '';
+  const pictureBoxes = [waitingBox('a'), waitingBox('b')];
   const document = {
     visibilityState: 'visible',
     head: { append: (link: { href: string }) => steps.push(`preload ${link.href}`) },
-    createElement: () => ({}),
+    createElement: (tag: string) => {
+      if (tag === 'img') steps.push('image');
+      return {};
+    },
     querySelector: () => image,
+    querySelectorAll: (selector: string) =>
+      selector === '[data-defer="picture"]' ? pictureBoxes : [],
   };
   const image = {
     complete: imageComplete,
@@ -118,6 +153,7 @@ function runBoot(
     document,
     Promise,
     JSON,
+    Object,
     ...(elementTiming ? { PerformanceObserver } : {}),
     requestAnimationFrame: (run: () => void) => due.push(run),
     setTimeout: (run: () => void, ms = 0) => {
@@ -147,6 +183,7 @@ function runBoot(
       }
     },
     mostPreloadsInOneTask: () => most,
+    pictureBoxes,
   };
 }
 
@@ -170,7 +207,7 @@ describe('pageAssets', () => {
     run.drawImage();
     await run.flush();
     const started = run.steps.indexOf('startPage');
-    expect(run.steps.slice(0, started)).toEqual([
+    expect(run.steps.slice(0, started).filter((step) => step !== 'image')).toEqual([
       'preload /base/assets/share-pages.js',
       'preload /base/assets/share-base.js',
       'preload /base/assets/start-base.js',
@@ -218,6 +255,46 @@ describe('pageAssets', () => {
       run.steps.filter((step) => step === 'startPage'),
       'once',
     ).toHaveLength(1);
+  });
+
+  it('with a start module: the images that wait for the picture come once it is shown, before any chunk', async () => {
+    const assets = pageAssets(build, modules, '/base/', 'src/app/routes/share-pages.tsx');
+    const run = runBoot(assets.scripts, { elementTiming: true, decode: () => Promise.resolve() });
+    run.drawImage();
+    await run.flush();
+    expect(
+      run.pictureBoxes.map((box) => box.children.length),
+      'not before it is shown',
+    ).toEqual([0, 0]);
+    run.showImage();
+    await run.flush();
+    expect(run.steps.slice(0, 3)).toEqual([
+      'image',
+      'image',
+      'preload /base/assets/share-pages.js',
+    ]);
+    // As deferred-images.ts makes them: the box keeps the name, sizes and srcset before src.
+    const [first] = run.pictureBoxes[0]?.children ?? [];
+    expect(first).toEqual({
+      alt: '',
+      decoding: 'async',
+      draggable: false,
+      sizes: '33vw',
+      srcset: '/media/a/320.webp 320w',
+      src: '/media/a/750.webp',
+    });
+    expect(Object.keys(first ?? {})).toEqual([
+      'alt',
+      'decoding',
+      'draggable',
+      'sizes',
+      'srcset',
+      'src',
+    ]);
+    // A second report (or the 3 s fallback) puts nothing in twice.
+    run.showImage();
+    await run.flush();
+    expect(run.pictureBoxes.map((box) => box.children.length)).toEqual([1, 1]);
   });
 
   it('with a start module and the image loaded before the script runs: still not before it is shown', async () => {

@@ -88,7 +88,11 @@ export function pageAssets(
  * and one more. A frame's callbacks alone came 20–40 ms before the frame was shown in Chromium,
  * and Lighthouse then counted the script before the largest paint (issue 41). An image already
  * loaded when the script runs (a fast line: `complete` is true before it is shown) waits the
- * same way.
+ * same way. The images that wait for the picture (`data-defer="picture"`: the tiles and the
+ * avatar of the first screen) are put in then, before the chunks: on a slow line they would share
+ * it with the picture, and Lighthouse counted every request that ended before the picture was
+ * shown as part of its largest paint (issue 41, the cabinet). The start module's deferImage finds
+ * them filled.
  */
 function bootScript(
   preloads: readonly string[],
@@ -104,7 +108,9 @@ function bootScript(
   return (
     app +
     `let o=0;function g(){if(o++)return;q(${JSON.stringify(start.chunks)},()=>{import(${JSON.stringify(start.url)}).then(m=>m.startPage(a)).catch(a)})}` +
-    `const i=d.querySelector("#root main img"),f=()=>requestAnimationFrame(()=>{setTimeout(g,0)}),` +
+    // The images that wait for the picture: made as deferred-images.ts's load() makes them.
+    `const P=()=>{for(const h of d.querySelectorAll('[data-defer="picture"]'))h.firstChild||h.append(Object.assign(d.createElement("img"),{alt:"",decoding:"async",draggable:false,sizes:h.dataset.sizes??"",srcset:h.dataset.srcset??"",src:h.dataset.src??""}))};` +
+    `const i=d.querySelector("#root main img"),f=()=>{P();requestAnimationFrame(()=>{setTimeout(g,0)})},` +
     `e=()=>{if(!i.getAttribute("elementtiming")||typeof PerformanceObserver>"u"||!PerformanceObserver.supportedEntryTypes?.includes("element")){requestAnimationFrame(f);return}` +
     `new PerformanceObserver((t,b)=>{if(t.getEntries().some(n=>n.element===i)){b.disconnect();f()}}).observe({type:"element",buffered:true})},` +
     `w=()=>{(i.decode?i.decode():Promise.resolve()).then(e,f)};` +

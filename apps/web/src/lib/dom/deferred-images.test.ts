@@ -76,6 +76,30 @@ describe('deferImage, settled', () => {
   });
 });
 
+describe('deferImage, picture', () => {
+  it('puts the image in at once, the page still loading: a module runs once the picture is shown', async () => {
+    const { deferImage } = await freshModule();
+    const readyState = vi.spyOn(document, 'readyState', 'get').mockReturnValue('loading');
+    const box = deferredImage('picture');
+    deferImage(box);
+    expect(srcIn(box)).toBe('/media/a/750.webp');
+    expect(imageIn(box)?.getAttribute('srcset')).toBe(
+      '/media/a/320.webp 320w, /media/a/750.webp 750w',
+    );
+    readyState.mockRestore();
+  });
+
+  it('leaves an image the page’s inline script put in as it is', async () => {
+    const { deferImage } = await freshModule();
+    const box = deferredImage('picture');
+    const put = document.createElement('img');
+    box.append(put);
+    deferImage(box);
+    await settle();
+    expect([...box.children]).toEqual([put]);
+  });
+});
+
 describe('deferImage, near', () => {
   let report: Report = () => undefined;
   const observed = new Set<Element>();

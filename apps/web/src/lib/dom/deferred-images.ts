@@ -10,10 +10,12 @@
  */
 
 /**
- * What a deferred image waits for: the page to have loaded and gone quiet (`settled`), or that
- * and then to come near the screen (`near`).
+ * What a deferred image waits for: the page's first picture to be on the screen (`picture`: the
+ * share pages' start-up script puts it in then, `pages/page-assets.ts` on the server, before any
+ * module runs), the page to have loaded and gone quiet (`settled`), or that and then to come near
+ * the screen (`near`).
  */
-export type DeferUntil = 'settled' | 'near';
+export type DeferUntil = 'picture' | 'settled' | 'near';
 
 /**
  * How far ahead of the screen "near" starts: half a screen above and below, so a visitor who
@@ -66,7 +68,8 @@ function sharedObserver(): IntersectionObserver {
 
 /**
  * Puts the image in its holder, with the addresses the holder was keeping, unless it has it
- * already (deferImage called twice: by the start-up script, then by React). The holder keeps the
+ * already (deferImage called twice: by the start-up script, then by React; or the page's inline
+ * script put it in, which makes it the same way: keep the two alike). The holder keeps the
  * name (`role="img"` and `aria-label`, or `aria-hidden` for a decorative image): the `<img>` is
  * `alt=""`, so a screen reader finds one image, not two. share-image.module.css has it fill the
  * holder, the holder's `object-fit` and corners inherited. Not lazy: its moment has come.
@@ -88,8 +91,10 @@ function load(holder: HTMLElement): void {
 }
 
 /**
- * Loads a deferred image when its holder's moment (`data-defer`) comes: `settled` once the page
- * has loaded and gone quiet (a gallery's other images, ready before a swipe), `near` then only
+ * Loads a deferred image when its holder's moment (`data-defer`) comes: `picture` at once (a
+ * module runs only once the picture is on the screen, which is when the inline script has put
+ * the image in already; a page the router brings has no picture to wait for), `settled` once the
+ * page has loaded and gone quiet (a gallery's other images, ready before a swipe), `near` then only
  * when it comes near the screen (far down a long page: a browser's own lazy loading starts
  * 1250–3000 px ahead, so a cabinet's whole grid would load with the page and crowd a slow phone's
  * first seconds); any other moment is `settled`. (Every browser that runs this code has
@@ -98,6 +103,10 @@ function load(holder: HTMLElement): void {
  * it has left the page): its image does not come, unless deferImage is called for it again.
  */
 export function deferImage(holder: HTMLElement): () => void {
+  if (holder.dataset.defer === 'picture') {
+    load(holder);
+    return () => undefined;
+  }
   let wanted = true;
   void pageSettled().then(() => {
     if (!wanted) return;

@@ -21,11 +21,13 @@ interface ShareImageProps {
    */
   priority?: boolean;
   /**
-   * Not asked for with the page: `settled` once the page has loaded and gone quiet (the other
-   * images of a gallery, ready before a swipe), `near` then only when it comes near the screen (far
-   * down a long page: a browser's own lazy loading starts 1250–3000 px ahead, so a cabinet's whole
-   * grid would load with the page and crowd a slow phone's first seconds). The class must give
-   * the element its size: a deferred image is a box its <img> fills once it comes.
+   * Not asked for with the page: `picture` once the page's first picture is on the screen (the
+   * first screen's other images: beside it, they would share a slow line with it), `settled`
+   * once the page has loaded and gone quiet (the other images of a gallery, ready before a
+   * swipe), `near` then only when it comes near the screen (far down a long page: a browser's own
+   * lazy loading starts 1250–3000 px ahead, so a cabinet's whole grid would load with the page
+   * and crowd a slow phone's first seconds). The class must give the element its size: a
+   * deferred image is a box its <img> fills once it comes.
    */
   defer?: DeferUntil;
   /** Used when the image has no description of its own ('' for a decorative image). */

@@ -69,8 +69,9 @@ describe('CabinetView', () => {
     );
     expect(links[0]?.textContent).toContain('五条悟 吧唧 第二弹');
     expect(links[0]?.textContent).toContain('出');
+    // The first screen's tiles come after the cover, not beside it.
     for (const image of within(section).getAllByRole('img')) {
-      expect(image.getAttribute('loading')).toBe('lazy');
+      expect(image.dataset.defer).toBe('picture');
     }
     expect(
       within(section).getByRole('button', { name: '还有 44 件谷子，打开 App 查看' }),

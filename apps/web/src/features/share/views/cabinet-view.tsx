@@ -13,8 +13,9 @@ import shared from './share-view.module.css';
 import styles from './cabinet-view.module.css';
 
 /**
- * The tiles a phone shows without scrolling, about two rows: their images load with the page.
- * The rest wait until they come near the screen (a cabinet can hold 200 goods).
+ * The tiles a phone shows without scrolling, about two rows: their images load once the cover is
+ * on the screen (before it, they would share a slow line with it). The rest wait until they come
+ * near the screen (a cabinet can hold 200 goods).
  */
 const TILES_LOADED_WITH_PAGE = 6;
 
@@ -40,7 +41,7 @@ export function CabinetView({ cabinet }: { cabinet: Cabinet }) {
           {cabinet.name}
         </h1>
         <div className={styles.meta}>
-          <UserChip user={cabinet.owner} role={text.owner} />
+          <UserChip user={cabinet.owner} role={text.owner} avatarDefer="picture" />
           <p className={styles.count}>{pluralText(language, cabinet.itemCount, text.itemCount)}</p>
         </div>
         <StatList stats={[['likes', cabinet.likes]]} />
@@ -54,7 +55,7 @@ export function CabinetView({ cabinet }: { cabinet: Cabinet }) {
         <GoodsTiles className={styles.tiles}>
           {cabinet.items.map((item, index) => (
             <li key={`${item.id}-${index}`}>
-              <GoodsTile goods={item} defer={index >= TILES_LOADED_WITH_PAGE ? 'near' : undefined}>
+              <GoodsTile goods={item} defer={index >= TILES_LOADED_WITH_PAGE ? 'near' : 'picture'}>
                 <span className={styles.work}>{item.work}</span>
               </GoodsTile>
             </li>

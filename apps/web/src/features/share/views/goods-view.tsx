@@ -47,7 +47,7 @@ export function GoodsView({ goods }: { goods: Goods }) {
           ))}
         </dl>
         <div className={styles.ownerRow}>
-          <UserChip user={goods.owner} role={text.owner} />
+          <UserChip user={goods.owner} role={text.owner} avatarDefer="picture" />
           <StatList
             stats={[
               ['likes', goods.likes],

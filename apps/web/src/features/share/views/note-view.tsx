@@ -32,7 +32,7 @@ export function NoteView({ note }: { note: Note }) {
     <article className={shared.layout} aria-labelledby="share-title">
       {note.images.length > 0 ? <PhotoGallery images={note.images} name={note.title} /> : null}
       <div className={shared.body}>
-        <UserChip user={note.author} role={text.author} />
+        <UserChip user={note.author} role={text.author} avatarDefer="picture" />
         <h1 id="share-title" className={shared.title}>
           {note.title}
         </h1>
@@ -69,7 +69,14 @@ export function NoteView({ note }: { note: Note }) {
                 openAt({ type: 'comment', id: comment.id });
               }}
             >
-              <UserChip user={comment.author} role={text.commenter} size="small" />
+              {/* Below the first screen: the browser's own lazy loading, which starts 1250–3000 px
+                  ahead, would ask for it beside the picture. */}
+              <UserChip
+                user={comment.author}
+                role={text.commenter}
+                size="small"
+                avatarDefer="near"
+              />
               <UserText text={comment.text} rich users={users} className={styles.commentText} />
               <p className={styles.commentMeta}>
                 <AppPlaceLink

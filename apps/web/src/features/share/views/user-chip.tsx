@@ -1,4 +1,5 @@
 import type { UserSummary } from '@guquan/contract/share';
+import type { DeferUntil } from '../../../lib/dom/deferred-images';
 import { AppPlaceLink } from '../open-in-app/app-place-link';
 import { AVATAR_SLOT } from '../media/image-slots';
 import { ShareImage } from '../media/share-image';
@@ -12,11 +13,17 @@ export function UserChip({
   user,
   role,
   size = 'medium',
+  avatarDefer,
 }: {
   user: UserSummary;
   /** What the user is to the item, for screen readers: 谷主, 作者. */
   role: string;
   size?: 'small' | 'medium';
+  /**
+   * When the avatar loads: `picture` in the first screen (after the page's picture, not beside
+   * it on a slow line), `near` below it.
+   */
+  avatarDefer: DeferUntil;
 }) {
   const avatarClass = `${styles.avatar} ${size === 'small' ? styles.small : ''}`;
   return (
@@ -26,6 +33,7 @@ export function UserChip({
           <ShareImage
             image={user.avatar}
             slot={AVATAR_SLOT}
+            defer={avatarDefer}
             fallbackAlt=""
             className={avatarClass}
           />
