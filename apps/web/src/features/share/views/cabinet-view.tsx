@@ -17,7 +17,7 @@ import styles from './cabinet-view.module.css';
  * on the screen (before it, they would share a slow line with it). The rest wait until they come
  * near the screen (a cabinet can hold 200 goods).
  */
-const TILES_LOADED_WITH_PAGE = 6;
+const TILES_IN_FIRST_SCREEN = 6;
 
 /** A cabinet share: its cover, whose it is, how many goods, and the goods, each to its own page. */
 export function CabinetView({ cabinet }: { cabinet: Cabinet }) {
@@ -55,7 +55,7 @@ export function CabinetView({ cabinet }: { cabinet: Cabinet }) {
         <GoodsTiles className={styles.tiles}>
           {cabinet.items.map((item, index) => (
             <li key={`${item.id}-${index}`}>
-              <GoodsTile goods={item} defer={index >= TILES_LOADED_WITH_PAGE ? 'near' : 'picture'}>
+              <GoodsTile goods={item} defer={index >= TILES_IN_FIRST_SCREEN ? 'near' : 'picture'}>
                 <span className={styles.work}>{item.work}</span>
               </GoodsTile>
             </li>
