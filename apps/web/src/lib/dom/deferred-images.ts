@@ -95,9 +95,9 @@ function load(holder: HTMLElement): void {
  * module runs only once the picture is on the screen, which is when the inline script has put
  * the image in already; a page the router brings does not wait for its picture), `settled` once
  * the page has loaded and gone quiet (a gallery's other images, ready before a swipe), `near`
- * then only when it comes near the screen (far down a long page: a browser's own lazy loading starts
- * 1250–3000 px ahead, so a cabinet's whole grid would load with the page and crowd a slow phone's
- * first seconds); any other moment is `settled`. (Every browser that runs this code has
+ * then only when it comes near the screen (far down a long page: a browser's own lazy loading
+ * starts 1250–3000 px ahead, so a cabinet's whole grid would load with the page and crowd a slow
+ * phone's first seconds); any other moment is `settled`. (Every browser that runs this code has
  * IntersectionObserver: the build's syntax, `??=` and `?.`, came years after it.) A holder that
  * has its image already gets no second one. Returns what forgets the holder (React's ref cleanup:
  * it has left the page): its image does not come, unless deferImage is called for it again.

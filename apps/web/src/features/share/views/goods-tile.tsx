@@ -36,8 +36,11 @@ export function GoodsTile({
   children,
 }: {
   goods: TileGoods;
-  /** When its picture loads: with the page (undefined), or as it nears the screen. */
-  defer?: DeferUntil;
+  /**
+   * When its picture loads: once the page's picture is on the screen (the first screen's tiles),
+   * or as it nears the screen.
+   */
+  defer: DeferUntil;
   /**
    * The price semi-bold, its digits proportional: as the "more from this work" shelf has drawn it
    * since it came. Otherwise bold with tabular digits, as the goods' own page shows it.
